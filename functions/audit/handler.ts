@@ -1,0 +1,7 @@
+/** The audit Lambda. */
+import { createResourceHandler } from '../http/http-handler.js';
+import { listAuditRoute } from './list-audit.route.js';
+
+export const auditRoutes = [listAuditRoute];
+
+export const handler = createResourceHandler(auditRoutes);

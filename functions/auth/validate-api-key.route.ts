@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { Role } from '../../shared/domain/roles.js';
+import { describeCallerKey } from '../../shared/use-cases/api-keys/validate-api-key.js';
+import { defineRoute } from '../http/route.js';
+
+const ValidationResponse = z
+  .object({ valid: z.literal(true), role: Role, scoped: z.boolean(), keyId: z.string(), keyName: z.string() })
+  .meta({ id: 'KeyValidation' });
+
+/** POST /api/auth/validate: 200 for a usable key, 401 otherwise. */
+export const validateApiKeyRoute = defineRoute({
+  method: 'POST',
+  path: '/api/auth/validate',
+  summary: 'Validate the presented API key',
+  tag: 'API keys',
+  auth: { role: 'viewer' },
+  response: ValidationResponse,
+  success: 200,
+  run: async ({ caller }) => describeCallerKey(caller),
+});

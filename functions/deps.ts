@@ -1,0 +1,41 @@
+/**
+ * The functions' composition root: the dependencies every handler uses, built once per process (once per cold
+ * start on Lambda). The embedded host installs the instances it shares with the functions (stores, queue, the
+ * in-process host gateway); the aws builder lands with the AWS adapters.
+ */
+import { UsageTracker } from '../shared/auth/usage-tracker.js';
+import type { Env } from '../shared/config/env.js';
+import type { Metrics } from '../shared/observability/metrics.js';
+import { FixedWindowRateLimiter } from '../shared/security/rate-limiter.js';
+import type { CoreDeps } from '../shared/use-cases/core-deps.js';
+
+export interface Deps extends CoreDeps {
+  env: Env;
+  version: string;
+  metrics: Metrics;
+  usage: UsageTracker;
+  rateLimiter: FixedWindowRateLimiter;
+}
+
+let installed: Deps | undefined;
+
+/** Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies. */
+export function createFunctionDeps(core: CoreDeps & { env: Env; version: string; metrics: Metrics }): Deps {
+  return {
+    ...core,
+    usage: new UsageTracker(core.main.apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
+    rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
+  };
+}
+
+/** Makes `deps` the instance every handler of this process uses. */
+export function installDeps(deps: Deps): void {
+  installed = deps;
+}
+
+export function getDeps(): Deps {
+  if (!installed) {
+    throw new Error('Function dependencies are not installed: start the gateway through host/main.ts');
+  }
+  return installed;
+}

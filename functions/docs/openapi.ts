@@ -1,0 +1,132 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route modules' zod schemas (zod's own JSON Schema output, which is
+ * the dialect OpenAPI 3.1 uses). Schemas that carry a `.meta({ id })` become named components.
+ */
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import type { AnyRoute } from '../http/route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const ErrorSchema: JsonSchema = {
+  type: 'object',
+  required: ['statusCode', 'error', 'message', 'code'],
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string' },
+    retryable: { type: 'boolean' },
+    details: {},
+  },
+};
+
+const COMMON_ERRORS: Record<string, number[]> = {
+  authenticated: [400, 401, 403, 429],
+  public: [400, 429],
+};
+
+export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
+  const components: Record<string, JsonSchema> = { Error: ErrorSchema };
+  const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    // Named sub-schemas land in $defs; in the OpenAPI document they live under components.
+    const raw = JSON.stringify(z.toJSONSchema(schema, { io, unrepresentable: 'any' }));
+    const json = JSON.parse(raw.replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+      $defs?: Record<string, JsonSchema>;
+      $schema?: string;
+    };
+    const { $defs, $schema: _dialect, ...rest } = json;
+    Object.assign(components, $defs ?? {});
+    const id = schema.meta()?.id;
+    if (typeof id === 'string') {
+      components[id] = rest;
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return rest;
+  };
+
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const responses: Record<string, JsonSchema> = {
+      [route.success]:
+        route.success === 204 || !route.response
+          ? { description: STATUS_CODES[route.success] ?? 'Success' }
+          : {
+              description: STATUS_CODES[route.success] ?? 'Success',
+              content: { 'application/json': { schema: convert(route.response, 'output') } },
+            },
+    };
+    const errors = new Set([
+      ...(COMMON_ERRORS[route.auth === 'public' ? 'public' : 'authenticated'] ?? []),
+      ...(route.errors ?? []),
+    ]);
+    for (const status of [...errors].sort()) {
+      responses[status] = {
+        description: STATUS_CODES[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const parameters: JsonSchema[] = [];
+    for (const [where, schema] of [
+      ['path', route.params],
+      ['query', route.query],
+    ] as const) {
+      if (!schema) continue;
+      const json = convert(schema, 'input') as {
+        properties?: Record<string, JsonSchema>;
+        required?: string[];
+      };
+      for (const [name, property] of Object.entries(json.properties ?? {})) {
+        parameters.push({
+          name,
+          in: where,
+          required: where === 'path' || (json.required ?? []).includes(name),
+          schema: property,
+        });
+      }
+    }
+    const operation: JsonSchema = {
+      tags: [route.tag],
+      summary: route.summary,
+      operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase())}`,
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: convert(route.body, 'input') } },
+            },
+          }
+        : {}),
+      responses,
+      ...(route.auth === 'public'
+        ? { security: [] }
+        : {
+            'x-required-role': route.auth.role,
+            ...(route.auth.unscoped ? { 'x-unscoped-key-only': true } : {}),
+          }),
+    };
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Waygate API',
+      version,
+      description:
+        'Self-hosted WhatsApp gateway. Authenticate with `X-API-Key: wg_…` or `Authorization: Bearer wg_…`.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+  };
+}

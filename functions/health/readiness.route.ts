@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { checkReadiness } from '../../shared/use-cases/health/readiness.js';
+import { defineRoute, RawResponse } from '../http/route.js';
+
+const Probe = z.object({ status: z.enum(['up', 'down']) });
+const ReadinessResponse = z
+  .object({
+    status: z.enum(['ok', 'error']),
+    details: z.object({ mainDatabase: Probe, dataDatabase: Probe }),
+  })
+  .meta({ id: 'Readiness' });
+
+/** GET /api/health/ready: 200 when both stores answer, 503 otherwise. Public. */
+export const readinessRoute = defineRoute({
+  method: 'GET',
+  path: '/api/health/ready',
+  summary: 'Readiness: both stores answer',
+  tag: 'Health',
+  auth: 'public',
+  rateLimited: false,
+  response: ReadinessResponse,
+  success: 200,
+  errors: [503],
+  run: async ({ deps }) => {
+    const readiness = await checkReadiness(deps);
+    return new RawResponse(readiness.status === 'ok' ? 200 : 503, JSON.stringify(readiness), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+  },
+});

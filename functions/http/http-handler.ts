@@ -1,0 +1,165 @@
+/**
+ * The single middy stack every resource Lambda uses: header normalisation, request id and client IP, rate limit,
+ * authentication, zod parsing of path/query/body, the route's use case, and one error mapper. Routes are mounted
+ * with @middy/http-router, one handler per resource group.
+ */
+import { randomUUID } from 'node:crypto';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpRouter from '@middy/http-router';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import type { Caller } from '../../shared/domain/caller.js';
+import { NotFoundError, RateLimitedError } from '../../shared/errors/app-error.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import { resolveClientIp } from '../../shared/security/ip.js';
+import { authenticate } from '../../shared/use-cases/auth/authenticate.js';
+import { type Deps, getDeps } from '../deps.js';
+import { errorResponse, jsonResponse } from './error-response.js';
+import { decodePathParameters, parseInput, parseJsonBody, readBody, readQuery } from './parse-request.js';
+import { type AnyRoute, RawResponse, scopedSessionParam } from './route.js';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+interface RequestState {
+  startedAt: bigint;
+  requestId: string;
+  logger: Logger;
+  route: string;
+}
+
+const states = new WeakMap<Event, RequestState>();
+/** Routes that take no body accept none (or `{}`); any field is unknown. */
+const NoBody = z.strictObject({});
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+function presentedKey(headers: Event['headers']): string | undefined {
+  const direct = headers['x-api-key'];
+  if (direct) return direct.trim();
+  const authorization = headers.authorization;
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return match?.[1];
+}
+
+function callerOf(event: Event, deps: Deps, requestId: string): Caller {
+  const http = event.requestContext.http;
+  return {
+    key: null,
+    ip: resolveClientIp(http.sourceIp || null, event.headers['x-forwarded-for'], deps.env.TRUSTED_PROXIES),
+    userAgent: event.headers['user-agent'] ?? null,
+    requestId,
+    method: http.method,
+    path: event.rawPath,
+  };
+}
+
+async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
+  const deps = getDeps();
+  const state = states.get(event);
+  if (state) state.route = route.path;
+  const caller = callerOf(event, deps, state?.requestId ?? randomUUID());
+
+  if (route.rateLimited !== false) {
+    const decision = deps.rateLimiter.hit(caller.ip ?? 'unknown', deps.clock.now().getTime());
+    if (!decision.allowed) {
+      deps.audit.record(caller, {
+        action: 'rate_limit_exceeded',
+        severity: 'warn',
+        statusCode: 429,
+        metadata: { subject: caller.ip ?? 'unknown', kind: 'rest' },
+      });
+      throw new RateLimitedError(decision.retryAfterSeconds);
+    }
+  }
+
+  const rawParams = decodePathParameters(event.pathParameters);
+  if (route.auth !== 'public') {
+    const param = scopedSessionParam(route.path);
+    const sessionId = param ? rawParams[param] : undefined;
+    caller.key = await authenticate(
+      { apiKeys: deps.main.apiKeys, usage: deps.usage, audit: deps.audit, clock: deps.clock },
+      presentedKey(event.headers),
+      caller,
+      {
+        role: route.auth.role,
+        unscoped: route.auth.unscoped ?? false,
+        ...(sessionId === undefined ? {} : { sessionId }),
+      },
+    );
+  }
+
+  const params = route.params ? parseInput(route.params, rawParams, 'path') : undefined;
+  const query = readQuery(event);
+  const parsedQuery = route.query ? parseInput(route.query, query, 'query') : undefined;
+  const rawBody = parseJsonBody(readBody(event, deps.env.BODY_SIZE_LIMIT), event.headers['content-type']);
+  const body = parseInput(route.body ?? NoBody, rawBody ?? {}, 'body');
+
+  const result = await route.run({ params, query: parsedQuery, body, caller, deps, headers: event.headers });
+  if (result instanceof RawResponse) {
+    return { statusCode: result.statusCode, headers: result.headers, body: result.body };
+  }
+  if (route.success === 204) return { statusCode: 204, headers: {}, body: '' };
+  return jsonResponse(route.success, result);
+}
+
+function observe(): middy.MiddlewareObj<Event, Result> {
+  return {
+    before: (request) => {
+      const deps = getDeps();
+      const header = request.event.headers['x-request-id'];
+      const requestId = header && REQUEST_ID.test(header) ? header : randomUUID();
+      states.set(request.event, {
+        startedAt: process.hrtime.bigint(),
+        requestId,
+        logger: deps.logger.child({ reqId: requestId }),
+        route: 'unmatched',
+      });
+    },
+    after: (request) => finish(request.event, request.response),
+    onError: (request) => {
+      const state = states.get(request.event);
+      request.response = errorResponse(request.error, state?.logger ?? getDeps().logger);
+      finish(request.event, request.response);
+    },
+  };
+}
+
+function finish(event: Event, response: Result | null | undefined): void {
+  const state = states.get(event);
+  if (!state || !response) return;
+  const deps = getDeps();
+  const status = response.statusCode ?? 200;
+  response.headers = { ...response.headers, 'x-request-id': state.requestId };
+  const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+  const method = event.requestContext.http.method;
+  deps.metrics.httpRequests.inc({ method, route: state.route, status: String(status) });
+  deps.metrics.httpDuration.observe({ method, route: state.route }, seconds);
+  const line = {
+    method,
+    path: event.rawPath,
+    route: state.route,
+    status,
+    ms: Math.round(seconds * 1e4) / 10,
+  };
+  if (status >= 500) state.logger.error(line, 'request failed');
+  else state.logger.debug(line, 'request');
+}
+
+/** Builds the Lambda handler of one resource group from its route modules. */
+export function createResourceHandler(routes: readonly AnyRoute[]) {
+  const router = httpRouter({
+    routes: routes.map((route) => ({
+      method: route.method,
+      path: route.path,
+      handler: (event: Event) => runRoute(route, event),
+    })),
+    notFoundResponse: ({ method, path }: { method: string; path: string }) => {
+      throw new NotFoundError(`Route ${method} ${path} not found`, { code: 'ROUTE_NOT_FOUND' });
+    },
+  });
+  return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0 })
+    .use(httpHeaderNormalizer())
+    .use(observe())
+    .handler(router as (event: Event, context: Context) => Promise<Result>);
+}

@@ -1,0 +1,94 @@
+/**
+ * Turns the raw parts of an API Gateway v2 event into validated input: body size, JSON, NUL bytes, percent
+ * decoding, then the route's zod schemas. Every failure is a 4xx AppError with a code; nothing here throws
+ * anything else.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import {
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../../shared/errors/app-error.js';
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
+  }
+  return false;
+}
+
+/** The request body as text, refusing bodies over `limit` bytes (413). */
+export function readBody(event: APIGatewayProxyEventV2, limit: number): string | undefined {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text, 'utf8') > limit) throw new PayloadTooLargeError(limit);
+  return text;
+}
+
+/** Parses a JSON body; absent body → undefined. Wrong media type 415, bad JSON or NUL bytes 400. */
+export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined;
+  if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim())) {
+    throw new UnsupportedMediaTypeError();
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ValidationError('Request body is not valid JSON', { code: 'INVALID_JSON' });
+  }
+  if (containsNul(value)) throw new ValidationError('Request body must not contain NUL characters');
+  return value;
+}
+
+/** Percent-decodes path parameters; malformed escapes and NUL bytes are 400. */
+export function decodePathParameters(
+  raw: Record<string, string | undefined> | undefined,
+): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw ?? {})) {
+    if (value === undefined) continue;
+    let text: string;
+    try {
+      text = decodeURIComponent(value);
+    } catch {
+      throw new ValidationError(`Path parameter '${key}' is not valid percent-encoding`);
+    }
+    if (text.includes('\u0000')) throw new ValidationError('Path must not contain NUL characters');
+    decoded[key] = text;
+  }
+  return decoded;
+}
+
+/** Query parameters; repeated keys arrive comma-joined from API Gateway and are refused by the schemas. */
+export function readQuery(event: APIGatewayProxyEventV2): Record<string, string> {
+  if (event.rawQueryString?.toLowerCase().includes('%00')) {
+    throw new ValidationError('Query must not contain NUL characters');
+  }
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value === undefined) continue;
+    if (value.includes('\u0000')) throw new ValidationError('Query must not contain NUL characters');
+    query[key] = value;
+  }
+  return query;
+}
+
+/** Validates one input part against its schema; failures list every issue with its path. */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  part: 'body' | 'path' | 'query',
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    path: [part, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  throw new ValidationError(`Invalid request ${part}: ${summary}`, { details });
+}

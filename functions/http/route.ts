@@ -1,0 +1,92 @@
+/**
+ * The shape of one route module: method, path, zod schemas, role and `run`. Everything else (parsing, auth,
+ * errors, logging, metrics) is done once by the shared stack in http-handler.ts.
+ */
+import type { z } from 'zod';
+import type { Caller } from '../../shared/domain/caller.js';
+import type { Role } from '../../shared/domain/roles.js';
+import type { Deps } from '../deps.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A response the route builds itself (non-JSON bodies such as Prometheus text or the docs page). */
+export class RawResponse {
+  constructor(
+    readonly statusCode: number,
+    readonly body: string,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+export type RouteAuth =
+  | 'public'
+  | { role: Role /** Session-scoped keys are refused (403). */; unscoped?: boolean };
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  deps: Deps;
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteDefinition<
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  B extends Schema | undefined,
+> {
+  method: HttpMethod;
+  /** API Gateway style path: `/api/sessions/{id}`. A `{id}` or `{sessionId}` under /api/sessions is scope-checked. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of the success body, for the OpenAPI document. */
+  response?: Schema;
+  success: 200 | 201 | 204;
+  /** Error statuses this route documents besides the common ones. */
+  errors?: readonly number[];
+  /** Health and metrics skip the REST rate limit. */
+  rateLimited?: boolean;
+  run(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
+}
+
+/** A route with its schema types erased, as the router and the OpenAPI generator hold them. */
+export interface AnyRoute {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  params?: Schema;
+  query?: Schema;
+  body?: Schema;
+  response?: Schema;
+  success: 200 | 201 | 204;
+  errors?: readonly number[];
+  rateLimited?: boolean;
+  run(ctx: RouteContext<unknown, unknown, unknown>): Promise<unknown>;
+}
+
+/** Declares a route; the generics carry the schemas' output types into `run`. */
+export function defineRoute<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(route: RouteDefinition<P, Q, B>): AnyRoute {
+  return route as unknown as AnyRoute;
+}
+
+/** The session id a route acts on, taken from its path parameters, if the route is session-scoped. */
+export function scopedSessionParam(path: string): 'id' | 'sessionId' | null {
+  if (path.startsWith('/api/sessions/{id}')) return 'id';
+  if (path.startsWith('/api/sessions/{sessionId}')) return 'sessionId';
+  return null;
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { PageQuery } from '../../shared/domain/common.js';
+import { SessionResponse } from '../../shared/domain/session.js';
+import { listSessions } from '../../shared/use-cases/sessions/list-sessions.js';
+import { defineRoute } from '../http/route.js';
+
+const ListSessionsQuery = PageQuery.extend({ name: z.string().min(1).max(100).optional() });
+
+/** GET /api/sessions: sessions newest first, filtered to the key's sessions. */
+export const listSessionsRoute = defineRoute({
+  method: 'GET',
+  path: '/api/sessions',
+  summary: 'List sessions',
+  tag: 'Sessions',
+  auth: { role: 'viewer' },
+  query: ListSessionsQuery,
+  response: z.array(SessionResponse),
+  success: 200,
+  run: ({ deps, caller, query }) => listSessions(deps, caller, query),
+});

@@ -1,0 +1,86 @@
+/**
+ * Consumes the command queue: long-polls, parses each message (malformed ones are dropped and logged), runs the
+ * typed handler, and deletes the message only when the handler succeeded. A handler that fails leaves the message
+ * to reappear after its visibility timeout; the queue moves it to the dead-letter queue after too many receives.
+ */
+import type { CommandOf, SessionCommand, SessionCommandType } from '../../shared/domain/commands.js';
+import { AppError } from '../../shared/errors/app-error.js';
+import type { Metrics } from '../../shared/observability/metrics.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import type { CommandQueue } from '../../shared/queue/command-queue.js';
+
+export type CommandHandlers = { [T in SessionCommandType]: (command: CommandOf<T>) => Promise<void> };
+
+export interface ConsumerOptions {
+  waitTimeSeconds: number;
+  visibilityTimeoutSeconds: number;
+  maxMessages: number;
+}
+
+export class CommandConsumer {
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly queue: CommandQueue,
+    private readonly handlers: CommandHandlers,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly options: ConsumerOptions,
+  ) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Stops polling and waits for the messages in hand to finish. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      try {
+        const received = await this.queue.receive({
+          maxMessages: this.options.maxMessages,
+          waitTimeSeconds: this.options.waitTimeSeconds,
+          visibilityTimeoutSeconds: this.options.visibilityTimeoutSeconds,
+          signal,
+        });
+        await Promise.all(
+          received.map((item) => (item.ok ? this.handle(item.command, item.message) : this.drop(item))),
+        );
+      } catch (error) {
+        if (signal.aborted) break;
+        this.logger.error({ err: error }, 'command queue receive failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  private async drop(item: { error: string; message: Parameters<CommandQueue['ack']>[0] }): Promise<void> {
+    this.logger.error({ messageId: item.message.id, error: item.error }, 'malformed command dropped');
+    this.metrics.commandsProcessed.inc({ type: 'unknown', outcome: 'malformed' });
+    await this.queue.ack(item.message);
+  }
+
+  private async handle(command: SessionCommand, message: Parameters<CommandQueue['ack']>[0]): Promise<void> {
+    const handler = this.handlers[command.type] as (command: SessionCommand) => Promise<void>;
+    try {
+      await handler(command);
+      await this.queue.ack(message);
+      this.metrics.commandsProcessed.inc({ type: command.type, outcome: 'ok' });
+    } catch (error) {
+      // A refusal (4xx) will not change on retry: drop it. Anything else is retried by the queue.
+      const permanent = error instanceof AppError && error.status < 500;
+      this.logger[permanent ? 'warn' : 'error'](
+        { err: error, type: command.type, sessionId: command.sessionId, receiveCount: message.receiveCount },
+        permanent ? 'command refused; dropped' : 'command failed; will be retried',
+      );
+      this.metrics.commandsProcessed.inc({ type: command.type, outcome: permanent ? 'refused' : 'failed' });
+      if (permanent) await this.queue.ack(message);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The engine port: what the host needs from a WhatsApp client library. Engines report through an EngineListener;
+ * the session runner owns status, reconnects and persistence, so an engine never writes the store itself.
+ */
+import type { SessionConfig } from '../../shared/domain/session.js';
+
+export type EngineKind = 'test' | 'baileys' | 'webjs';
+
+/** Optional abilities; an operation whose capability is absent is refused with 501 before the engine is called. */
+export type EngineCapability =
+  | 'pairing_code'
+  | 'presence_subscribe'
+  | 'labels_read'
+  | 'labels_edit'
+  | 'reject_calls';
+
+export interface LinkedIdentity {
+  phone: string;
+  pushName: string | null;
+}
+
+export interface DisconnectInfo {
+  reason: string;
+  /** The network unlinked the device (credentials are void): no reconnect, status disconnected. */
+  loggedOut: boolean;
+}
+
+/** Callbacks from one engine instance to its session runner. */
+export interface EngineListener {
+  qr(qr: string): void;
+  credentialsPresented(): void;
+  ready(identity: LinkedIdentity): void;
+  disconnected(info: DisconnectInfo): void;
+  /** A terminal failure (e.g. authentication refused): no reconnect. */
+  failed(reason: string): void;
+}
+
+export interface EngineSession {
+  id: string;
+  name: string;
+  config: SessionConfig;
+}
+
+/** One connection attempt's client. A new instance is created for every (re)connect. */
+export interface MessagingEngine {
+  /** Begins connecting; resolves once the attempt is under way. Progress arrives through the listener. */
+  start(): Promise<void>;
+  /** Closes the connection, keeping credentials. */
+  stop(): Promise<void>;
+  /** Unlinks the device on the network and wipes its credentials. */
+  logout(): Promise<void>;
+  /** Tears the client down at once without waiting for the network (stuck engines). */
+  forceDestroy(): Promise<void>;
+}
+
+/** Builds engines of one kind and manages their stored credentials. */
+export interface EngineFactory {
+  readonly kind: EngineKind;
+  readonly capabilities: ReadonlySet<EngineCapability>;
+  create(session: EngineSession, listener: EngineListener): MessagingEngine;
+  /** Deletes a session's stored credentials (delete, logout). */
+  wipeCredentials(sessionId: string): Promise<void>;
+}

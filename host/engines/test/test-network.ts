@@ -1,0 +1,82 @@
+/**
+ * A deterministic stand-in for the WhatsApp network, for tests and for trying the API without a phone: it keeps
+ * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
+ */
+export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
+export type StopBehaviour = 'ok' | 'hang';
+
+interface Connection {
+  sessionId: string;
+  emitQr(): void;
+  emitLinked(identity: { phone: string; pushName: string | null }): void;
+  emitDropped(loggedOut: boolean): void;
+}
+
+export class TestNetwork {
+  private readonly credentials = new Map<string, { phone: string; pushName: string | null }>();
+  private readonly connections = new Map<string, Connection>();
+  private readonly qrCounters = new Map<string, number>();
+  private refusing = false;
+  readonly logoutBehaviour = new Map<string, LogoutBehaviour>();
+  readonly stopBehaviour = new Map<string, StopBehaviour>();
+
+  /** The QR payload shown for a session's n-th QR. */
+  nextQr(sessionId: string): string {
+    const n = (this.qrCounters.get(sessionId) ?? 0) + 1;
+    this.qrCounters.set(sessionId, n);
+    return `waygate-test-qr:${sessionId}:${n}`;
+  }
+
+  credentialsOf(sessionId: string) {
+    return this.credentials.get(sessionId);
+  }
+
+  storeCredentials(sessionId: string, identity: { phone: string; pushName: string | null }): void {
+    this.credentials.set(sessionId, identity);
+  }
+
+  wipeCredentials(sessionId: string): void {
+    this.credentials.delete(sessionId);
+  }
+
+  attach(connection: Connection): void {
+    this.connections.set(connection.sessionId, connection);
+  }
+
+  detach(sessionId: string, connection: Connection): void {
+    if (this.connections.get(sessionId) === connection) this.connections.delete(sessionId);
+  }
+
+  isConnected(sessionId: string): boolean {
+    return this.connections.has(sessionId);
+  }
+
+  /** When true, connection attempts fail (to exercise reconnect backoff). */
+  refuseConnections(refuse: boolean): void {
+    this.refusing = refuse;
+  }
+
+  get refusesConnections(): boolean {
+    return this.refusing;
+  }
+
+  /** Acts as the phone scanning the QR: the session links with this identity. */
+  scanQr(sessionId: string, identity: { phone: string; pushName?: string | null }): void {
+    const connection = this.connections.get(sessionId);
+    if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    const linked = { phone: identity.phone, pushName: identity.pushName ?? null };
+    this.credentials.set(sessionId, linked);
+    connection.emitLinked(linked);
+  }
+
+  /** Drops the connection as a network failure would (credentials kept). */
+  dropConnection(sessionId: string): void {
+    this.connections.get(sessionId)?.emitDropped(false);
+  }
+
+  /** Unlinks the device from the network side: credentials become void. */
+  unlinkFromPhone(sessionId: string): void {
+    this.credentials.delete(sessionId);
+    this.connections.get(sessionId)?.emitDropped(true);
+  }
+}

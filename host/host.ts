@@ -1,0 +1,124 @@
+/**
+ * The host: runs one SessionRunner per started session on this node and answers the owner-directed calls of the
+ * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
+ */
+import type { CommandOf } from '../shared/domain/commands.js';
+import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
+import { NotFoundError, SessionStateError } from '../shared/errors/app-error.js';
+import type { Metrics } from '../shared/observability/metrics.js';
+import type { HostGateway, HostStats, QrSnapshot } from '../shared/ports/host-gateway.port.js';
+import type { CommandQueue } from '../shared/queue/command-queue.js';
+import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
+import { SessionStatusWriter } from './sessions/status-writer.js';
+
+export interface HostDeps extends RunnerDeps {
+  commands: CommandQueue;
+  metrics: Metrics;
+}
+
+export class Host implements HostGateway {
+  private readonly runners = new Map<string, SessionRunner>();
+
+  constructor(private readonly deps: HostDeps) {}
+
+  /** Carries out a start command: launches the engine unless the session was stopped or deleted meanwhile. */
+  async handleStart(command: CommandOf<'session.start'>): Promise<void> {
+    const existing = this.runners.get(command.sessionId);
+    if (existing) {
+      await existing.reconnectNow();
+      return;
+    }
+    const session = await this.deps.sessions.findById(command.sessionId);
+    if (session?.status !== 'initializing') {
+      this.deps.logger.info(
+        { sessionId: command.sessionId, status: session?.status },
+        'start command dropped: no longer initializing',
+      );
+      return;
+    }
+    const runner = new SessionRunner(
+      this.deps,
+      { id: session.id, name: session.name, config: session.config },
+      (ended) => this.forget(ended),
+    );
+    this.runners.set(session.id, runner);
+    this.deps.metrics.activeEngines.set(this.runners.size);
+    await runner.launch();
+  }
+
+  /**
+   * At boot: sessions that were running when the gateway stopped are put back to `initializing` and queued, so
+   * they reconnect with their stored credentials (no new QR).
+   */
+  async resumeRunningSessions(bootId: string): Promise<number> {
+    const sessions = await this.deps.sessions.listByStatus([...RUNNING_STATUSES]);
+    for (const session of sessions) {
+      const writer = new SessionStatusWriter(this.deps, session.id);
+      await writer.apply('resume');
+      await this.deps.commands.send(
+        {
+          type: 'session.start',
+          sessionId: session.id,
+          reason: 'resume',
+          requestedAt: this.deps.clock.now().toISOString(),
+        },
+        { dedupId: `resume:${session.id}:${bootId}` },
+      );
+    }
+    return sessions.length;
+  }
+
+  async stop(sessionId: string): Promise<Session> {
+    const runner = this.runners.get(sessionId);
+    const session = runner
+      ? await runner.stop()
+      : await new SessionStatusWriter(this.deps, sessionId).apply('stop', { lastError: null });
+    return this.existing(sessionId, session);
+  }
+
+  async logout(sessionId: string): Promise<Session> {
+    const runner = this.runners.get(sessionId);
+    if (!runner) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+    return this.existing(sessionId, await runner.logout());
+  }
+
+  async forceKill(sessionId: string): Promise<Session> {
+    const runner = this.runners.get(sessionId);
+    if (!runner) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+    return this.existing(sessionId, await runner.forceKill());
+  }
+
+  async getQr(sessionId: string): Promise<QrSnapshot> {
+    const qr = this.runners.get(sessionId)?.qr;
+    const session = await this.existing(sessionId, await this.deps.sessions.findById(sessionId));
+    if (qr && session.status === 'qr_ready') return { qr, status: session.status };
+    if (session.status === 'ready' || session.status === 'authenticating') {
+      throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
+    }
+    throw new SessionStateError('QR_NOT_AVAILABLE', `QR code is not ready (session is ${session.status})`);
+  }
+
+  async discard(sessionId: string): Promise<void> {
+    await this.runners.get(sessionId)?.discard();
+    await this.deps.engines.wipeCredentials(sessionId);
+  }
+
+  async stats(): Promise<HostStats> {
+    return { activeEngines: this.runners.size };
+  }
+
+  /** Stops every engine without touching the rows, so the sessions resume on the next boot. */
+  async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.runners.values()].map((runner) => runner.shutdown()));
+  }
+
+  private forget(runner: SessionRunner): void {
+    if (this.runners.get(runner.session.id) === runner) this.runners.delete(runner.session.id);
+    this.deps.metrics.activeEngines.set(this.runners.size);
+  }
+
+  private existing(sessionId: string, session: Session | null): Session {
+    if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
+    return session;
+  }
+}

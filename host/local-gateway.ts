@@ -1,0 +1,138 @@
+/**
+ * The embedded mode's HTTP entry: a node:http server that turns each request into an API Gateway v2 event and
+ * calls the same function handlers Lambda would. Bodies over the size limit are refused (413) while streaming,
+ * before they are buffered whole.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { resourceFor } from '../functions/resources.js';
+import type { Logger } from '../shared/ports/logger.port.js';
+
+export interface LocalGatewayOptions {
+  port: number;
+  host: string;
+  bodyLimit: number;
+  logger: Logger;
+}
+
+const lambdaContext = (requestId: string): Context =>
+  ({
+    awsRequestId: requestId,
+    functionName: 'waygate-local',
+    callbackWaitsForEmptyEventLoop: false,
+  }) as Context;
+
+function toEvent(req: http.IncomingMessage, body: Buffer | null, requestId: string): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  const rawPath = url.pathname;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(url.search ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    body: body && body.length > 0 ? body.toString('utf8') : undefined,
+    isBase64Encoded: false,
+  } as APIGatewayProxyEventV2;
+}
+
+function sendTooLarge(res: http.ServerResponse, limit: number): void {
+  const body = JSON.stringify({
+    statusCode: 413,
+    error: 'Payload Too Large',
+    message: `Request body exceeds the ${limit}-byte limit`,
+    code: 'PAYLOAD_TOO_LARGE',
+  });
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(body);
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: LocalGatewayOptions,
+): Promise<void> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > options.bodyLimit) {
+    sendTooLarge(res, options.bodyLimit);
+    req.destroy();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > options.bodyLimit) {
+      sendTooLarge(res, options.bodyLimit);
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const requestId = randomUUID();
+  const event = toEvent(req, chunks.length ? Buffer.concat(chunks) : null, requestId);
+  const result = await resourceFor(event.rawPath)(event, lambdaContext(requestId));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(result.body ?? '');
+}
+
+/** Starts the server; resolves with its bound address. */
+export async function startLocalGateway(
+  options: LocalGatewayOptions,
+): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer((req, res) => {
+    handle(req, res, options).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'local gateway failure');
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(
+          JSON.stringify({
+            statusCode: 500,
+            error: 'Internal Server Error',
+            message: 'Internal error',
+            code: 'INTERNAL',
+          }),
+        );
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  return { server, url: `http://${host}:${address.port}` };
+}

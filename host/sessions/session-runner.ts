@@ -1,0 +1,314 @@
+/**
+ * Runs one session's engine: turns engine callbacks into status writes, events and audits, reconnects with
+ * backoff, and carries out stop, logout (with its teardown fence) and force-kill. Callbacks from a superseded
+ * engine instance are ignored (generation check), so a late event can never resurrect a stopped session.
+ */
+import type { AuditRecorder } from '../../shared/audit/audit-recorder.js';
+import { SYSTEM_CALLER } from '../../shared/domain/caller.js';
+import type { EmittedEventName, GatewayEventMap } from '../../shared/domain/events.js';
+import type { Session } from '../../shared/domain/session.js';
+import { IncompleteOperationError } from '../../shared/errors/app-error.js';
+import type { TeardownFenceStore } from '../../shared/ports/session-store.port.js';
+import { renderQrDataUrl } from '../../shared/qr/render-qr.js';
+import type {
+  DisconnectInfo,
+  EngineFactory,
+  EngineListener,
+  EngineSession,
+  LinkedIdentity,
+  MessagingEngine,
+} from '../engines/engine.port.js';
+import { decideReconnect, type ReconnectConfig, resolveReconnectConfig } from './reconnect-policy.js';
+import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
+import { withTimeout } from './with-timeout.js';
+
+export interface RunnerDeps extends StatusWriterDeps {
+  engines: EngineFactory;
+  audit: AuditRecorder;
+  fences: TeardownFenceStore;
+  teardownTimeoutMs: number;
+  random?: () => number;
+}
+
+/** How long a fence outlives a teardown that never settles (e.g. the host died mid-teardown). */
+const FENCE_TTL_MULTIPLIER = 30;
+
+export class SessionRunner {
+  private engine: MessagingEngine | null = null;
+  private generation = 0;
+  private failures = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private currentQr: string | null = null;
+  private readonly writer: SessionStatusWriter;
+  private readonly reconnect: ReconnectConfig;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    readonly session: EngineSession,
+    private readonly onEnded: (runner: SessionRunner) => void,
+  ) {
+    this.writer = new SessionStatusWriter(deps, session.id);
+    this.reconnect = resolveReconnectConfig(session.config);
+  }
+
+  get qr(): string | null {
+    return this.currentQr;
+  }
+
+  get hasLiveEngine(): boolean {
+    return this.engine !== null;
+  }
+
+  /** Creates a fresh engine instance and starts connecting. */
+  async launch(): Promise<void> {
+    this.clearReconnectTimer();
+    const generation = ++this.generation;
+    const engine = this.deps.engines.create(this.session, this.listenerFor(generation));
+    this.engine = engine;
+    try {
+      await engine.start();
+    } catch (error) {
+      this.onDisconnected(generation, {
+        reason: error instanceof Error ? error.message : 'start failed',
+        loggedOut: false,
+      });
+    }
+  }
+
+  /** A start while waiting to reconnect: try now instead of after the backoff. */
+  async reconnectNow(): Promise<void> {
+    if (this.engine) return;
+    await this.launch();
+  }
+
+  /** Stops the engine, keeping credentials. A hung stop escalates to forceDestroy after the teardown deadline. */
+  async stop(): Promise<Session | null> {
+    const engine = this.retire();
+    if (engine) {
+      const stopped = await withTimeout(engine.stop(), this.deps.teardownTimeoutMs).catch(() => ({
+        done: false as const,
+      }));
+      if (!stopped.done) {
+        await engine.forceDestroy().catch((error: unknown) => {
+          throw new IncompleteOperationError('SESSION_STOP_INCOMPLETE', 'The engine did not stop; retry', {
+            cause: error,
+          });
+        });
+      }
+    }
+    return this.writer.apply('stop', { lastError: null });
+  }
+
+  /**
+   * Unlinks the device. If the network does not confirm within the teardown deadline the session is torn down
+   * locally, a fence on its name holds off start/delete until the teardown settles, and 502 is thrown.
+   */
+  async logout(): Promise<Session | null> {
+    const engine = this.retire();
+    const incomplete = (detail: string) =>
+      new IncompleteOperationError(
+        'SESSION_LOGOUT_INCOMPLETE',
+        `Logout of session '${this.session.name}' did not complete (${detail}); the session was stopped locally. Start it again and retry.`,
+      );
+    if (!engine) {
+      await this.deps.engines.wipeCredentials(this.session.id);
+      await this.writer.apply('logout', { phone: null, lastError: 'logout not confirmed by the network' });
+      throw incomplete('no live connection');
+    }
+    const attempt = engine.logout().then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const outcome = await withTimeout(attempt, this.deps.teardownTimeoutMs);
+    if (outcome.done && outcome.value.ok) {
+      await this.deps.engines.wipeCredentials(this.session.id);
+      return this.writer.apply('logout', { phone: null, lastError: null });
+    }
+    await engine
+      .forceDestroy()
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'forceDestroy failed'));
+    if (outcome.done) {
+      await this.deps.engines.wipeCredentials(this.session.id);
+    } else {
+      await this.fenceUntilSettled(attempt);
+    }
+    await this.writer.apply('logout', { phone: null, lastError: 'logout not confirmed by the network' });
+    throw incomplete(outcome.done ? 'the network refused it' : 'timed out');
+  }
+
+  /** Kills the engine at once and tears the session down. */
+  async forceKill(): Promise<Session | null> {
+    const engine = this.retire();
+    if (engine) {
+      await engine.forceDestroy().catch((error: unknown) => {
+        throw new IncompleteOperationError(
+          'SESSION_FORCE_KILL_INCOMPLETE',
+          'The engine could not be killed; retry',
+          {
+            cause: error,
+          },
+        );
+      });
+    }
+    return this.writer.apply('force_kill', { lastError: null });
+  }
+
+  /** Ends the runner without touching the row (gateway shutdown: the session resumes on the next boot). */
+  async shutdown(): Promise<void> {
+    const engine = this.retire();
+    if (!engine) return;
+    const stopped = await withTimeout(engine.stop(), this.deps.teardownTimeoutMs).catch(() => ({
+      done: false as const,
+    }));
+    if (!stopped.done) await engine.forceDestroy().catch(() => undefined);
+  }
+
+  /** Ends the runner ahead of the row's deletion. */
+  async discard(): Promise<void> {
+    const engine = this.retire();
+    await engine?.forceDestroy().catch(() => undefined);
+  }
+
+  private retire(): MessagingEngine | null {
+    this.generation++;
+    this.clearReconnectTimer();
+    this.currentQr = null;
+    const engine = this.engine;
+    this.engine = null;
+    this.onEnded(this);
+    return engine;
+  }
+
+  private async fenceUntilSettled(teardown: Promise<{ ok: boolean }>): Promise<void> {
+    const { fences, clock, engines, logger } = this.deps;
+    const name = this.session.name;
+    await fences.put(
+      name,
+      new Date(clock.now().getTime() + this.deps.teardownTimeoutMs * FENCE_TTL_MULTIPLIER),
+    );
+    void teardown.then(async () => {
+      try {
+        await engines.wipeCredentials(this.session.id);
+        await fences.clear(name);
+      } catch (error) {
+        logger.error({ err: error, sessionName: name }, 'late teardown could not settle');
+      }
+    });
+  }
+
+  private clearReconnectTimer(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private listenerFor(generation: number): EngineListener {
+    const live = () => generation === this.generation;
+    return {
+      qr: (qr) => live() && void this.onQr(qr),
+      credentialsPresented: () => {
+        if (!live()) return;
+        this.currentQr = null;
+        void this.writer.apply('credentials_presented');
+      },
+      ready: (identity) => live() && void this.onReady(identity),
+      disconnected: (info) => this.onDisconnected(generation, info),
+      failed: (reason) => {
+        if (!live()) return;
+        this.retire();
+        void this.writer.apply('engine_failed', { lastError: reason });
+      },
+    };
+  }
+
+  private async onQr(qr: string): Promise<void> {
+    this.currentQr = qr;
+    await this.writer.apply('qr_generated');
+    await this.publish('session.qr', { sessionId: this.session.id, qr: await renderQrDataUrl(qr) });
+  }
+
+  private async onReady(identity: LinkedIdentity): Promise<void> {
+    this.failures = 0;
+    this.currentQr = null;
+    const now = this.deps.clock.now().toISOString();
+    await this.writer.apply('auth_succeeded', {
+      phone: identity.phone,
+      pushName: identity.pushName,
+      connectedAt: now,
+      lastActiveAt: now,
+      lastError: null,
+    });
+    this.deps.audit.record(SYSTEM_CALLER, {
+      action: 'session_connected',
+      sessionId: this.session.id,
+      sessionName: this.session.name,
+    });
+    await this.publish('session.authenticated', {
+      sessionId: this.session.id,
+      phone: identity.phone,
+      pushName: identity.pushName,
+    });
+  }
+
+  private onDisconnected(generation: number, info: DisconnectInfo): void {
+    if (generation !== this.generation) return;
+    this.engine = null;
+    this.currentQr = null;
+    void this.handleDisconnect(info);
+  }
+
+  private async handleDisconnect(info: DisconnectInfo): Promise<void> {
+    const { id, name } = this.session;
+    if (info.loggedOut) {
+      this.retire();
+      await this.deps.engines.wipeCredentials(id);
+      await this.writer.apply('connection_lost', { phone: null, lastError: info.reason });
+      this.deps.audit.record(SYSTEM_CALLER, {
+        action: 'session_disconnected',
+        severity: 'warn',
+        sessionId: id,
+        sessionName: name,
+        metadata: { reason: info.reason },
+      });
+      await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
+      return;
+    }
+    await this.writer.apply('connection_lost');
+    await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
+    this.failures += 1;
+    const decision = decideReconnect(this.failures, this.reconnect, this.deps.random);
+    if (decision.action === 'give_up') {
+      this.retire();
+      await this.writer.apply('reconnect_exhausted', {
+        lastError: `Reconnect attempts exhausted after ${decision.attempts} attempt(s): ${info.reason}`,
+      });
+      return;
+    }
+    if (decision.reportLoop) {
+      await this.writer.patch({ lastError: `Reconnecting (attempt ${decision.attempt}): ${info.reason}` });
+      await this.publish('session.reconnect_loop', {
+        sessionId: id,
+        attempts: decision.attempt,
+        nextDelayMs: decision.delayMs,
+      });
+    }
+    const generation = this.generation;
+    this.reconnectTimer = setTimeout(() => {
+      if (generation !== this.generation) return;
+      void this.writer.apply('reconnect').then(() => this.launch());
+    }, decision.delayMs);
+    this.reconnectTimer.unref?.();
+  }
+
+  private async publish<K extends EmittedEventName>(event: K, data: GatewayEventMap[K]): Promise<void> {
+    try {
+      await this.deps.events.publish({
+        event,
+        sessionId: this.session.id,
+        occurredAt: this.deps.clock.now().toISOString(),
+        data,
+      } as Parameters<typeof this.deps.events.publish>[0]);
+    } catch (error) {
+      this.deps.logger.error({ err: error, event }, 'event publish failed');
+    }
+  }
+}

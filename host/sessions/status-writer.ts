@@ -1,0 +1,94 @@
+/**
+ * The host's only path for writing a session's status: each write goes through the pure status machine and a
+ * compare-and-set on the row, one at a time per session, and a real change publishes `session.status`.
+ */
+import type { Session } from '../../shared/domain/session.js';
+import { nextStatus, type SessionTrigger } from '../../shared/domain/session-status-machine.js';
+import type { Clock } from '../../shared/ports/clock.port.js';
+import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import type { SessionPatch, SessionStore } from '../../shared/ports/session-store.port.js';
+
+export interface StatusWriterDeps {
+  sessions: SessionStore;
+  events: EventPublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+const MAX_CAS_ATTEMPTS = 3;
+
+export class SessionStatusWriter {
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly deps: StatusWriterDeps,
+    readonly sessionId: string,
+  ) {}
+
+  /**
+   * Applies `trigger` (and `patch`) if the machine allows it from the current status; otherwise leaves the row
+   * alone. Answers the row as it stands afterwards (null once the session is deleted).
+   */
+  apply(trigger: SessionTrigger, patch: SessionPatch = {}): Promise<Session | null> {
+    const next = this.chain.then(() => this.applyNow(trigger, patch));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Writes fields that are not a status change (e.g. lastError during backoff), serialised with the rest. */
+  patch(patch: SessionPatch): Promise<Session | null> {
+    const next = this.chain.then(async () => {
+      const result = await this.deps.sessions.update(this.sessionId, { ...patch, updatedAt: this.now() });
+      return result.outcome === 'not_found' ? null : result.session;
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private async applyNow(trigger: SessionTrigger, patch: SessionPatch): Promise<Session | null> {
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const current = await this.deps.sessions.findById(this.sessionId);
+      if (!current) return null;
+      const to = nextStatus(current.status, trigger);
+      if (to === null) {
+        this.deps.logger.debug(
+          { sessionId: this.sessionId, from: current.status, trigger },
+          'transition not allowed; ignored',
+        );
+        return current;
+      }
+      const result = await this.deps.sessions.update(
+        this.sessionId,
+        { ...patch, status: to, updatedAt: this.now() },
+        { expectStatus: [current.status] },
+      );
+      if (result.outcome === 'not_found') return null;
+      if (result.outcome === 'conflict') continue;
+      if (to !== current.status) await this.publishStatus(result.session);
+      return result.session;
+    }
+    this.deps.logger.warn(
+      { sessionId: this.sessionId, trigger },
+      'status write lost repeated races; skipped',
+    );
+    return this.deps.sessions.findById(this.sessionId);
+  }
+
+  private async publishStatus(session: Session): Promise<void> {
+    try {
+      await this.deps.events.publish({
+        event: 'session.status',
+        sessionId: session.id,
+        occurredAt: this.now(),
+        data: { sessionId: session.id, status: session.status },
+      });
+    } catch (error) {
+      this.deps.logger.error({ err: error, sessionId: session.id }, 'event publish failed');
+    }
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * The embedded queue: SQS semantics (FIFO groups and deduplication, delay, visibility timeout, receive counts,
+ * dead-letter moves, long polling) over the `queue_messages` table, so the gateway runs without AWS and the
+ * same code paths work against SQS. Several processes may share the file: every read-then-write runs in an
+ * IMMEDIATE transaction, which takes the write lock first, so two consumers never take the same message.
+ * Driver errors (a lock held past busy_timeout, a closed file) surface as a retryable UnavailableError.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { ValidationError } from '../../errors/app-error.js';
+import { type Clock, systemClock } from '../../ports/clock.port.js';
+import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '../../ports/queue.port.js';
+import type { SqliteDb } from '../sqlite/sqlite-database.js';
+import { runSql } from '../sqlite/sqlite-store-support.js';
+
+/** SQS limits, kept so a caller that works here does not fail on SQS. */
+const MAX_DELAY_SECONDS = 900;
+const MAX_VISIBILITY_SECONDS = 43_200;
+const MAX_WAIT_SECONDS = 20;
+const MAX_BATCH = 10;
+const DEDUP_WINDOW_MS = 5 * 60 * 1000;
+
+export interface SqliteQueueOptions {
+  name: string;
+  fifo: boolean;
+  /** Default hidden time after a receive (0–43200). */
+  visibilityTimeoutSeconds: number;
+  /** Receives after which a message goes to `deadLetterQueue` instead of being delivered again. */
+  maxReceiveCount?: number;
+  /** A queue in the same database file, or its name. */
+  deadLetterQueue?: SqliteQueue | string;
+  clock?: Clock;
+  /** Long polls re-check this often, for messages sent by other processes (default 200). */
+  pollIntervalMs?: number;
+}
+
+interface MessageRow {
+  seq: number;
+  id: string;
+  body: string;
+  group_id: string | null;
+  sent_at: number;
+  receive_count: number;
+}
+
+/** Throws a ValidationError unless `value` is an integer within [min, max]. */
+function checkInteger(value: number, min: number, max: number, what: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ValidationError(`${what} must be an integer from ${min} to ${max}`, { details: { value } });
+  }
+  return value;
+}
+
+// Wakes long polls of this process at once after a send; other processes are seen by polling.
+const wakeups = new EventEmitter().setMaxListeners(0);
+
+function notify(key: string): void {
+  wakeups.emit(key);
+}
+
+/** Resolves after `ms`, on a wake-up for `key`, or on abort, whichever comes first. */
+function waitForWake(key: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      wakeups.off(key, done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    wakeups.on(key, done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function wakeKey(db: SqliteDb, queue: string): string {
+  const file = db.memory ? db.name : path.resolve(db.name);
+  return `${file}\u0000${queue}`;
+}
+
+/** The statements of one queue; FIFO queues gate receives by group. */
+function prepareStatements(db: SqliteDb, fifo: boolean) {
+  // FIFO: a visible message waits while its group has an earlier hidden message (delayed or in flight) or any
+  // message in flight, so a group is delivered strictly in order, one batch in flight at a time.
+  const groupGate = fifo
+    ? `AND NOT EXISTS (SELECT 1 FROM queue_messages b
+         WHERE b.queue = m.queue AND b.group_id = m.group_id AND b.visible_at > @now
+           AND (b.seq < m.seq OR b.receive_count > 0))`
+    : '';
+  return {
+    insert: db.prepare(
+      `INSERT INTO queue_messages (id, queue, body, group_id, dedup_id, sent_at, visible_at)
+       VALUES (@id, @queue, @body, @groupId, @dedupId, @sentAt, @visibleAt)`,
+    ),
+    pruneDedup: db.prepare('DELETE FROM queue_dedup WHERE queue = ? AND expires_at <= ?'),
+    findDedup: db.prepare<[string, string], { message_id: string }>(
+      'SELECT message_id FROM queue_dedup WHERE queue = ? AND dedup_id = ?',
+    ),
+    insertDedup: db.prepare(
+      'INSERT INTO queue_dedup (queue, dedup_id, message_id, expires_at) VALUES (?, ?, ?, ?)',
+    ),
+    selectVisible: db.prepare<{ queue: string; now: number; limit: number }, MessageRow>(
+      `SELECT m.seq, m.id, m.body, m.group_id, m.sent_at, m.receive_count FROM queue_messages m
+       WHERE m.queue = @queue AND m.visible_at <= @now ${groupGate}
+       ORDER BY m.seq LIMIT @limit`,
+    ),
+    markReceived: db.prepare(
+      `UPDATE queue_messages SET receive_count = receive_count + 1, receipt_handle = ?, visible_at = ?
+       WHERE seq = ?`,
+    ),
+    deleteSeq: db.prepare('DELETE FROM queue_messages WHERE seq = ?'),
+    deleteHandle: db.prepare('DELETE FROM queue_messages WHERE queue = ? AND receipt_handle = ?'),
+    setVisibleAt: db.prepare(
+      'UPDATE queue_messages SET visible_at = ? WHERE queue = ? AND receipt_handle = ?',
+    ),
+    depth: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM queue_messages WHERE queue = ?'),
+  };
+}
+
+/** One named queue in a SQLite file migrated with `queueMigrations`. */
+export class SqliteQueue implements Queue {
+  readonly name: string;
+  readonly fifo: boolean;
+  private readonly clock: Clock;
+  private readonly visibilityMs: number;
+  private readonly maxReceiveCount: number | undefined;
+  private readonly deadLetterName: string | undefined;
+  private readonly pollIntervalMs: number;
+  private readonly key: string;
+  /** Names the queue in the 503 that driver errors become. */
+  private readonly label: string;
+  private readonly sql: ReturnType<typeof prepareStatements>;
+  private readonly sendTx;
+  private readonly receiveTx;
+
+  constructor(
+    private readonly db: SqliteDb,
+    options: SqliteQueueOptions,
+  ) {
+    this.name = options.name;
+    this.fifo = options.fifo;
+    this.clock = options.clock ?? systemClock;
+    this.visibilityMs =
+      checkInteger(options.visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') *
+      1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    if (!(this.pollIntervalMs > 0)) throw new ValidationError('pollIntervalMs must be positive');
+    const dlq = options.deadLetterQueue;
+    if ((options.maxReceiveCount === undefined) !== (dlq === undefined)) {
+      throw new ValidationError('maxReceiveCount and deadLetterQueue go together (an SQS redrive policy)');
+    }
+    if (options.maxReceiveCount !== undefined) {
+      checkInteger(options.maxReceiveCount, 1, 1000, 'maxReceiveCount');
+    }
+    if (dlq instanceof SqliteQueue && (dlq.db !== db || dlq.fifo !== this.fifo)) {
+      throw new ValidationError('The dead-letter queue must be in the same database and of the same type');
+    }
+    this.maxReceiveCount = options.maxReceiveCount;
+    this.deadLetterName = dlq instanceof SqliteQueue ? dlq.name : dlq;
+    if (this.deadLetterName === this.name) {
+      throw new ValidationError('A queue cannot be its own dead-letter queue');
+    }
+    this.key = wakeKey(db, this.name);
+    this.label = `Queue ${this.name}`;
+
+    this.sql = prepareStatements(db, this.fifo);
+    this.sendTx = db.transaction((message: OutgoingMessage, now: number): string => {
+      const dedupId = this.fifo ? message.dedupId : undefined;
+      if (dedupId !== undefined) {
+        this.sql.pruneDedup.run(this.name, now);
+        const first = this.sql.findDedup.get(this.name, dedupId);
+        if (first) return first.message_id;
+      }
+      const id = randomUUID();
+      this.sql.insert.run({
+        id,
+        queue: this.name,
+        body: message.body,
+        groupId: message.groupId ?? null,
+        dedupId: dedupId ?? null,
+        sentAt: now,
+        visibleAt: now + (message.delaySeconds ?? 0) * 1000,
+      });
+      if (dedupId !== undefined) this.sql.insertDedup.run(this.name, dedupId, id, now + DEDUP_WINDOW_MS);
+      return id;
+    });
+    this.receiveTx = db.transaction((max: number, visibilityMs: number) => this.take(max, visibilityMs));
+  }
+
+  async send(message: OutgoingMessage): Promise<{ id: string }> {
+    if (typeof message.body !== 'string' || message.body.length === 0) {
+      throw new ValidationError('A message body must be a non-empty string');
+    }
+    if (this.fifo && !message.groupId)
+      throw new ValidationError(`FIFO queue ${this.name} requires a groupId`);
+    if (message.delaySeconds !== undefined)
+      checkInteger(message.delaySeconds, 0, MAX_DELAY_SECONDS, 'delaySeconds');
+    const id = this.guard(() => this.sendTx.immediate(message, this.nowMs()));
+    this.notifyWaiters();
+    return { id };
+  }
+
+  async receive(options: ReceiveOptions = {}): Promise<ReceivedMessage[]> {
+    const max = checkInteger(options.maxMessages ?? 1, 1, MAX_BATCH, 'maxMessages');
+    const visibilitySeconds = options.visibilityTimeoutSeconds;
+    const visibilityMs =
+      visibilitySeconds === undefined
+        ? this.visibilityMs
+        : checkInteger(visibilitySeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') * 1000;
+    const waitMs = checkInteger(options.waitTimeSeconds ?? 0, 0, MAX_WAIT_SECONDS, 'waitTimeSeconds') * 1000;
+    // The long-poll deadline is real time: it bounds how long the caller waits, whatever the injected clock says.
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      // A closed database ends pending long polls quietly, as a shutdown should.
+      if (options.signal?.aborted || !this.db.open) return [];
+      const { messages, movedToDeadLetter } = this.guard(() => this.receiveTx.immediate(max, visibilityMs));
+      if (movedToDeadLetter && this.deadLetterName !== undefined)
+        notify(wakeKey(this.db, this.deadLetterName));
+      if (messages.length > 0) return messages;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return [];
+      await waitForWake(this.key, Math.min(this.pollIntervalMs, remaining), options.signal);
+    }
+  }
+
+  async delete(receiptHandle: string): Promise<void> {
+    // A stale or unknown handle matches no row: a no-op, as SQS answers success there.
+    const { changes } = this.guard(() => this.sql.deleteHandle.run(this.name, receiptHandle));
+    // Deleting may unblock a FIFO group.
+    if (changes > 0 && this.fifo) this.notifyWaiters();
+  }
+
+  async changeVisibility(receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
+    checkInteger(visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds');
+    const visibleAt = this.nowMs() + visibilityTimeoutSeconds * 1000;
+    const { changes } = this.guard(() => this.sql.setVisibleAt.run(visibleAt, this.name, receiptHandle));
+    if (changes === 0) {
+      throw new ValidationError('The receipt handle is stale or unknown', { details: { queue: this.name } });
+    }
+    if (visibilityTimeoutSeconds === 0) this.notifyWaiters();
+  }
+
+  async depth(): Promise<number> {
+    return this.guard(() => this.sql.depth.get(this.name)?.n ?? 0);
+  }
+
+  /** Wakes this process's long polls on this queue (after a send, a visibility change or a close). */
+  notifyWaiters(): void {
+    notify(this.key);
+  }
+
+  /** Runs driver work, turning its errors into the AppError hierarchy. */
+  private guard<T>(work: () => T): T {
+    return runSql(this.label, work);
+  }
+
+  private nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
+  /** Runs inside the receive transaction: marks up to `max` messages received, moving exhausted ones aside. */
+  private take(
+    max: number,
+    visibilityMs: number,
+  ): { messages: ReceivedMessage[]; movedToDeadLetter: boolean } {
+    const now = this.nowMs();
+    const messages: ReceivedMessage[] = [];
+    const taken = new Set<number>();
+    let movedToDeadLetter = false;
+    // A dead-letter move frees a slot (and may unblock its group), so select again until nothing more moves.
+    for (let moved = true; moved && messages.length < max; ) {
+      moved = false;
+      const rows = this.sql.selectVisible.all({ queue: this.name, now, limit: max - messages.length });
+      for (const row of rows) {
+        // A visibility timeout of 0 leaves a message selectable; never hand it out twice in one answer.
+        if (taken.has(row.seq)) continue;
+        if (this.maxReceiveCount !== undefined && row.receive_count >= this.maxReceiveCount) {
+          this.moveToDeadLetter(row, now);
+          moved = true;
+          movedToDeadLetter = true;
+          continue;
+        }
+        const receiptHandle = randomUUID();
+        this.sql.markReceived.run(receiptHandle, now + visibilityMs, row.seq);
+        taken.add(row.seq);
+        messages.push({
+          id: row.id,
+          receiptHandle,
+          body: row.body,
+          groupId: row.group_id,
+          receiveCount: row.receive_count + 1,
+        });
+      }
+    }
+    return { messages, movedToDeadLetter };
+  }
+
+  private moveToDeadLetter(row: MessageRow, now: number): void {
+    if (this.deadLetterName === undefined) return;
+    // Delete and insert rather than update, so the message takes its arrival place at the end of the DLQ.
+    this.sql.deleteSeq.run(row.seq);
+    this.sql.insert.run({
+      id: row.id,
+      queue: this.deadLetterName,
+      body: row.body,
+      groupId: row.group_id,
+      dedupId: null,
+      sentAt: row.sent_at,
+      visibleAt: now,
+    });
+  }
+}

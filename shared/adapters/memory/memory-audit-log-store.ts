@@ -1,0 +1,74 @@
+/** In-memory AuditLogStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
+import type { AuditEntry } from '../../domain/audit.js';
+import type { Page } from '../../domain/common.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
+import { jsonCopy, newestFirst } from './memory-support.js';
+
+function copyEntry(entry: AuditEntry): AuditEntry {
+  return {
+    id: entry.id,
+    action: entry.action,
+    severity: entry.severity,
+    apiKeyId: entry.apiKeyId,
+    apiKeyName: entry.apiKeyName,
+    sessionId: entry.sessionId,
+    sessionName: entry.sessionName,
+    ipAddress: entry.ipAddress,
+    userAgent: entry.userAgent,
+    method: entry.method,
+    path: entry.path,
+    statusCode: entry.statusCode,
+    metadata: entry.metadata === null ? null : jsonCopy(entry.metadata),
+    errorMessage: entry.errorMessage,
+    createdAt: entry.createdAt,
+  };
+}
+
+function matches(entry: AuditEntry, filter: AuditFilter): boolean {
+  if (filter.action !== undefined && entry.action !== filter.action) return false;
+  if (filter.severity !== undefined && entry.severity !== filter.severity) return false;
+  if (filter.sessionId !== undefined && entry.sessionId !== filter.sessionId) return false;
+  if (filter.apiKeyId !== undefined && entry.apiKeyId !== filter.apiKeyId) return false;
+  if (filter.sessionIds !== undefined) {
+    if (entry.sessionId === null || !filter.sessionIds.includes(entry.sessionId)) return false;
+  }
+  return true;
+}
+
+/** The audit log in a Map keyed by id. */
+export class MemoryAuditLogStore implements AuditLogStore {
+  private readonly byId = new Map<string, AuditEntry>();
+
+  async append(entries: readonly AuditEntry[]): Promise<void> {
+    // All or nothing, like the SQLite batch transaction.
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      if (this.byId.has(entry.id) || seen.has(entry.id)) {
+        throw new ConflictError('CONFLICT', 'An audit entry with this id already exists');
+      }
+      seen.add(entry.id);
+    }
+    for (const entry of entries) this.byId.set(entry.id, copyEntry(entry));
+  }
+
+  async query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {
+    const matching = [...this.byId.values()].filter((entry) => matches(entry, filter)).sort(newestFirst);
+    return {
+      data: matching.slice(page.offset, page.offset + page.limit).map(copyEntry),
+      total: matching.length,
+    };
+  }
+
+  async pruneBefore(cutoff: Date): Promise<number> {
+    const bound = cutoff.toISOString();
+    let removed = 0;
+    for (const [id, entry] of this.byId) {
+      if (entry.createdAt < bound) {
+        this.byId.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * In-memory main and data stores: the fakes unit tests compose instead of SQLite. They pass the same contract
+ * suites as the SQLite adapters, so a use case tested against them behaves the same in production.
+ */
+import { UnavailableError } from '../../errors/app-error.js';
+import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { MemoryApiKeyStore } from './memory-api-key-store.js';
+import { MemoryAuditLogStore } from './memory-audit-log-store.js';
+import { MemorySessionStore } from './memory-session-store.js';
+import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+
+export { MemoryApiKeyStore } from './memory-api-key-store.js';
+export { MemoryAuditLogStore } from './memory-audit-log-store.js';
+export { MemorySessionStore } from './memory-session-store.js';
+export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+
+interface Lifecycle {
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** ping answers until close, then rejects like a closed SQLite connection does. */
+function lifecycle(store: string): Lifecycle {
+  let open = true;
+  return {
+    async ping() {
+      if (!open) throw new UnavailableError('DEPENDENCY_UNAVAILABLE', `${store} is unavailable`);
+    },
+    async close() {
+      open = false;
+    },
+  };
+}
+
+/** A fresh, empty in-memory main store (API keys and audit log). */
+export function createMemoryMainStore(): MainStore {
+  return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
+}
+
+/** A fresh, empty in-memory data store (sessions and teardown fences). */
+export function createMemoryDataStore(): DataStore {
+  return {
+    sessions: new MemorySessionStore(),
+    fences: new MemoryTeardownFenceStore(),
+    ...lifecycle('Data store'),
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * ApiKeyStore over the main SQLite file. Only hashes are stored; the allowlists are JSON text. The lookups made on
+ * every request (`findByHash`, `findById`) use statements prepared once here.
+ */
+import type Database from 'better-sqlite3';
+import { type ApiKey, isUsable } from '../../domain/api-key.js';
+import type { Role } from '../../domain/roles.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type {
+  ApiKeyChange,
+  ApiKeyPatch,
+  ApiKeyStore,
+  ApiKeyUsage,
+  GuardedChangeResult,
+} from '../../ports/api-key-store.port.js';
+import type { SqliteDb } from './sqlite-database.js';
+import { applyPatch, parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  role: string;
+  allowed_ips: string | null;
+  allowed_sessions: string | null;
+  is_active: number;
+  expires_at: string | null;
+  last_used_at: string | null;
+  usage_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface UsageParams {
+  id: string;
+  count: number;
+  last_used_at: string;
+}
+
+type GuardedFn = (id: string, change: ApiKeyChange, now: Date) => GuardedChangeResult;
+
+const STORE = 'API key store';
+
+const PATCHABLE: readonly (keyof ApiKeyPatch)[] = [
+  'name',
+  'role',
+  'allowedIps',
+  'allowedSessions',
+  'isActive',
+  'expiresAt',
+  'updatedAt',
+];
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyHash: row.key_hash,
+    keyPrefix: row.key_prefix,
+    // Only ever written from a validated ApiKey.
+    role: row.role as Role,
+    allowedIps: parseStringList(row.allowed_ips),
+    allowedSessions: parseStringList(row.allowed_sessions),
+    isActive: row.is_active === 1,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    usageCount: row.usage_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(key: ApiKey): ApiKeyRow {
+  return {
+    id: key.id,
+    name: key.name,
+    key_hash: key.keyHash,
+    key_prefix: key.keyPrefix,
+    role: key.role,
+    allowed_ips: toJsonColumn(key.allowedIps),
+    allowed_sessions: toJsonColumn(key.allowedSessions),
+    is_active: key.isActive ? 1 : 0,
+    expires_at: key.expiresAt,
+    last_used_at: key.lastUsedAt,
+    usage_count: key.usageCount,
+    created_at: key.createdAt,
+    updated_at: key.updatedAt,
+  };
+}
+
+function duplicateKey(target: string): ConflictError {
+  return new ConflictError(
+    'CONFLICT',
+    target === 'api_keys.key_hash'
+      ? 'An API key with this hash already exists'
+      : 'An API key with this id already exists',
+  );
+}
+
+function isUsableAdmin(key: ApiKey, now: Date): boolean {
+  return key.role === 'admin' && isUsable(key, now);
+}
+
+/** API keys in SQLite; the last-admin guard and usage flushes each run in one write transaction. */
+export class SqliteApiKeyStore implements ApiKeyStore {
+  private readonly insertRow: Database.Statement<ApiKeyRow>;
+  private readonly selectById: Database.Statement<[string], ApiKeyRow>;
+  private readonly selectByHash: Database.Statement<[string], ApiKeyRow>;
+  private readonly selectAll: Database.Statement<[], ApiKeyRow>;
+  private readonly countAll: Database.Statement<[], number>;
+  private readonly selectOtherAdmins: Database.Statement<[string], ApiKeyRow>;
+  private readonly updateRow: Database.Statement<ApiKeyRow>;
+  private readonly deleteById: Database.Statement<[string]>;
+  private readonly addUsage: Database.Statement<UsageParams>;
+  private readonly guarded: Database.Transaction<GuardedFn>;
+  private readonly usageBatch: Database.Transaction<(usages: readonly ApiKeyUsage[]) => void>;
+
+  constructor(db: SqliteDb) {
+    this.insertRow = db.prepare(
+      `INSERT INTO api_keys (id, name, key_hash, key_prefix, role, allowed_ips, allowed_sessions, is_active,
+         expires_at, last_used_at, usage_count, created_at, updated_at)
+       VALUES (@id, @name, @key_hash, @key_prefix, @role, @allowed_ips, @allowed_sessions, @is_active,
+         @expires_at, @last_used_at, @usage_count, @created_at, @updated_at)`,
+    );
+    this.selectById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+    this.selectByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
+    this.selectAll = db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC');
+    this.countAll = db.prepare<[], number>('SELECT COUNT(*) FROM api_keys').pluck();
+    // Expiry is checked in code with isUsable, so "usable" means exactly what the domain says it means.
+    this.selectOtherAdmins = db.prepare(
+      "SELECT * FROM api_keys WHERE role = 'admin' AND is_active = 1 AND id <> ?",
+    );
+    this.updateRow = db.prepare(
+      `UPDATE api_keys SET name = @name, role = @role, allowed_ips = @allowed_ips,
+         allowed_sessions = @allowed_sessions, is_active = @is_active, expires_at = @expires_at,
+         updated_at = @updated_at
+       WHERE id = @id`,
+    );
+    this.deleteById = db.prepare('DELETE FROM api_keys WHERE id = ?');
+    this.addUsage = db.prepare(
+      `UPDATE api_keys SET usage_count = usage_count + @count,
+         last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last_used_at
+                             THEN @last_used_at ELSE last_used_at END
+       WHERE id = @id`,
+    );
+    this.guarded = db.transaction((id: string, change: ApiKeyChange, now: Date) =>
+      this.applyInTransaction(id, change, now),
+    );
+    this.usageBatch = db.transaction((usages: readonly ApiKeyUsage[]) => {
+      for (const usage of usages) {
+        this.addUsage.run({ id: usage.id, count: usage.count, last_used_at: usage.lastUsedAt });
+      }
+    });
+  }
+
+  async create(key: ApiKey): Promise<void> {
+    runSql(STORE, () => this.insertRow.run(toRow(key)), duplicateKey);
+  }
+
+  async findById(id: string): Promise<ApiKey | null> {
+    return runSql(STORE, () => {
+      const row = this.selectById.get(id);
+      return row === undefined ? null : toApiKey(row);
+    });
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKey | null> {
+    return runSql(STORE, () => {
+      const row = this.selectByHash.get(keyHash);
+      return row === undefined ? null : toApiKey(row);
+    });
+  }
+
+  async list(): Promise<ApiKey[]> {
+    return runSql(STORE, () => this.selectAll.all().map(toApiKey));
+  }
+
+  async count(): Promise<number> {
+    return runSql(STORE, () => this.countAll.get() ?? 0);
+  }
+
+  async applyGuarded(id: string, change: ApiKeyChange, now: Date): Promise<GuardedChangeResult> {
+    // IMMEDIATE takes the write lock before the read, so two guarded changes cannot both see "another admin".
+    return runSql(STORE, () => this.guarded.immediate(id, change, now), duplicateKey);
+  }
+
+  async recordUsage(usages: readonly ApiKeyUsage[]): Promise<void> {
+    if (usages.length === 0) return;
+    runSql(STORE, () => this.usageBatch.immediate(usages));
+  }
+
+  private applyInTransaction(id: string, change: ApiKeyChange, now: Date): GuardedChangeResult {
+    const row = this.selectById.get(id);
+    if (row === undefined) return { outcome: 'not_found' };
+    const before = toApiKey(row);
+    const after = change.kind === 'delete' ? null : applyPatch(before, change.patch, PATCHABLE);
+    const losesAdmin = isUsableAdmin(before, now) && (after === null || !isUsableAdmin(after, now));
+    if (losesAdmin && !this.otherUsableAdminExists(id, now)) return { outcome: 'last_admin' };
+    if (after === null) {
+      this.deleteById.run(id);
+      return { outcome: 'applied', key: null };
+    }
+    this.updateRow.run(toRow(after));
+    const written = this.selectById.get(id);
+    return { outcome: 'applied', key: written === undefined ? null : toApiKey(written) };
+  }
+
+  private otherUsableAdminExists(id: string, now: Date): boolean {
+    return this.selectOtherAdmins.all(id).some((row) => isUsable(toApiKey(row), now));
+  }
+}

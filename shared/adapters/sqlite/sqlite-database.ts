@@ -1,0 +1,52 @@
+/**
+ * Opening SQLite files and running ordered, idempotent migrations. Every SQLite adapter (stores, the embedded
+ * queue) goes through here so pragmas and the migration ledger are the same everywhere.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type SqliteDb = Database.Database;
+
+/** One schema step. `id` orders the steps and is recorded once applied; `up` runs inside a transaction. */
+export interface Migration {
+  id: string;
+  up(db: SqliteDb): void;
+}
+
+/** Opens (creating the folder and file if needed) a SQLite database in WAL mode; `:memory:` is accepted. */
+export function openSqlite(file: string): SqliteDb {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last transactions.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations`, in id order, each in its own transaction.
+ * Running it again is a no-op. Answers the ids applied by this call.
+ */
+export function runMigrations(db: SqliteDb, migrations: readonly Migration[]): string[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    db
+      .prepare('SELECT id FROM schema_migrations')
+      .all()
+      .map((row) => (row as { id: string }).id),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+  const ran: string[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (applied.has(migration.id)) continue;
+    db.transaction(() => {
+      migration.up(db);
+      record.run(migration.id, new Date().toISOString());
+    })();
+    ran.push(migration.id);
+  }
+  return ran;
+}

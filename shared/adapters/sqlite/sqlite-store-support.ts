@@ -1,0 +1,123 @@
+/**
+ * Helpers shared by the SQLite store adapters: translating driver errors into the AppError hierarchy, caching
+ * statements whose SQL depends on which filters are present, and defensive parsing of JSON columns.
+ */
+import { AppError, ConflictError, UnavailableError } from '../../errors/app-error.js';
+import type { SqliteDb } from './sqlite-database.js';
+
+/** Maps the `table.column` of a violated UNIQUE constraint to the error the port promises, if it has one. */
+export type UniqueViolationHandler = (target: string) => AppError | undefined;
+
+interface DriverError {
+  code: string;
+  message: string;
+}
+
+/**
+ * Duck-typed, with neither `instanceof Database.SqliteError` nor `instanceof Error`: the native addon keeps the
+ * error class of the first module instance that loaded it, and under a test runner that instance (and its Error)
+ * can belong to another realm.
+ */
+function isDriverError(error: unknown): error is DriverError {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === 'string' && typeof message === 'string';
+}
+
+/**
+ * Turns anything thrown while talking to SQLite into an AppError: UNIQUE violations become a ConflictError
+ * (specific when `onUnique` knows the column), everything else a retryable 503 that keeps the driver error as its
+ * cause, so callers and transports never see driver types.
+ */
+export function toStoreError(error: unknown, store: string, onUnique?: UniqueViolationHandler): AppError {
+  if (error instanceof AppError) return error;
+  if (isDriverError(error) && error.code.startsWith('SQLITE_CONSTRAINT')) {
+    const target = /UNIQUE constraint failed: ([\w.]+)/.exec(error.message)?.[1];
+    if (target !== undefined) {
+      return (
+        onUnique?.(target) ??
+        new ConflictError('CONFLICT', `${store}: a record with this ${target} already exists`)
+      );
+    }
+  }
+  return new UnavailableError('DEPENDENCY_UNAVAILABLE', `${store} is unavailable`, { cause: error });
+}
+
+/** Runs `work` and translates whatever it throws with `toStoreError`. */
+export function runSql<T>(store: string, work: () => T, onUnique?: UniqueViolationHandler): T {
+  try {
+    return work();
+  } catch (error) {
+    throw toStoreError(error, store, onUnique);
+  }
+}
+
+/** A statement per distinct SQL text, prepared on first use: queries whose WHERE depends on the filters given. */
+export class StatementCache<Row> {
+  private readonly statements = new Map<string, ReturnType<SqliteDb['prepare']>>();
+
+  constructor(private readonly db: SqliteDb) {}
+
+  all(sql: string, params: Record<string, unknown>): Row[] {
+    return this.get(sql).all(params) as Row[];
+  }
+
+  first(sql: string, params: Record<string, unknown>): Row | undefined {
+    return this.get(sql).get(params) as Row | undefined;
+  }
+
+  private get(sql: string): ReturnType<SqliteDb['prepare']> {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON object column; NULL, malformed JSON or a non-object read as null. */
+export function parseJsonObject(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  const value = parseJson(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A nullable JSON list of strings. NULL reads as null ("no restriction"); a corrupt value reads as an empty list,
+ * because for allowlists failing closed (nothing allowed) is the safe side.
+ */
+export function parseStringList(text: string | null): string[] | null {
+  if (text === null) return null;
+  const value = parseJson(text);
+  if (!Array.isArray(value)) return [];
+  return value.filter((item): item is string => typeof item === 'string');
+}
+
+/** JSON text for a nullable value; null stays SQL NULL. */
+export function toJsonColumn(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** `base` with every field of `patch` that is listed in `fields` and not undefined (undefined = leave as is). */
+export function applyPatch<T extends object, K extends keyof T>(
+  base: T,
+  patch: Partial<Pick<T, K>>,
+  fields: readonly K[],
+): T {
+  const next = { ...base };
+  for (const field of fields) {
+    const value = patch[field];
+    if (value !== undefined) next[field] = value as T[K];
+  }
+  return next;
+}

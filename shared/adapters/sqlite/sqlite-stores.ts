@@ -1,0 +1,65 @@
+/**
+ * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
+ * main store (keys, audit) or the data store (sessions, fences) onto one connection.
+ */
+import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
+import { MAIN_STORE_MIGRATIONS } from './main-store.migrations.js';
+import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
+import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+import { runSql } from './sqlite-store-support.js';
+import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
+
+interface Lifecycle {
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates `file`; a failure closes the connection again and surfaces as an AppError. */
+function openMigrated(file: string, migrations: readonly Migration[], store: string): SqliteDb {
+  return runSql(store, () => {
+    const db = openSqlite(file);
+    try {
+      runMigrations(db, migrations);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  });
+}
+
+function lifecycleOf(db: SqliteDb, store: string): Lifecycle {
+  const probe = db.prepare('SELECT 1');
+  return {
+    async ping() {
+      runSql(store, () => probe.get());
+    },
+    async close() {
+      // Closing twice is harmless, so shutdown paths need not track who closed first.
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** The main store (API keys and audit log) in the SQLite file `file`, migrated to the current schema. */
+export function openSqliteMainStore(file: string): MainStore {
+  const db = openMigrated(file, MAIN_STORE_MIGRATIONS, 'Main store');
+  return {
+    apiKeys: new SqliteApiKeyStore(db),
+    audit: new SqliteAuditLogStore(db),
+    ...lifecycleOf(db, 'Main store'),
+  };
+}
+
+/** The data store (sessions and teardown fences) in the SQLite file `file`, migrated to the current schema. */
+export function openSqliteDataStore(file: string): DataStore {
+  const db = openMigrated(file, DATA_STORE_MIGRATIONS, 'Data store');
+  return {
+    sessions: new SqliteSessionStore(db),
+    fences: new SqliteTeardownFenceStore(db),
+    ...lifecycleOf(db, 'Data store'),
+  };
+}

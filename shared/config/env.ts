@@ -1,0 +1,127 @@
+/**
+ * The only reader of `process.env`. Every variable the gateway uses is declared here with its default; a bad value
+ * stops boot with one message naming every bad variable. Limits follow the spec's fallback rule: a missing, blank,
+ * non-positive or non-numeric value uses the default.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** Spec "limit env fallback": anything but a positive number means the default. Never fails. */
+const limit = (fallback: number) =>
+  z.preprocess((value) => {
+    const n = typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+    return Number.isFinite(n) && n > 0 && value !== '' ? Math.floor(n) : fallback;
+  }, z.number().int().positive());
+
+/** Retention in days: 0 or less disables (null); an unparseable value uses the default. */
+const retentionDays = (fallback: number) =>
+  z.preprocess((value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
+    if (!Number.isFinite(n)) return fallback;
+    return n <= 0 ? null : n;
+  }, z.number().positive().nullable());
+
+const port = (fallback: number) =>
+  z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(fallback));
+
+const commaList = z.preprocess(blankToUndefined, z.string().optional()).transform((v) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [],
+);
+
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+/** Sizes like `25mb`, `512kb` or a plain byte count. */
+const byteSize = (fallback: string) =>
+  z.preprocess(blankToUndefined, z.string().default(fallback)).transform((v, ctx) => {
+    const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(v.trim());
+    const unit = BYTE_UNITS[(match?.[2] ?? 'b').toLowerCase()];
+    if (!match || unit === undefined || Number(match[1]) <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'expected a size such as 25mb, 512kb or a byte count' });
+      return z.NEVER;
+    }
+    return Math.floor(Number(match[1]) * unit);
+  });
+
+const API_KEY_PATTERN = /^wg_[0-9a-f]{64}$/;
+
+const EnvSchema = z.object({
+  NODE_ENV: z.preprocess(
+    blankToUndefined,
+    z.enum(['development', 'production', 'test']).default('development'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  PORT: port(2785),
+  BIND_HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  MAIN_DATABASE_NAME: optionalString,
+  DATABASE_NAME: optionalString,
+  BOOTSTRAP_KEY_FILE: optionalString,
+  BOOTSTRAP_ADMIN_KEY: z.preprocess(
+    blankToUndefined,
+    z.string().regex(API_KEY_PATTERN, 'must be wg_ followed by 64 lowercase hex characters').optional(),
+  ),
+  ENGINE: z.preprocess(blankToUndefined, z.enum(['test']).default('test')),
+  TRUSTED_PROXIES: commaList,
+  BODY_SIZE_LIMIT: byteSize('25mb'),
+  METRICS_TOKEN: optionalString,
+  RATE_LIMIT_MAX: limit(100),
+  RATE_LIMIT_WINDOW_MS: limit(60_000),
+  AUDIT_RETENTION_DAYS: retentionDays(90),
+  API_KEY_USAGE_FLUSH_MS: limit(60_000),
+  MAX_CONCURRENT_SESSIONS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(0)),
+  ENGINE_TEARDOWN_TIMEOUT_MS: limit(10_000),
+  COMMAND_VISIBILITY_TIMEOUT_S: limit(60),
+  COMMAND_MAX_RECEIVES: limit(5),
+  SHUTDOWN_GRACE_MS: limit(5_000),
+});
+
+export type RawEnv = z.input<typeof EnvSchema>;
+
+/** The validated configuration, with every path resolved. */
+export type Env = Omit<
+  z.output<typeof EnvSchema>,
+  'MAIN_DATABASE_NAME' | 'DATABASE_NAME' | 'BOOTSTRAP_KEY_FILE'
+> & {
+  MAIN_DATABASE_NAME: string;
+  DATABASE_NAME: string;
+  BOOTSTRAP_KEY_FILE: string;
+};
+
+/** Thrown at boot when any variable is bad; the message names each one. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses a variable map (process.env by default) into the typed, frozen configuration. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  const parsed = result.data;
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  return Object.freeze({
+    ...parsed,
+    DATA_DIR: dataDir,
+    MAIN_DATABASE_NAME: path.resolve(dataDir, parsed.MAIN_DATABASE_NAME ?? 'main.sqlite'),
+    DATABASE_NAME: path.resolve(dataDir, parsed.DATABASE_NAME ?? 'data.sqlite'),
+    BOOTSTRAP_KEY_FILE: path.resolve(dataDir, parsed.BOOTSTRAP_KEY_FILE ?? '.api-key'),
+  });
+}

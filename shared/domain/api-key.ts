@@ -1,0 +1,107 @@
+/** API keys: the stored record (hash only), request bodies and the read shape (keyPrefix, never the key). */
+import { z } from 'zod';
+import { IsoTimestamp } from './common.js';
+import { Role } from './roles.js';
+
+export const API_KEY_PREFIX = 'wg_';
+export const KEY_PREFIX_LENGTH = 12;
+
+export const ApiKey = z.object({
+  id: z.string(),
+  name: z.string().max(100),
+  keyHash: z.string().length(64),
+  keyPrefix: z.string().max(12),
+  role: Role,
+  allowedIps: z.array(z.string()).nullable(),
+  allowedSessions: z.array(z.string()).nullable(),
+  isActive: z.boolean(),
+  expiresAt: IsoTimestamp.nullable(),
+  lastUsedAt: IsoTimestamp.nullable(),
+  usageCount: z.number().int().min(0),
+  createdAt: IsoTimestamp,
+  updatedAt: IsoTimestamp,
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+/** IPv4 address or IPv4 CIDR (/0–32); IPv6 allowlists are not supported. */
+const Ipv4OrCidr = z
+  .string()
+  .regex(
+    /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(\/(3[0-2]|[12]?\d))?$/,
+    'must be an IPv4 address or IPv4 CIDR',
+  );
+
+const SessionIdList = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .refine((s) => s.trim() === s && !s.includes(','), 'no surrounding whitespace or commas'),
+  )
+  .refine((list) => new Set(list).size === list.length, 'must not repeat an id');
+
+const ExpiresAt = z.iso.datetime({ offset: true });
+
+export const CreateApiKeyBody = z.strictObject({
+  name: z.string().min(3).max(100),
+  role: Role.default('operator'),
+  allowedIps: z.array(Ipv4OrCidr).max(100).optional(),
+  allowedSessions: SessionIdList.optional(),
+  expiresAt: ExpiresAt.optional(),
+});
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+export const UpdateApiKeyBody = z.strictObject({
+  name: z.string().min(3).max(100).optional(),
+  role: Role.optional(),
+  allowedIps: z.array(Ipv4OrCidr).max(100).nullable().optional(),
+  allowedSessions: SessionIdList.nullable().optional(),
+  expiresAt: ExpiresAt.nullable().optional(),
+});
+export type UpdateApiKeyBody = z.infer<typeof UpdateApiKeyBody>;
+
+export const ApiKeyResponse = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    keyPrefix: z.string(),
+    role: Role,
+    allowedIps: z.array(z.string()).nullable(),
+    allowedSessions: z.array(z.string()).nullable(),
+    isActive: z.boolean(),
+    expiresAt: IsoTimestamp.nullable(),
+    lastUsedAt: IsoTimestamp.nullable(),
+    usageCount: z.number().int(),
+    createdAt: IsoTimestamp,
+    updatedAt: IsoTimestamp,
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKeyResponse = z.infer<typeof ApiKeyResponse>;
+
+export const CreatedApiKeyResponse = ApiKeyResponse.extend({ apiKey: z.string() }).meta({
+  id: 'CreatedApiKey',
+});
+export type CreatedApiKeyResponse = z.infer<typeof CreatedApiKeyResponse>;
+
+export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
+  return {
+    id: key.id,
+    name: key.name,
+    keyPrefix: key.keyPrefix,
+    role: key.role,
+    allowedIps: key.allowedIps,
+    allowedSessions: key.allowedSessions,
+    isActive: key.isActive,
+    expiresAt: key.expiresAt,
+    lastUsedAt: key.lastUsedAt,
+    usageCount: key.usageCount,
+    createdAt: key.createdAt,
+    updatedAt: key.updatedAt,
+  };
+}
+
+/** A key is usable when it is active and not expired at `now`. */
+export function isUsable(key: Pick<ApiKey, 'isActive' | 'expiresAt'>, now: Date): boolean {
+  return key.isActive && (key.expiresAt === null || Date.parse(key.expiresAt) > now.getTime());
+}

@@ -1,0 +1,205 @@
+/**
+ * The one error hierarchy of the gateway. Use cases throw these; each transport (HTTP, MCP, host RPC) maps them
+ * once. `code` is a stable string so the meaning survives a process boundary, where `instanceof` does not.
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'INVALID_JSON'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SESSION_NOT_STARTED'
+  | 'SESSION_ALREADY_STARTED'
+  | 'SESSION_NOT_READY'
+  | 'QR_NOT_AVAILABLE'
+  | 'ALREADY_AUTHENTICATED'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN_ROLE'
+  | 'FORBIDDEN_SESSION'
+  | 'FORBIDDEN_IP'
+  | 'FORBIDDEN_SCOPED_KEY'
+  | 'NOT_FOUND'
+  | 'ROUTE_NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'SESSION_NAME_EXISTS'
+  | 'SESSION_NAME_TEARDOWN_PENDING'
+  | 'SESSION_OWNED_ELSEWHERE'
+  | 'SESSION_BUSY'
+  | 'LAST_ADMIN_KEY'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'ENGINE_UNSUPPORTED'
+  | 'SESSION_LOGOUT_INCOMPLETE'
+  | 'SESSION_STOP_INCOMPLETE'
+  | 'SESSION_FORCE_KILL_INCOMPLETE'
+  | 'HOST_UNAVAILABLE'
+  | 'DEPENDENCY_UNAVAILABLE'
+  | 'INTERNAL';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 502 | 503 | 504;
+
+export interface AppErrorOptions extends ErrorOptions {
+  details?: unknown;
+  retryable?: boolean;
+  /** Extra response headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
+}
+
+/** Base class: never thrown directly, always through a subclass that fixes the status. */
+export abstract class AppError extends Error {
+  abstract readonly status: ErrorStatus;
+  readonly code: ErrorCode;
+  readonly details: unknown;
+  readonly retryable: boolean;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details;
+    this.retryable = options.retryable ?? false;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** 400: the request is malformed or breaks a precondition of the resource's state. */
+export class ValidationError extends AppError {
+  readonly status = 400;
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(options.code ?? 'VALIDATION_FAILED', message, options);
+  }
+}
+
+/** 400: the session's state does not allow the operation (not started, already started, not ready …). */
+export class SessionStateError extends AppError {
+  readonly status = 400;
+}
+
+/** 401: missing, unknown, revoked or expired API key. */
+export class UnauthorizedError extends AppError {
+  readonly status = 401;
+  constructor(message = 'Invalid or missing API key', options: AppErrorOptions = {}) {
+    super('UNAUTHORIZED', message, options);
+  }
+}
+
+/** 403: a valid key that may not do this (role, session scope, IP allowlist). */
+export class ForbiddenError extends AppError {
+  readonly status = 403;
+}
+
+/** 404: the resource does not exist, or is outside what the caller may see. */
+export class NotFoundError extends AppError {
+  readonly status = 404;
+  constructor(message: string, options: AppErrorOptions & { code?: ErrorCode } = {}) {
+    super(options.code ?? 'NOT_FOUND', message, options);
+  }
+}
+
+/** 405: the path exists but not with this method. */
+export class MethodNotAllowedError extends AppError {
+  readonly status = 405;
+  constructor(message = 'Method not allowed') {
+    super('METHOD_NOT_ALLOWED', message);
+  }
+}
+
+/** 409: the change conflicts with current state (duplicates, teardown fences, ownership, last admin key). */
+export class ConflictError extends AppError {
+  readonly status = 409;
+}
+
+/** 413: the request body is larger than BODY_SIZE_LIMIT. */
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+  constructor(limit: number) {
+    super('PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`);
+  }
+}
+
+/** 415: a body that is not JSON where JSON is required. */
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  constructor(message = 'Content-Type must be application/json') {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+/** 429: too many requests; carries Retry-After. */
+export class RateLimitedError extends AppError {
+  readonly status = 429;
+  constructor(retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'Too many requests', {
+      retryable: true,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      details: { retryAfterSeconds },
+    });
+  }
+}
+
+/** 501: the active engine cannot do this; decided before the engine is called. */
+export class EngineUnsupportedError extends AppError {
+  readonly status = 501;
+  constructor(operation: string, engine: string) {
+    super('ENGINE_UNSUPPORTED', `The ${engine} engine does not support ${operation}`);
+  }
+}
+
+/** 502: an engine-side operation did not complete (logout, stop, force-kill). Retryable. */
+export class IncompleteOperationError extends AppError {
+  readonly status = 502;
+  constructor(
+    code: 'SESSION_LOGOUT_INCOMPLETE' | 'SESSION_STOP_INCOMPLETE' | 'SESSION_FORCE_KILL_INCOMPLETE',
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(code, message, { ...options, retryable: true });
+  }
+}
+
+/** 503: a dependency (store, host) is unavailable right now. */
+export class UnavailableError extends AppError {
+  readonly status = 503;
+  constructor(
+    code: 'HOST_UNAVAILABLE' | 'DEPENDENCY_UNAVAILABLE',
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(code, message, { ...options, retryable: true });
+  }
+}
+
+/** Serialisable form that crosses process boundaries (host RPC) and is rebuilt on the other side. */
+export interface SerializedAppError {
+  status: ErrorStatus;
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  details?: unknown;
+}
+
+class RemoteAppError extends AppError {
+  readonly status: ErrorStatus;
+  constructor(serialized: SerializedAppError) {
+    super(serialized.code, serialized.message, {
+      retryable: serialized.retryable,
+      details: serialized.details,
+    });
+    this.status = serialized.status;
+  }
+}
+
+export function serializeAppError(error: AppError): SerializedAppError {
+  return {
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    details: error.details,
+  };
+}
+
+/** Rebuilds an error received from another process (the host RPC answer) with its original status and code. */
+export function deserializeAppError(serialized: SerializedAppError): AppError {
+  return new RemoteAppError(serialized);
+}

@@ -1,0 +1,20 @@
+import type { AuditAction, AuditEntry, AuditSeverity } from '../domain/audit.js';
+import type { Page } from '../domain/common.js';
+
+export interface AuditFilter {
+  action?: AuditAction;
+  severity?: AuditSeverity;
+  sessionId?: string;
+  apiKeyId?: string;
+  /** Scope of a session-scoped caller: only entries of these sessions. `undefined` = no scope. */
+  sessionIds?: readonly string[];
+}
+
+/** The audit log in the main store: append-only, queried newest first, pruned by age. */
+export interface AuditLogStore {
+  append(entries: readonly AuditEntry[]): Promise<void>;
+  /** Entries matching the filter, newest first, and the unpaginated total. */
+  query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }>;
+  /** Deletes entries created before `cutoff`; answers how many. */
+  pruneBefore(cutoff: Date): Promise<number>;
+}

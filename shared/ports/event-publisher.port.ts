@@ -1,0 +1,6 @@
+import type { GatewayEvent } from '../domain/events.js';
+
+/** Where the host publishes domain events (webhook fan-out, metrics). Must not throw into the engine. */
+export interface EventPublisher {
+  publish(event: GatewayEvent): Promise<void>;
+}

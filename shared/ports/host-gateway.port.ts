@@ -1,0 +1,30 @@
+import type { Session } from '../domain/session.js';
+
+export interface QrSnapshot {
+  /** The raw QR payload the engine produced (rendered to a PNG data URL by the caller). */
+  qr: string;
+  status: Session['status'];
+}
+
+export interface HostStats {
+  /** Engines running on this node. */
+  activeEngines: number;
+}
+
+/**
+ * Owner-directed operations: calls that need the host running the session's engine and an answer now. In the
+ * embedded mode this is a direct call; in aws mode an authenticated HTTP call to the owner's nodeUrl.
+ */
+export interface HostGateway {
+  /** Stops the engine (keeping credentials); the session ends `disconnected`. No engine: the row is settled. */
+  stop(sessionId: string): Promise<Session>;
+  /** Unlinks the device and wipes credentials. 400 when no engine runs; 502 SESSION_LOGOUT_INCOMPLETE on timeout. */
+  logout(sessionId: string): Promise<Session>;
+  /** Kills a stuck engine and tears the session down. 400 when no engine runs. */
+  forceKill(sessionId: string): Promise<Session>;
+  /** The current QR; 400 when none is showing (not started, or already authenticated). */
+  getQr(sessionId: string): Promise<QrSnapshot>;
+  /** Stops any engine and wipes the session's credentials, ahead of deleting the row. */
+  discard(sessionId: string): Promise<void>;
+  stats(): Promise<HostStats>;
+}

@@ -1,0 +1,22 @@
+/** The logging surface the core needs; pino satisfies it. Keeps the core free of a logging library. */
+export interface LogFn {
+  (obj: object, msg?: string): void;
+  (msg: string): void;
+}
+
+export interface Logger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** A logger that drops everything (unit tests). */
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};

@@ -1,0 +1,105 @@
+/**
+ * Authenticates a presented API key for one request: existence (by hash), isActive, expiresAt, allowedIps (fail
+ * closed when the client IP is unknown), role, unscoped-only routes, and allowedSessions for the session the
+ * route acts on. Every refusal is audited as api_key_auth_failed; success only counts usage (no store write).
+ */
+
+import type { AuditRecorder } from '../../audit/audit-recorder.js';
+import type { UsageTracker } from '../../auth/usage-tracker.js';
+import { isUsable } from '../../domain/api-key.js';
+import type { Caller, CallerKey } from '../../domain/caller.js';
+import { type Role, roleAllows } from '../../domain/roles.js';
+import { type AppError, ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
+import type { ApiKeyStore } from '../../ports/api-key-store.port.js';
+import type { Clock } from '../../ports/clock.port.js';
+import { ipInList } from '../../security/ip.js';
+import { constantTimeEquals, hashApiKey } from '../../security/secrets.js';
+
+export interface AuthenticateDeps {
+  apiKeys: ApiKeyStore;
+  usage: UsageTracker;
+  audit: AuditRecorder;
+  clock: Clock;
+}
+
+export interface AccessRequirement {
+  role: Role;
+  unscoped?: boolean;
+  /** The session the route acts on, when it is session-scoped. */
+  sessionId?: string;
+}
+
+/** Resolves the presented key to a CallerKey or throws 401/403. */
+export async function authenticate(
+  deps: AuthenticateDeps,
+  presentedKey: string | undefined,
+  request: Caller,
+  requirement: AccessRequirement,
+): Promise<CallerKey> {
+  const refuse = (error: AppError, keyId: string | null = null, keyName: string | null = null): never => {
+    deps.audit.record(request, {
+      action: 'api_key_auth_failed',
+      severity: 'warn',
+      apiKeyId: keyId,
+      apiKeyName: keyName,
+      sessionId: requirement.sessionId?.slice(0, 36) ?? null,
+      statusCode: error.status,
+      errorMessage: error.message,
+    });
+    throw error;
+  };
+
+  if (!presentedKey) return refuse(new UnauthorizedError('Missing API key'));
+  const hash = hashApiKey(presentedKey);
+  const key = await deps.apiKeys.findByHash(hash);
+  if (!key || !constantTimeEquals(key.keyHash, hash)) return refuse(new UnauthorizedError('Invalid API key'));
+  const now = deps.clock.now();
+  if (!key.isActive) return refuse(new UnauthorizedError('API key is revoked'), key.id, key.name);
+  if (!isUsable(key, now)) return refuse(new UnauthorizedError('API key has expired'), key.id, key.name);
+
+  if (key.allowedIps && key.allowedIps.length > 0) {
+    if (!request.ip) {
+      return refuse(
+        new ForbiddenError('FORBIDDEN_IP', 'Client IP could not be determined'),
+        key.id,
+        key.name,
+      );
+    }
+    if (!ipInList(request.ip, key.allowedIps)) {
+      return refuse(
+        new ForbiddenError('FORBIDDEN_IP', 'IP address not allowed for this API key'),
+        key.id,
+        key.name,
+      );
+    }
+  }
+  if (!roleAllows(key.role, requirement.role)) {
+    return refuse(
+      new ForbiddenError('FORBIDDEN_ROLE', `Insufficient permissions. Required: ${requirement.role}`),
+      key.id,
+      key.name,
+    );
+  }
+  const scoped = key.allowedSessions !== null && key.allowedSessions.length > 0;
+  if (requirement.unscoped && scoped) {
+    return refuse(
+      new ForbiddenError('FORBIDDEN_SCOPED_KEY', 'Session-scoped API keys are not permitted on this route'),
+      key.id,
+      key.name,
+    );
+  }
+  if (
+    scoped &&
+    requirement.sessionId !== undefined &&
+    !key.allowedSessions?.includes(requirement.sessionId)
+  ) {
+    return refuse(
+      new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session'),
+      key.id,
+      key.name,
+    );
+  }
+
+  deps.usage.record(key.id, now);
+  return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
+}

@@ -1,0 +1,20 @@
+import type { Caller } from '../../domain/caller.js';
+import type { CoreDeps } from '../core-deps.js';
+import { loadSession } from './load-session.js';
+import { assertNoTeardownPending } from './teardown-fence.js';
+
+/**
+ * Deletes a session: refusals (teardown pending, another owner) come first; only then is the engine stopped, the
+ * credentials wiped and the row removed.
+ */
+export async function deleteSession(
+  deps: Pick<CoreDeps, 'data' | 'host' | 'audit' | 'clock'>,
+  caller: Caller,
+  id: string,
+): Promise<void> {
+  const session = await loadSession(deps.data.sessions, caller, id);
+  await assertNoTeardownPending(deps.data.fences, deps.clock, session.name);
+  await deps.host.discard(id);
+  await deps.data.sessions.delete(id);
+  deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
+}

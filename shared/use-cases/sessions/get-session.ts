@@ -1,0 +1,13 @@
+import type { Caller } from '../../domain/caller.js';
+import { type SessionResponse, toSessionResponse } from '../../domain/session.js';
+import type { CoreDeps } from '../core-deps.js';
+import { loadSession } from './load-session.js';
+
+/** One session by id (never by name). */
+export async function getSession(
+  deps: Pick<CoreDeps, 'data'>,
+  caller: Caller,
+  id: string,
+): Promise<SessionResponse> {
+  return toSessionResponse(await loadSession(deps.data.sessions, caller, id));
+}

@@ -1,0 +1,44 @@
+/** Runs every store contract against the in-memory fakes, plus their lifecycle. */
+
+import { createMemoryDataStore, createMemoryMainStore } from '../../shared/adapters/memory/memory-stores.js';
+import { UnavailableError } from '../../shared/errors/app-error.js';
+import { apiKeyStoreContract } from './api-key-store.contract.js';
+import { auditLogStoreContract } from './audit-log-store.contract.js';
+import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+
+apiKeyStoreContract('memory', async () => {
+  const main = createMemoryMainStore();
+  return { store: main.apiKeys, close: () => main.close() };
+});
+
+auditLogStoreContract('memory', async () => {
+  const main = createMemoryMainStore();
+  return { store: main.audit, close: () => main.close() };
+});
+
+sessionStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.sessions, close: () => data.close() };
+});
+
+teardownFenceStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.fences, close: () => data.close() };
+});
+
+describe('memory stores lifecycle', () => {
+  it('answers ping while open and rejects it with UnavailableError after close', async () => {
+    for (const store of [createMemoryMainStore(), createMemoryDataStore()]) {
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      await expect(store.ping()).rejects.toBeInstanceOf(UnavailableError);
+    }
+  });
+
+  it('gives every created store its own empty state', async () => {
+    const first = createMemoryMainStore();
+    await first.audit.append([]);
+    expect(await createMemoryMainStore().apiKeys.count()).toBe(0);
+    expect(await createMemoryDataStore().sessions.list({}, { limit: 10, offset: 0 })).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Test-data builders: each returns a valid domain object with unique ids, names and hashes, so tests state only
+ * the fields they care about.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ApiKey } from '../../shared/domain/api-key.js';
+import type { AuditEntry } from '../../shared/domain/audit.js';
+import type { Session } from '../../shared/domain/session.js';
+
+/** A fixed instant tests can count from, so timestamps and their order are deterministic. */
+export const T0 = new Date('2025-01-01T00:00:00.000Z');
+
+/** ISO timestamp `seconds` after (or before, when negative) T0. */
+export function at(seconds: number): string {
+  return new Date(T0.getTime() + seconds * 1000).toISOString();
+}
+
+export function aSession(overrides: Partial<Session> = {}): Session {
+  const createdAt = overrides.createdAt ?? new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: `session-${randomUUID().slice(0, 8)}`,
+    status: 'created',
+    phone: null,
+    pushName: null,
+    config: {},
+    proxyUrl: null,
+    proxyType: null,
+    connectedAt: null,
+    lastActiveAt: null,
+    lastError: null,
+    nodeId: null,
+    nodeUrl: null,
+    claimedAt: null,
+    leaseExpiresAt: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+export function anApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  const createdAt = overrides.createdAt ?? new Date().toISOString();
+  const keyHash = randomBytes(32).toString('hex');
+  return {
+    id: randomUUID(),
+    name: `key-${randomUUID().slice(0, 8)}`,
+    keyHash,
+    keyPrefix: `wg_${keyHash.slice(0, 9)}`,
+    role: 'operator',
+    allowedIps: null,
+    allowedSessions: null,
+    isActive: true,
+    expiresAt: null,
+    lastUsedAt: null,
+    usageCount: 0,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+export function anAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id: randomUUID(),
+    action: 'session_created',
+    severity: 'info',
+    apiKeyId: null,
+    apiKeyName: null,
+    sessionId: null,
+    sessionName: null,
+    ipAddress: null,
+    userAgent: null,
+    method: null,
+    path: null,
+    statusCode: null,
+    metadata: null,
+    errorMessage: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
