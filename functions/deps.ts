@@ -3,6 +3,7 @@
  * start on Lambda). The embedded host installs the instances it shares with the functions (stores, queue, the
  * in-process host gateway); the aws builder lands with the AWS adapters.
  */
+import { CachingApiKeyStore } from '../shared/adapters/caching/caching-api-key-store.js';
 import { UsageTracker } from '../shared/auth/usage-tracker.js';
 import type { Env } from '../shared/config/env.js';
 import type { Metrics } from '../shared/observability/metrics.js';
@@ -21,9 +22,13 @@ let installed: Deps | undefined;
 
 /** Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies. */
 export function createFunctionDeps(core: CoreDeps & { env: Env; version: string; metrics: Metrics }): Deps {
+  // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
+  const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
+  const main = { ...core.main, apiKeys };
   return {
     ...core,
-    usage: new UsageTracker(core.main.apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
+    main,
+    usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
   };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createFunctionDeps, installDeps } from '../functions/deps.js';
+import { CachingSessionStore } from '../shared/adapters/caching/caching-session-store.js';
 import { openEmbeddedQueues } from '../shared/adapters/embedded-queue/open-embedded-queues.js';
 import { openSqliteDataStore, openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js';
 import { AuditRecorder } from '../shared/audit/audit-recorder.js';
@@ -24,6 +25,9 @@ import { Host } from './host.js';
 import { startLocalGateway } from './local-gateway.js';
 import { scheduleAuditRetention } from './maintenance.js';
 import { packageVersion } from './package-version.js';
+
+/** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
+const SESSION_CACHE_TTL_MS = 5_000;
 
 export interface GatewayOptions {
   env: Env;
@@ -61,7 +65,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const version = packageVersion();
 
   const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
-  const data = openSqliteDataStore(env.DATABASE_NAME);
+  const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
+  // This process is the data store's only writer, so session rows can be served from memory (write-through).
+  const data = {
+    ...sqliteData,
+    sessions: new CachingSessionStore(sqliteData.sessions, SESSION_CACHE_TTL_MS),
+  };
   const queueFile = path.join(env.DATA_DIR, 'queue.sqlite');
   const queues = openEmbeddedQueues(queueFile, {
     commands: {

@@ -84,7 +84,9 @@ export class Host implements HostGateway {
 
   async forceKill(sessionId: string): Promise<Session> {
     const runner = this.runners.get(sessionId);
-    if (!runner) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+    // Only a live engine can be killed: a runner waiting out a reconnect backoff has none, and force-kill must
+    // neither report (and audit) a kill that did not happen nor cancel the pending reconnect.
+    if (!runner?.hasLiveEngine) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
     return this.existing(sessionId, await runner.forceKill());
   }
 

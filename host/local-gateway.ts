@@ -24,24 +24,43 @@ const lambdaContext = (requestId: string): Context =>
     callbackWaitsForEmptyEventLoop: false,
   }) as Context;
 
-function toEvent(req: http.IncomingMessage, body: Buffer | null, requestId: string): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+let clock = { second: 0, text: '' };
+/** API Gateway's `time` field, formatted at most once a second (formatting dates per request costs). */
+function requestTime(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (clock.second !== second) clock = { second, text: new Date(now).toUTCString() };
+  return clock.text;
+}
+
+function parseQuery(rawQuery: string): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
-  const rawPath = url.pathname;
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
+  return query;
+}
+
+function toEvent(req: http.IncomingMessage, body: Buffer | null, requestId: string): APIGatewayProxyEventV2 {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const rawPath = mark < 0 ? url : url.slice(0, mark);
+  const rawQueryString = mark < 0 ? '' : url.slice(mark + 1);
+  const headers: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    const value = raw[i + 1] ?? '';
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();
   return {
     version: '2.0',
     routeKey: '$default',
     rawPath,
-    rawQueryString: url.search.slice(1),
+    rawQueryString,
     headers,
-    ...(url.search ? { queryStringParameters: query } : {}),
+    ...(rawQueryString ? { queryStringParameters: parseQuery(rawQueryString) } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -57,7 +76,7 @@ function toEvent(req: http.IncomingMessage, body: Buffer | null, requestId: stri
       requestId,
       routeKey: '$default',
       stage: '$default',
-      time: new Date(now).toUTCString(),
+      time: requestTime(now),
       timeEpoch: now,
     },
     body: body && body.length > 0 ? body.toString('utf8') : undefined,
@@ -76,35 +95,52 @@ function sendTooLarge(res: http.ServerResponse, limit: number): void {
   res.end(body);
 }
 
-async function handle(
+/** Reads the body, refusing it (413) as soon as it passes the limit; bodiless requests skip the stream. */
+async function readBody(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  options: LocalGatewayOptions,
-): Promise<void> {
+  limit: number,
+): Promise<Buffer | null | false> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > options.bodyLimit) {
-    sendTooLarge(res, options.bodyLimit);
+  if (declared > limit) {
+    sendTooLarge(res, limit);
     req.destroy();
-    return;
+    return false;
+  }
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return null;
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > options.bodyLimit) {
-      sendTooLarge(res, options.bodyLimit);
+    if (size > limit) {
+      sendTooLarge(res, limit);
       req.destroy();
-      return;
+      return false;
     }
     chunks.push(chunk as Buffer);
   }
+  return chunks.length ? Buffer.concat(chunks) : null;
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: LocalGatewayOptions,
+): Promise<void> {
+  const body = await readBody(req, res, options.bodyLimit);
+  if (body === false) return;
   const requestId = randomUUID();
-  const event = toEvent(req, chunks.length ? Buffer.concat(chunks) : null, requestId);
+  const event = toEvent(req, body, requestId);
   const result = await resourceFor(event.rawPath)(event, lambdaContext(requestId));
-  const headers: Record<string, string> = {};
+  const payload = result.body ?? '';
+  const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  // One write with a known length (no chunked encoding) keeps small responses to a single syscall.
   res.writeHead(result.statusCode ?? 200, headers);
-  res.end(result.body ?? '');
+  res.end(payload);
 }
 
 /** Starts the server; resolves with its bound address. */

@@ -39,7 +39,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     Object.assign(components, $defs ?? {});
     const id = schema.meta()?.id;
     if (typeof id === 'string') {
-      components[id] = rest;
+      // zod emits a named root schema as a $def plus a root `$ref` to it: the $def is the component. Storing the
+      // root as well would overwrite the component with a reference to itself.
+      if (!$defs?.[id]) components[id] = rest;
       return { $ref: `#/components/schemas/${id}` };
     }
     return rest;

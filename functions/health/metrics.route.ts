@@ -1,10 +1,11 @@
-import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
+import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { constantTimeEquals } from '../../shared/security/secrets.js';
 import { defineRoute, RawResponse } from '../http/route.js';
 
 /**
  * GET /api/metrics: Prometheus text. Guarded by its own bearer token (METRICS_TOKEN), not an API key; absent when
- * no token is configured (404), so a default install exposes nothing.
+ * no token is configured (404), so a default install exposes nothing. Scrapes skip the REST rate limit; failed
+ * token attempts count against the caller's window, so the token cannot be guessed at full speed.
  */
 export const metricsRoute = defineRoute({
   method: 'GET',
@@ -12,13 +13,27 @@ export const metricsRoute = defineRoute({
   summary: 'Prometheus metrics (Authorization: Bearer <METRICS_TOKEN>)',
   tag: 'Health',
   auth: 'public',
+  rateLimited: false,
   success: 200,
   errors: [401, 404],
-  run: async ({ deps, headers }) => {
+  run: async ({ deps, headers, caller }) => {
     const token = deps.env.METRICS_TOKEN;
     if (!token) throw new NotFoundError('Route GET /api/metrics not found', { code: 'ROUTE_NOT_FOUND' });
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1] ?? '';
-    if (!constantTimeEquals(presented, token)) throw new UnauthorizedError('Invalid metrics token');
+    if (!constantTimeEquals(presented, token)) {
+      const subject = caller.ip ?? 'unknown';
+      const decision = deps.rateLimiter.hit(subject, deps.clock.now().getTime());
+      if (!decision.allowed) {
+        deps.audit.record(caller, {
+          action: 'rate_limit_exceeded',
+          severity: 'warn',
+          statusCode: 429,
+          metadata: { subject, kind: 'metrics' },
+        });
+        throw new RateLimitedError(decision.retryAfterSeconds);
+      }
+      throw new UnauthorizedError('Invalid metrics token');
+    }
     const registry = deps.metrics.registry;
     return new RawResponse(200, await registry.metrics(), { 'content-type': registry.contentType });
   },

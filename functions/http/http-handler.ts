@@ -10,22 +10,22 @@ import httpRouter from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { Caller } from '../../shared/domain/caller.js';
-import { NotFoundError, RateLimitedError } from '../../shared/errors/app-error.js';
+import { NotFoundError, RateLimitedError, ValidationError } from '../../shared/errors/app-error.js';
 import type { Logger } from '../../shared/ports/logger.port.js';
 import { resolveClientIp } from '../../shared/security/ip.js';
 import { authenticate } from '../../shared/use-cases/auth/authenticate.js';
 import { type Deps, getDeps } from '../deps.js';
 import { errorResponse, jsonResponse } from './error-response.js';
 import { decodePathParameters, parseInput, parseJsonBody, readBody, readQuery } from './parse-request.js';
+import { recordRequest } from './request-metrics.js';
 import { type AnyRoute, RawResponse, scopedSessionParam } from './route.js';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
 interface RequestState {
-  startedAt: bigint;
+  startedAt: number;
   requestId: string;
-  logger: Logger;
   route: string;
 }
 
@@ -106,23 +106,27 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
 function observe(): middy.MiddlewareObj<Event, Result> {
   return {
     before: (request) => {
-      const deps = getDeps();
       const header = request.event.headers['x-request-id'];
-      const requestId = header && REQUEST_ID.test(header) ? header : randomUUID();
-      states.set(request.event, {
-        startedAt: process.hrtime.bigint(),
-        requestId,
-        logger: deps.logger.child({ reqId: requestId }),
-        route: 'unmatched',
-      });
+      const requestId =
+        header && REQUEST_ID.test(header) ? header : request.event.requestContext.requestId || randomUUID();
+      states.set(request.event, { startedAt: performance.now(), requestId, route: 'unmatched' });
+      // An encoded NUL anywhere in the path is refused before routing (inside a parameter it is refused anyway).
+      if (/%00/i.test(request.event.rawPath))
+        throw new ValidationError('Path must not contain NUL characters');
     },
     after: (request) => finish(request.event, request.response),
     onError: (request) => {
       const state = states.get(request.event);
-      request.response = errorResponse(request.error, state?.logger ?? getDeps().logger);
+      request.response = errorResponse(request.error, requestLogger(state));
       finish(request.event, request.response);
     },
   };
+}
+
+/** The request's logger, created only when something is logged (a child logger per request costs). */
+function requestLogger(state: RequestState | undefined): Logger {
+  const logger = getDeps().logger;
+  return state ? logger.child({ reqId: state.requestId }) : logger;
 }
 
 function finish(event: Event, response: Result | null | undefined): void {
@@ -131,19 +135,13 @@ function finish(event: Event, response: Result | null | undefined): void {
   const deps = getDeps();
   const status = response.statusCode ?? 200;
   response.headers = { ...response.headers, 'x-request-id': state.requestId };
-  const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+  const ms = performance.now() - state.startedAt;
   const method = event.requestContext.http.method;
-  deps.metrics.httpRequests.inc({ method, route: state.route, status: String(status) });
-  deps.metrics.httpDuration.observe({ method, route: state.route }, seconds);
-  const line = {
-    method,
-    path: event.rawPath,
-    route: state.route,
-    status,
-    ms: Math.round(seconds * 1e4) / 10,
-  };
-  if (status >= 500) state.logger.error(line, 'request failed');
-  else state.logger.debug(line, 'request');
+  recordRequest(deps.metrics, method, state.route, status, ms / 1000);
+  const level = status >= 500 ? 'error' : 'debug';
+  if (!deps.logger.isLevelEnabled(level)) return;
+  const line = { method, path: event.rawPath, route: state.route, status, ms: Math.round(ms * 10) / 10 };
+  requestLogger(state)[level](line, status >= 500 ? 'request failed' : 'request');
 }
 
 /** Builds the Lambda handler of one resource group from its route modules. */

@@ -11,13 +11,35 @@ import {
   ValidationError,
 } from '../../shared/errors/app-error.js';
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
+/** Deeper bodies are refused: no route needs them, and every later step (validation, storage) recurses. */
+const MAX_BODY_DEPTH = 64;
+
+/**
+ * Refuses NUL characters in any key or string, and nesting deeper than MAX_BODY_DEPTH. Iterative, so a hostile
+ * body nested thousands of levels deep is a 400 rather than a stack overflow.
+ */
+function assertSafeBody(value: unknown): void {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000'))
+        throw new ValidationError('Request body must not contain NUL characters');
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) {
+      throw new ValidationError(`Request body must not be nested more than ${MAX_BODY_DEPTH} levels deep`);
+    }
+    if (Array.isArray(current)) {
+      for (const item of current) pending.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, inner] of Object.entries(current)) {
+      if (key.includes('\u0000')) throw new ValidationError('Request body must not contain NUL characters');
+      pending.push([inner, depth + 1]);
+    }
   }
-  return false;
 }
 
 /** The request body as text, refusing bodies over `limit` bytes (413). */
@@ -28,7 +50,7 @@ export function readBody(event: APIGatewayProxyEventV2, limit: number): string |
   return text;
 }
 
-/** Parses a JSON body; absent body → undefined. Wrong media type 415, bad JSON or NUL bytes 400. */
+/** Parses a JSON body; absent body → undefined. Wrong media type 415; bad JSON, NUL bytes or deep nesting 400. */
 export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return undefined;
   if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim())) {
@@ -40,7 +62,7 @@ export function parseJsonBody(text: string | undefined, contentType: string | un
   } catch {
     throw new ValidationError('Request body is not valid JSON', { code: 'INVALID_JSON' });
   }
-  if (containsNul(value)) throw new ValidationError('Request body must not contain NUL characters');
+  assertSafeBody(value);
   return value;
 }
 

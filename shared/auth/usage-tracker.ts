@@ -6,7 +6,8 @@ import type { ApiKeyStore, ApiKeyUsage } from '../ports/api-key-store.port.js';
 import type { Logger } from '../ports/logger.port.js';
 
 export class UsageTracker {
-  private pending = new Map<string, ApiKeyUsage>();
+  /** Per key: uses since the last flush and the newest use (epoch ms; formatted only when written). */
+  private pending = new Map<string, { count: number; lastUsedMs: number }>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -17,12 +18,12 @@ export class UsageTracker {
 
   record(keyId: string, at: Date): void {
     const usage = this.pending.get(keyId);
-    const iso = at.toISOString();
+    const ms = at.getTime();
     if (usage) {
       usage.count += 1;
-      if (iso > usage.lastUsedAt) usage.lastUsedAt = iso;
+      if (ms > usage.lastUsedMs) usage.lastUsedMs = ms;
     } else {
-      this.pending.set(keyId, { id: keyId, count: 1, lastUsedAt: iso });
+      this.pending.set(keyId, { count: 1, lastUsedMs: ms });
     }
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
@@ -35,18 +36,23 @@ export class UsageTracker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
+    const taken = this.pending;
     this.pending = new Map();
+    const batch: ApiKeyUsage[] = [...taken].map(([id, usage]) => ({
+      id,
+      count: usage.count,
+      lastUsedAt: new Date(usage.lastUsedMs).toISOString(),
+    }));
     try {
       await this.store.recordUsage(batch);
     } catch (error) {
       this.logger.warn({ err: error }, 'api key usage flush failed; will retry');
-      for (const usage of batch) {
-        const current = this.pending.get(usage.id);
+      for (const [id, usage] of taken) {
+        const current = this.pending.get(id);
         if (current) {
           current.count += usage.count;
-          if (usage.lastUsedAt > current.lastUsedAt) current.lastUsedAt = usage.lastUsedAt;
-        } else this.pending.set(usage.id, usage);
+          current.lastUsedMs = Math.max(current.lastUsedMs, usage.lastUsedMs);
+        } else this.pending.set(id, usage);
       }
     }
   }

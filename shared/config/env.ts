@@ -54,10 +54,6 @@ const byteSize = (fallback: string) =>
 const API_KEY_PATTERN = /^wg_[0-9a-f]{64}$/;
 
 const EnvSchema = z.object({
-  NODE_ENV: z.preprocess(
-    blankToUndefined,
-    z.enum(['development', 'production', 'test']).default('development'),
-  ),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -80,7 +76,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_MS: limit(60_000),
   AUDIT_RETENTION_DAYS: retentionDays(90),
   API_KEY_USAGE_FLUSH_MS: limit(60_000),
-  MAX_CONCURRENT_SESSIONS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(0)),
+  API_KEY_CACHE_TTL_MS: limit(5_000),
   ENGINE_TEARDOWN_TIMEOUT_MS: limit(10_000),
   COMMAND_VISIBILITY_TIMEOUT_S: limit(60),
   COMMAND_MAX_RECEIVES: limit(5),

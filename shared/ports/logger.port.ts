@@ -10,6 +10,7 @@ export interface Logger {
   warn: LogFn;
   error: LogFn;
   child(bindings: Record<string, unknown>): Logger;
+  isLevelEnabled(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
 }
 
 /** A logger that drops everything (unit tests). */
@@ -19,4 +20,5 @@ export const silentLogger: Logger = {
   warn: () => {},
   error: () => {},
   child: () => silentLogger,
+  isLevelEnabled: () => false,
 };

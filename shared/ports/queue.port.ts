@@ -9,7 +9,10 @@ export interface OutgoingMessage {
   groupId?: string;
   /** FIFO queues: a second send with the same id within 5 minutes is accepted and dropped. */
   dedupId?: string;
-  /** Seconds before the message becomes visible (0–900). */
+  /**
+   * Seconds before the message becomes visible (whole seconds, 0–900). Standard queues only in practice: SQS FIFO
+   * queues refuse per-message delays, so FIFO producers must not rely on it.
+   */
   delaySeconds?: number;
 }
 
@@ -32,6 +35,11 @@ export interface ReceiveOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Errors: bad arguments (maxMessages 1–10, waitTimeSeconds 0–20, visibility 0–43200, empty body, FIFO send without
+ * groupId) raise ValidationError; `delete` with a stale or unknown handle does nothing, `changeVisibility` with one
+ * raises ValidationError. Oldest-first delivery is guaranteed on FIFO queues only (best effort on standard ones).
+ */
 export interface Queue {
   readonly name: string;
   send(message: OutgoingMessage): Promise<{ id: string }>;

@@ -26,3 +26,14 @@ export function constantTimeEquals(a: string, b: string): boolean {
   const hb = createHash('sha256').update(b, 'utf8').digest();
   return timingSafeEqual(ha, hb);
 }
+
+/**
+ * Constant-time equality of two hex digests (e.g. a stored and a computed key hash): every character is compared
+ * whatever the earlier ones were. No allocation, since it runs on every authenticated request.
+ */
+export function digestsEqual(a: string, b: string): boolean {
+  if (a.length !== b.length || a.length === 0) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}

@@ -2,6 +2,7 @@ import { ValidationError } from '../../shared/errors/app-error.js';
 import type { Queue, ReceivedMessage } from '../../shared/ports/queue.port.js';
 import { TestClock } from '../helpers/test-clock.js';
 
+/** What the suite asks of an adapter's opener. */
 export interface OpenQueueOptions {
   fifo: boolean;
   visibilityTimeoutSeconds: number;
@@ -11,6 +12,7 @@ export interface OpenQueueOptions {
   clock: TestClock;
 }
 
+/** A fresh queue (and its dead-letter queue, when asked for), closed after each test. */
 export interface OpenedQueue {
   queue: Queue;
   deadLetters?: Queue;

@@ -12,8 +12,6 @@ import type {
 } from '../engine.port.js';
 import type { TestNetwork } from './test-network.js';
 
-const never = new Promise<never>(() => {});
-
 class TestEngine implements MessagingEngine {
   private closed = false;
   private readonly connection: Parameters<TestNetwork['attach']>[0];
@@ -60,13 +58,13 @@ class TestEngine implements MessagingEngine {
   }
 
   async stop(): Promise<void> {
-    if (this.network.stopBehaviour.get(this.session.id) === 'hang') await never;
+    if (this.network.stopBehaviour.get(this.session.id) === 'hang') await this.network.hold();
     this.close();
   }
 
   async logout(): Promise<void> {
     const behaviour = this.network.logoutBehaviour.get(this.session.id) ?? 'ok';
-    if (behaviour === 'hang') await never;
+    if (behaviour === 'hang') await this.network.hold();
     if (behaviour === 'fail') throw new Error('logout refused by the network');
     this.network.wipeCredentials(this.session.id);
     this.close();

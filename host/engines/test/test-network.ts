@@ -17,6 +17,7 @@ export class TestNetwork {
   private readonly connections = new Map<string, Connection>();
   private readonly qrCounters = new Map<string, number>();
   private refusing = false;
+  private held: (() => void)[] = [];
   readonly logoutBehaviour = new Map<string, LogoutBehaviour>();
   readonly stopBehaviour = new Map<string, StopBehaviour>();
 
@@ -49,6 +50,18 @@ export class TestNetwork {
 
   isConnected(sessionId: string): boolean {
     return this.connections.has(sessionId);
+  }
+
+  /** A pending operation that a 'hang' behaviour waits on until `releaseHeld()`. */
+  hold(): Promise<void> {
+    return new Promise((resolve) => this.held.push(resolve));
+  }
+
+  /** Lets every held (hanging) operation go on as if the network had finally answered. */
+  releaseHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const release of held) release();
   }
 
   /** When true, connection attempts fail (to exercise reconnect backoff). */

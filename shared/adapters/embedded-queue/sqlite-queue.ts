@@ -21,6 +21,7 @@ const MAX_WAIT_SECONDS = 20;
 const MAX_BATCH = 10;
 const DEDUP_WINDOW_MS = 5 * 60 * 1000;
 
+/** How one queue behaves; the SQS queue attributes of the same names. */
 export interface SqliteQueueOptions {
   name: string;
   fifo: boolean;

@@ -32,21 +32,17 @@ export function openSqlite(file: string): SqliteDb {
  */
 export function runMigrations(db: SqliteDb, migrations: readonly Migration[]): string[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    db
-      .prepare('SELECT id FROM schema_migrations')
-      .all()
-      .map((row) => (row as { id: string }).id),
-  );
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE id = ?');
   const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
   const ran: string[] = [];
   for (const migration of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
-    if (applied.has(migration.id)) continue;
+    // Check and apply under one write lock, so two processes opening a fresh file cannot both apply a step.
     db.transaction(() => {
+      if (isApplied.get(migration.id)) return;
       migration.up(db);
       record.run(migration.id, new Date().toISOString());
-    })();
-    ran.push(migration.id);
+      ran.push(migration.id);
+    }).immediate();
   }
   return ran;
 }

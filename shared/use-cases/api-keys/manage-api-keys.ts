@@ -69,8 +69,17 @@ export async function getApiKey(deps: Pick<CoreDeps, 'main'>, id: string): Promi
   return toApiKeyResponse(key);
 }
 
-async function applyChange(deps: KeyDeps, id: string, change: ApiKeyChange): Promise<ApiKey | null> {
-  const result = await deps.main.apiKeys.applyGuarded(id, change, deps.clock.now());
+/**
+ * Applies a change under the store's last-admin guard, which checks that a usable admin key remains at `guardAt`
+ * (now, unless the change only takes effect later).
+ */
+async function applyChange(
+  deps: KeyDeps,
+  id: string,
+  change: ApiKeyChange,
+  guardAt: Date = deps.clock.now(),
+): Promise<ApiKey | null> {
+  const result = await deps.main.apiKeys.applyGuarded(id, change, guardAt);
   if (result.outcome === 'not_found') throw notFound(id);
   if (result.outcome === 'last_admin') throw lastAdmin();
   return result.key;
@@ -96,7 +105,11 @@ export async function updateApiKey(
   }
   if (body.expiresAt !== undefined)
     patch.expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
-  const key = await applyChange(deps, id, { kind: 'update', patch });
+  // An expiry on a key that stays admin removes it later rather than now: the guard is evaluated at that instant,
+  // so the last usable admin key cannot be given an expiry (nor can one that would outlive every other admin).
+  const staysAdmin = patch.role === undefined || patch.role === 'admin';
+  const guardAt = patch.expiresAt && staysAdmin ? new Date(patch.expiresAt) : now;
+  const key = await applyChange(deps, id, { kind: 'update', patch }, guardAt);
   if (!key) throw notFound(id);
   deps.audit.record(caller, {
     action: 'api_key_updated',

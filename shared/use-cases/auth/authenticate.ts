@@ -13,7 +13,7 @@ import { type AppError, ForbiddenError, UnauthorizedError } from '../../errors/a
 import type { ApiKeyStore } from '../../ports/api-key-store.port.js';
 import type { Clock } from '../../ports/clock.port.js';
 import { ipInList } from '../../security/ip.js';
-import { constantTimeEquals, hashApiKey } from '../../security/secrets.js';
+import { digestsEqual, hashApiKey } from '../../security/secrets.js';
 
 export interface AuthenticateDeps {
   apiKeys: ApiKeyStore;
@@ -52,7 +52,7 @@ export async function authenticate(
   if (!presentedKey) return refuse(new UnauthorizedError('Missing API key'));
   const hash = hashApiKey(presentedKey);
   const key = await deps.apiKeys.findByHash(hash);
-  if (!key || !constantTimeEquals(key.keyHash, hash)) return refuse(new UnauthorizedError('Invalid API key'));
+  if (!key || !digestsEqual(key.keyHash, hash)) return refuse(new UnauthorizedError('Invalid API key'));
   const now = deps.clock.now();
   if (!key.isActive) return refuse(new UnauthorizedError('API key is revoked'), key.id, key.name);
   if (!isUsable(key, now)) return refuse(new UnauthorizedError('API key has expired'), key.id, key.name);

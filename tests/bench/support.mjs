@@ -1,0 +1,92 @@
+// Helpers shared by the benchmarks: child processes, readiness polling, autocannon runs.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export function tempDataDir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-bench-'));
+}
+
+/** Starts a process and resolves once `ready()` answers true (polled every 5 ms). */
+export async function startProcess(command, args, env, ready, timeoutMs = 20_000) {
+  // Its own process group, so stopping `npm start` also stops the node process npm runs.
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`${command} exited early:\n${output}`);
+    if (await ready().catch(() => false))
+      return { child, startupMs: performance.now() - started, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${command} not ready after ${timeoutMs} ms:\n${output}`);
+}
+
+export async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup('SIGTERM');
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 8000);
+  await exited;
+  clearTimeout(timer);
+  // npm may exit before its child: wait until nothing of the group is left.
+  for (let i = 0; i < 400; i++) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  signalGroup('SIGKILL');
+}
+
+export const httpOk =
+  (url, headers = {}) =>
+  async () =>
+    (await fetch(url, { headers })).status === 200;
+
+export function load(url, { connections = 50, duration = 10, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+export function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { TestEngineFactory } from '../../../host/engines/test/test-engine.js';
+import { TestNetwork } from '../../../host/engines/test/test-network.js';
+import { EventBus } from '../../../host/events/event-bus.js';
+import { SessionRunner } from '../../../host/sessions/session-runner.js';
+import {
+  MemoryAuditLogStore,
+  MemorySessionStore,
+  MemoryTeardownFenceStore,
+} from '../../../shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
+import type { GatewayEvent } from '../../../shared/domain/events.js';
+import type { SessionConfig } from '../../../shared/domain/session.js';
+import { systemClock } from '../../../shared/ports/clock.port.js';
+import { silentLogger } from '../../../shared/ports/logger.port.js';
+import { aSession } from '../../helpers/builders.js';
+
+async function setup(config: SessionConfig = {}) {
+  const sessions = new MemorySessionStore();
+  const fences = new MemoryTeardownFenceStore();
+  const network = new TestNetwork();
+  const events = new EventBus(silentLogger);
+  const published: GatewayEvent[] = [];
+  events.subscribe((event) => {
+    published.push(event);
+  });
+  const auditStore = new MemoryAuditLogStore();
+  const audit = new AuditRecorder(auditStore, systemClock, silentLogger);
+  const session = aSession({ status: 'initializing', config });
+  await sessions.create(session);
+  const ended: string[] = [];
+  const runner = new SessionRunner(
+    {
+      sessions,
+      fences,
+      events,
+      clock: systemClock,
+      logger: silentLogger,
+      engines: new TestEngineFactory(network),
+      audit,
+      teardownTimeoutMs: 50,
+      random: () => 0.5,
+    },
+    { id: session.id, name: session.name, config },
+    () => ended.push(session.id),
+  );
+  const status = async () => (await sessions.findById(session.id))?.status;
+  return { sessions, fences, network, runner, session, published, status, ended, audit, auditStore };
+}
+
+/** Lets setImmediate callbacks and promise chains run (the fake timers leave setImmediate real). */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('SessionRunner', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('shows a QR, then goes ready with the linked identity and audits the connection', async () => {
+    const { runner, network, session, status, published, audit, auditStore } = await setup();
+    await runner.launch();
+    await settle();
+    expect(await status()).toBe('qr_ready');
+    expect(runner.qr).toBe(`waygate-test-qr:${session.id}:1`);
+    network.scanQr(session.id, { phone: '15550001', pushName: 'Ann' });
+    await settle();
+    expect(await status()).toBe('ready');
+    expect(runner.qr).toBeNull();
+    expect(published.map((e) => e.event)).toEqual([
+      'session.status',
+      'session.qr',
+      'session.status',
+      'session.status',
+      'session.authenticated',
+    ]);
+    await audit.flush();
+    expect((await auditStore.query({ action: 'session_connected' }, { limit: 5, offset: 0 })).total).toBe(1);
+  });
+
+  it('reconnects with backoff and reports a loop on the 5th consecutive attempt', async () => {
+    const { runner, network, session, status, published } = await setup({ reconnectBaseDelay: 1000 });
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    await runner.launch();
+    await settle();
+    expect(await status()).toBe('ready');
+    network.refuseConnections(true);
+    network.dropConnection(session.id);
+    // Failure n schedules attempt n+1 after 1000·2^(n−1) ms; four waits make five consecutive failures.
+    for (let failure = 1; failure <= 4; failure++) {
+      await settle();
+      expect(await status()).toBe('disconnected');
+      expect(published.filter((e) => e.event === 'session.reconnect_loop')).toHaveLength(0);
+      await jest.advanceTimersByTimeAsync(1000 * 2 ** (failure - 1));
+      await settle();
+    }
+    const loops = published.filter((e) => e.event === 'session.reconnect_loop');
+    expect(loops).toHaveLength(1);
+    expect(loops[0]?.data).toMatchObject({ attempts: 5, nextDelayMs: 16_000 });
+    network.refuseConnections(false);
+    await jest.advanceTimersByTimeAsync(16_000);
+    await settle();
+    expect(await status()).toBe('ready');
+  });
+
+  it('gives up after maxReconnectAttempts and marks the session failed with the reason', async () => {
+    const { runner, network, session, status, sessions, ended } = await setup({
+      maxReconnectAttempts: 1,
+      reconnectBaseDelay: 1000,
+    });
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    await runner.launch();
+    await settle();
+    network.refuseConnections(true);
+    network.dropConnection(session.id);
+    await settle();
+    await jest.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(await status()).toBe('failed');
+    expect((await sessions.findById(session.id))?.lastError).toMatch(/Reconnect attempts exhausted after 1/);
+    expect(ended).toContain(session.id);
+  });
+
+  it('on a network-side unlink wipes credentials, clears the phone and stops', async () => {
+    const { runner, network, session, status, sessions, audit, auditStore } = await setup();
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    await runner.launch();
+    await settle();
+    network.unlinkFromPhone(session.id);
+    await settle();
+    expect(await status()).toBe('disconnected');
+    expect((await sessions.findById(session.id))?.phone).toBeNull();
+    expect(network.credentialsOf(session.id)).toBeUndefined();
+    await audit.flush();
+    const [entry] = (await auditStore.query({ action: 'session_disconnected' }, { limit: 5, offset: 0 }))
+      .data;
+    expect(entry?.severity).toBe('warn');
+  });
+
+  it('ignores callbacks of an engine it has already stopped', async () => {
+    const { runner, network, session, status } = await setup();
+    await runner.launch();
+    await settle();
+    await runner.stop();
+    expect(await status()).toBe('disconnected');
+    // The old connection is detached; a late scan cannot reach it, and the row stays put.
+    expect(() => network.scanQr(session.id, { phone: '1' })).toThrow(/no live connection/);
+    expect(await status()).toBe('disconnected');
+  });
+
+  it('fences the name while a hung logout tears down, and lifts it when it settles', async () => {
+    const { runner, network, session, fences, sessions } = await setup();
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    await runner.launch();
+    await settle();
+    network.logoutBehaviour.set(session.id, 'hang');
+    const logout = runner.logout();
+    await jest.advanceTimersByTimeAsync(50);
+    await expect(logout).rejects.toMatchObject({ status: 502, code: 'SESSION_LOGOUT_INCOMPLETE' });
+    expect(await fences.isActive(session.name, new Date())).toBe(true);
+    expect((await sessions.findById(session.id))?.phone).toBeNull();
+    network.releaseHeld();
+    await settle();
+    expect(await fences.isActive(session.name, new Date())).toBe(false);
+    expect(network.credentialsOf(session.id)).toBeUndefined();
+  });
+});
