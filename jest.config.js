@@ -1,5 +1,6 @@
 // Test tiers as jest projects: unit (no I/O beyond temp files), contract (one suite per port, every adapter),
-// api (the HTTP API black-box over a real embedded server).
+// api (the HTTP API black-box over a real embedded server), wa-sim (the WhatsApp simulator), browser (pages in
+// Debian's Chromium).
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',
@@ -18,5 +19,6 @@ export default {
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
     { ...common, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
     { ...common, displayName: 'wa-sim', testMatch: ['<rootDir>/tests/wa-sim/**/*.test.ts'] },
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },
   ],
 };
