@@ -78,7 +78,14 @@ export class Host implements HostGateway {
 
   async logout(sessionId: string): Promise<Session> {
     const runner = this.runners.get(sessionId);
-    if (!runner) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+    // Unlinking needs the network: a runner waiting out a reconnect backoff has no connection, so the request is
+    // refused with the row untouched (stop or delete still work).
+    if (!runner?.hasLiveEngine) {
+      throw new SessionStateError(
+        'SESSION_NOT_STARTED',
+        'Session is not started (no live connection to log out)',
+      );
+    }
     return this.existing(sessionId, await runner.logout());
   }
 
@@ -105,8 +112,9 @@ export class Host implements HostGateway {
     await this.deps.engines.wipeCredentials(sessionId);
   }
 
-  async stats(): Promise<HostStats> {
-    return { activeEngines: this.runners.size };
+  async stats(sessionIds?: readonly string[]): Promise<HostStats> {
+    if (!sessionIds) return { activeEngines: this.runners.size };
+    return { activeEngines: sessionIds.filter((id) => this.runners.has(id)).length };
   }
 
   /** Stops every engine without touching the rows, so the sessions resume on the next boot. */

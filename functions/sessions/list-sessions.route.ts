@@ -4,7 +4,15 @@ import { SessionResponse } from '../../shared/domain/session.js';
 import { listSessions } from '../../shared/use-cases/sessions/list-sessions.js';
 import { defineRoute } from '../http/route.js';
 
-const ListSessionsQuery = PageQuery.extend({ name: z.string().min(1).max(100).optional() });
+// A repeated `name` arrives comma-joined (API Gateway style); names never contain commas, so it is refused.
+const ListSessionsQuery = PageQuery.extend({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-zA-Z0-9-]+$/, 'one exact session name')
+    .optional(),
+});
 
 /** GET /api/sessions: sessions newest first, filtered to the key's sessions. */
 export const listSessionsRoute = defineRoute({

@@ -7,7 +7,7 @@ import type { AuditRecorder } from '../../shared/audit/audit-recorder.js';
 import { SYSTEM_CALLER } from '../../shared/domain/caller.js';
 import type { EmittedEventName, GatewayEventMap } from '../../shared/domain/events.js';
 import type { Session } from '../../shared/domain/session.js';
-import { IncompleteOperationError } from '../../shared/errors/app-error.js';
+import { IncompleteOperationError, SessionStateError } from '../../shared/errors/app-error.js';
 import type { TeardownFenceStore } from '../../shared/ports/session-store.port.js';
 import { renderQrDataUrl } from '../../shared/qr/render-qr.js';
 import type {
@@ -104,17 +104,15 @@ export class SessionRunner {
    * locally, a fence on its name holds off start/delete until the teardown settles, and 502 is thrown.
    */
   async logout(): Promise<Session | null> {
-    const engine = this.retire();
+    const engine = this.engine;
+    if (!engine)
+      throw new SessionStateError('SESSION_NOT_STARTED', 'Session has no live connection to log out');
+    this.retire();
     const incomplete = (detail: string) =>
       new IncompleteOperationError(
         'SESSION_LOGOUT_INCOMPLETE',
         `Logout of session '${this.session.name}' did not complete (${detail}); the session was stopped locally. Start it again and retry.`,
       );
-    if (!engine) {
-      await this.deps.engines.wipeCredentials(this.session.id);
-      await this.writer.apply('logout', { phone: null, lastError: 'logout not confirmed by the network' });
-      throw incomplete('no live connection');
-    }
     const attempt = engine.logout().then(
       () => ({ ok: true as const }),
       (error: unknown) => ({ ok: false as const, error }),

@@ -26,5 +26,6 @@ export interface HostGateway {
   getQr(sessionId: string): Promise<QrSnapshot>;
   /** Stops any engine and wipes the session's credentials, ahead of deleting the row. */
   discard(sessionId: string): Promise<void>;
-  stats(): Promise<HostStats>;
+  /** Engines on this node; with `sessionIds`, only those of these sessions (a scoped caller's view). */
+  stats(sessionIds?: readonly string[]): Promise<HostStats>;
 }

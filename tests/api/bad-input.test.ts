@@ -241,6 +241,8 @@ describe('bad input (default limits)', () => {
   });
 
   it('a failing store is a clean 503 (and authentication fails closed), never a driver error', async () => {
+    // A key never used before is not in the key cache, so its lookup must reach the broken store.
+    const { key: unusedKey } = await gw.createKey({ name: 'not-yet-used', role: 'viewer' });
     const db = new Database(path.join(gw.dataDir, 'main.sqlite'));
     try {
       db.exec('ALTER TABLE audit_logs RENAME TO audit_logs_away');
@@ -254,7 +256,7 @@ describe('bad input (default limits)', () => {
       });
       db.exec('ALTER TABLE audit_logs_away RENAME TO audit_logs');
       db.exec('ALTER TABLE api_keys RENAME TO api_keys_away');
-      const denied = await send(gw, 'GET', '/api/sessions');
+      const denied = await send(gw, 'GET', '/api/sessions', { key: unusedKey });
       expect([denied.status, denied.body.code]).toEqual([503, 'DEPENDENCY_UNAVAILABLE']);
     } finally {
       db.exec('ALTER TABLE api_keys_away RENAME TO api_keys');

@@ -44,7 +44,16 @@ describe('GET /api/docs in Chromium', () => {
     expect(await page.title()).toBe('Waygate API');
     const routes = await page.locator('td code').allTextContents();
     for (const route of sessionRoutes) expect(routes).toContain(route.path);
-    const getColor = await page.locator('td.get').first().evaluate((cell) => getComputedStyle(cell).color);
+    // Runs in the page; the project's TypeScript has no DOM library, so the window is typed by hand.
+    const getColor = await page
+      .locator('td.get')
+      .first()
+      .evaluate(
+        (cell) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
+            cell,
+          ).color,
+      );
     expect(getColor).toBe('rgb(0, 170, 119)');
     expect(problems).toEqual([]);
     await page.close();
@@ -53,7 +62,10 @@ describe('GET /api/docs in Chromium', () => {
   it('links to the OpenAPI document', async () => {
     const page = await browser.newPage();
     await page.goto(`${gw.url}/api/docs`);
-    const [response] = await Promise.all([page.waitForResponse(/openapi\.json$/), page.click('a[href="/api/openapi.json"]')]);
+    const [response] = await Promise.all([
+      page.waitForResponse(/openapi\.json$/),
+      page.click('a[href="/api/openapi.json"]'),
+    ]);
     expect(response.status()).toBe(200);
     const document = (await response.json()) as { openapi: string };
     expect(document.openapi).toBe('3.1.0');

@@ -23,7 +23,7 @@ export async function sessionStats(
   const scope = callerSessionScope(caller);
   const [counts, host] = await Promise.all([
     deps.data.sessions.countByStatus(scope ? { ids: scope } : {}),
-    deps.host.stats(),
+    deps.host.stats(scope),
   ]);
   const byStatus = Object.fromEntries(SESSION_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<
     SessionStatus,
