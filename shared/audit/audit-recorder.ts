@@ -2,7 +2,9 @@
  * Writes audit entries without slowing or failing the request that produced them: entries are buffered and
  * flushed in batches shortly after; a failed flush is logged and dropped, never thrown. Applies the spec's
  * sampling (rate_limit_exceeded once per subject and kind per minute, send_pacing_blocked once per session per
- * minute; everything else, send_breaker_tripped included, is never sampled).
+ * minute; everything else, send_breaker_tripped included, is never sampled). api_key_used, which the spec asks
+ * for on successful use, is written once per key per minute: a row per request would turn the audit log into an
+ * access log and cost a write per request.
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEntry, NewAuditEntry } from '../domain/audit.js';
@@ -20,6 +22,7 @@ function sampleKeyOf(entry: NewAuditEntry): string | null {
     rate_limit_exceeded: () =>
       `rl:${String(meta.subject ?? entry.ipAddress ?? '')}:${String(meta.kind ?? '')}`,
     send_pacing_blocked: () => `sp:${entry.sessionId ?? ''}`,
+    api_key_used: () => `ku:${entry.apiKeyId ?? ''}`,
   };
   return sampled[entry.action]?.() ?? null;
 }

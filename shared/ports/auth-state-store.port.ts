@@ -1,8 +1,8 @@
 /**
  * Where a WhatsApp engine keeps the authentication state of a linked device: one credentials document per session
- * and a store of keys grouped by category (for Baileys: Signal sessions, pre-keys, sender keys, app-state keys …).
+ * and a store of keys grouped by category (Signal sessions, pre-keys, sender keys …).
  *
- * The port stores opaque strings and knows nothing of the engine: serialising (Baileys' BufferJSON) happens above
+ * The port stores opaque strings and knows nothing of the engine: turning engine objects into text happens above
  * it, so SQLite, DynamoDB and the in-memory fake hold the same text and one cache decorator fits them all.
  */
 import { ValidationError } from '../errors/app-error.js';
@@ -46,7 +46,7 @@ export interface AuthStateStore {
   /**
    * Applies a batch all-or-nothing: either every change is durable when the promise resolves, or the call rejects
    * and none of them is visible. Changes apply in order, so for a key named twice the last change wins. An empty
-   * batch does nothing. A batch is a list, not Baileys' nested object, so no engine shape leaks into the port.
+   * batch does nothing. A batch is a flat list, so no engine's data shape leaks into the port.
    */
   writeKeys(sessionId: string, changes: readonly AuthKeyChange[]): Promise<void>;
   /**

@@ -98,8 +98,11 @@ describe('GET /api/audit', () => {
     });
 
     const byKey = (await audit(`?apiKeyId=${operator.id}`)).body;
-    expect(byKey.data.map((e) => e.action)).toEqual(['session_created']);
-    expect(byKey.data[0]).toMatchObject({ apiKeyId: operator.id, apiKeyName: 'audit operator' });
+    // The operator's key was used (api_key_used, sampled once per key per minute) to create the session.
+    expect(byKey.data.map((e) => e.action).sort()).toEqual(['api_key_used', 'session_created']);
+    for (const entry of byKey.data) {
+      expect(entry).toMatchObject({ apiKeyId: operator.id, apiKeyName: 'audit operator' });
+    }
 
     const combined = (await audit(`?action=session_created&apiKeyId=${adminId}&sessionId=${sessionB.id}`))
       .body;
@@ -121,6 +124,15 @@ describe('GET /api/audit', () => {
     const res = await gw.request('GET', `/api/audit${query}`);
     expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect(res.body.details.length).toBeGreaterThan(0);
+  });
+
+  it('records successful use as api_key_used at most once per key per minute', async () => {
+    const viewer = await gw.createKey({ name: 'audit viewer', role: 'viewer' });
+    for (let i = 0; i < 5; i++) await gw.request('GET', '/api/sessions', { key: viewer.key });
+    const used = await auditUntil(`?action=api_key_used&apiKeyId=${viewer.id}`, 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await audit(`?action=api_key_used&apiKeyId=${viewer.id}`)).body.total).toBe(1);
+    expect(used.data[0]).toMatchObject({ apiKeyName: 'audit viewer', method: 'GET', path: '/api/sessions' });
   });
 
   it('is admin only: 403 for operator and viewer keys, 401 without a key', async () => {

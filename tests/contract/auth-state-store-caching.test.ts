@@ -17,6 +17,8 @@ class ProbedStore extends MemoryAuthStateStore {
   askedIds: string[] = [];
   credentialReads = 0;
   gate: Promise<void> | null = null;
+  /** Whether a held write applies before waiting at the gate (answer delayed) or after (write delayed). */
+  applyThenWait = false;
   failWrites = false;
 
   override async readKeys(sessionId: string, category: string, ids: readonly string[]) {
@@ -33,10 +35,20 @@ class ProbedStore extends MemoryAuthStateStore {
     return super.readCredentials(sessionId);
   }
 
+  override async writeCredentials(sessionId: string, document: string) {
+    await this.held(() => super.writeCredentials(sessionId, document));
+  }
+
   override async writeKeys(sessionId: string, changes: readonly AuthKeyChange[]) {
-    if (this.gate) await this.gate;
     if (this.failWrites) throw new UnavailableError('DEPENDENCY_UNAVAILABLE', 'down');
-    return super.writeKeys(sessionId, changes);
+    await this.held(() => super.writeKeys(sessionId, changes));
+  }
+
+  private async held(write: () => Promise<void>): Promise<void> {
+    const held = this.gate;
+    if (this.applyThenWait) await write();
+    if (held) await held;
+    if (!this.applyThenWait) await write();
   }
 }
 
@@ -81,7 +93,9 @@ describe('CachingAuthStateStore', () => {
   it('keeps nothing of a write the store refused and serves the stored values after it', async () => {
     await cache.writeKeys(S, [put('a', 'A')]);
     inner.failWrites = true;
-    await expect(cache.writeKeys(S, [put('a', 'A2'), put('b', 'B')])).rejects.toBeInstanceOf(UnavailableError);
+    await expect(cache.writeKeys(S, [put('a', 'A2'), put('b', 'B')])).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
     inner.failWrites = false;
     expect(await values(cache, ['a', 'b'])).toEqual({ a: 'A' });
   });
@@ -116,17 +130,41 @@ describe('CachingAuthStateStore', () => {
     expect(await values(cache, ['a'])).toEqual({ a: 'new' });
   });
 
-  it('leaves keys of overlapping writes to the store, whichever finishes first', async () => {
+  it.each([
+    ['applied in the order they finish', false],
+    ['applied in the opposite order', true],
+  ])('leaves keys and credentials of overlapping writes to the store when %s', async (_, applyThenWait) => {
+    inner.applyThenWait = applyThenWait;
     await cache.writeKeys(S, [put('a', 'zero')]);
+    await cache.writeCredentials(S, 'zero');
     const first = gate();
     inner.gate = first.wait;
-    const slowWrite = cache.writeKeys(S, [put('a', 'first')]);
+    const slowWrites = [cache.writeKeys(S, [put('a', 'first')]), cache.writeCredentials(S, 'first')];
     inner.gate = null;
     await cache.writeKeys(S, [put('a', 'second')]);
+    await cache.writeCredentials(S, 'second');
     first.open();
-    await slowWrite;
+    await Promise.all(slowWrites);
     const stored = (await inner.readKeys(S, 'session', ['a'])).get('a');
+    expect(stored).toBe(applyThenWait ? 'second' : 'first');
     expect(await values(cache, ['a'])).toEqual({ a: stored });
+    expect(await cache.readCredentials(S)).toBe(await inner.readCredentials(S));
+  });
+
+  it('keeps caching parallel writes of different categories, as Baileys issues them', async () => {
+    const slow = gate();
+    inner.gate = slow.wait;
+    const sessions = cache.writeKeys(S, [put('a', 'A')]);
+    inner.gate = null;
+    await cache.writeKeys(S, [{ category: 'pre-key', id: '1', value: 'P' }]);
+    await cache.writeCredentials(S, 'creds');
+    slow.open();
+    await sessions;
+    expect(await values(cache, ['a'])).toEqual({ a: 'A' });
+    expect(Object.fromEntries(await cache.readKeys(S, 'pre-key', ['1']))).toEqual({ '1': 'P' });
+    expect(await cache.readCredentials(S)).toBe('creds');
+    expect(inner.askedIds).toEqual([]);
+    expect(inner.credentialReads).toBe(0);
   });
 
   it('drops the session on release, so changes by another writer show afterwards', async () => {

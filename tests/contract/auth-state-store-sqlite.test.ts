@@ -9,7 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
-import { AUTH_STATE_FILE, SqliteAuthStateStore } from '../../shared/adapters/sqlite/sqlite-auth-state-store.js';
+import {
+  AUTH_STATE_FILE,
+  SqliteAuthStateStore,
+} from '../../shared/adapters/sqlite/sqlite-auth-state-store.js';
 import { UnavailableError, ValidationError } from '../../shared/errors/app-error.js';
 import type { AuthKeyChange } from '../../shared/ports/auth-state-store.port.js';
 
@@ -194,6 +197,11 @@ describe('SqliteAuthStateStore on disk', () => {
     expect((fs.statSync(path.join(sessionDir, AUTH_STATE_FILE)).mode & 0o777).toString(8)).toBe('600');
     await store.wipe(SESSION);
     expect(fs.existsSync(sessionDir)).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    // A tombstone left by a crash in the middle of an earlier wipe goes with the next wipe of that session.
+    const leftover = path.join(dir, `.wiped-${SESSION}-1`);
+    fs.mkdirSync(leftover);
+    fs.writeFileSync(path.join(leftover, `${AUTH_STATE_FILE}-wal`), 'stale');
     await store.wipe(SESSION);
     expect(fs.readdirSync(dir)).toEqual([]);
     await store.close();

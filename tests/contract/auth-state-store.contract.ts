@@ -73,19 +73,32 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
 
     describe('keys', () => {
       it('answers the stored values of the ids asked for and leaves missing ids out', async () => {
-        await store.writeKeys(S1, [set('session', 'a', 'A'), set('session', 'b', 'B'), set('session', 'c', '')]);
+        await store.writeKeys(S1, [
+          set('session', 'a', 'A'),
+          set('session', 'b', 'B'),
+          set('session', 'c', ''),
+        ]);
         expect(await read(S1, 'session', ['a', 'c', 'missing'])).toEqual({ a: 'A', c: '' });
         expect(await read(S1, 'session', ['b', 'b'])).toEqual({ b: 'B' });
       });
 
       it('overwrites a value and deletes a key written as null, ignoring deletes of missing keys', async () => {
         await store.writeKeys(S1, [set('session', 'a', 'A1'), set('session', 'b', 'B1')]);
-        await store.writeKeys(S1, [set('session', 'a', 'A2'), set('session', 'b', null), set('session', 'zz', null)]);
+        await store.writeKeys(S1, [
+          set('session', 'a', 'A2'),
+          set('session', 'b', null),
+          set('session', 'zz', null),
+        ]);
         expect(await read(S1, 'session', ['a', 'b', 'zz'])).toEqual({ a: 'A2' });
       });
 
       it('applies a batch in order, so the last change to a key wins', async () => {
-        await store.writeKeys(S1, [set('s', 'a', '1'), set('s', 'a', '2'), set('s', 'b', '1'), set('s', 'b', null)]);
+        await store.writeKeys(S1, [
+          set('s', 'a', '1'),
+          set('s', 'a', '2'),
+          set('s', 'b', '1'),
+          set('s', 'b', null),
+        ]);
         expect(await read(S1, 's', ['a', 'b'])).toEqual({ a: '2' });
         await store.writeKeys(S1, [set('s', 'a', null), set('s', 'a', '3')]);
         expect(await read(S1, 's', ['a'])).toEqual({ a: '3' });
@@ -102,12 +115,14 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
           { category: 'session', id: 'd', value: Buffer.from('not text') as unknown as string },
         ];
         await expect(store.writeKeys(S1, poisoned)).rejects.toBeInstanceOf(ValidationError);
-        await expect(store.writeKeys(S1, [set('session', 'a', 'A3'), set('', 'x', 'y')])).rejects.toMatchObject({
+        await expect(
+          store.writeKeys(S1, [set('session', 'a', 'A3'), set('', 'x', 'y')]),
+        ).rejects.toMatchObject({
           code: 'VALIDATION_FAILED',
         });
-        await expect(store.writeKeys(S1, [set('session', 'a', 'A4'), set('session', '', 'y')])).rejects.toThrow(
-          ValidationError,
-        );
+        await expect(
+          store.writeKeys(S1, [set('session', 'a', 'A4'), set('session', '', 'y')]),
+        ).rejects.toThrow(ValidationError);
         expect(await read(S1, 'session', ['a', 'b', 'c', 'd', 'x'])).toEqual({ a: 'A', b: 'B' });
       });
 
@@ -144,7 +159,10 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
       it('round-trips values of 100 KB exactly, in keys and credentials', async () => {
         const big = bulkyText(100 * 1024, 1);
         const other = bulkyText(100 * 1024, 2);
-        await store.writeKeys(S1, [set('app-state-sync-version', 'regular', big), set('session', 'x', other)]);
+        await store.writeKeys(S1, [
+          set('app-state-sync-version', 'regular', big),
+          set('session', 'x', other),
+        ]);
         await store.writeCredentials(S1, other);
         const found = await store.readKeys(S1, 'app-state-sync-version', ['regular']);
         expect(found.get('regular')).toBe(big);
@@ -152,8 +170,23 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
       });
 
       it('keeps unicode, punctuation and number-like ids and categories distinct and intact', async () => {
-        const ids = ['🙂', 'Ünïcødé', '中文@lid', '1', '01', '1.0', 'a b', '"quoted"', "it's", 'back\\slash', '../x'];
-        await store.writeKeys(S1, ids.map((id) => set('kätegorie 🗝', id, `v:${id}`)));
+        const ids = [
+          '🙂',
+          'Ünïcødé',
+          '中文@lid',
+          '1',
+          '01',
+          '1.0',
+          'a b',
+          '"quoted"',
+          "it's",
+          'back\\slash',
+          '../x',
+        ];
+        await store.writeKeys(
+          S1,
+          ids.map((id) => set('kätegorie 🗝', id, `v:${id}`)),
+        );
         const found = await store.readKeys(S1, 'kätegorie 🗝', [...ids, '🙃', '001']);
         expect(Object.fromEntries(found)).toEqual(Object.fromEntries(ids.map((id) => [id, `v:${id}`])));
         expect(await read(S1, 'kategorie 🗝', ids)).toEqual({});
@@ -195,7 +228,19 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
     });
 
     describe('refusals', () => {
-      const badIds = ['', '.', '..', '../escape', 'a/b', 'a\\b', '/abs', '.hidden', 'x'.repeat(129), 'nul\0', 'sp ace'];
+      const badIds = [
+        '',
+        '.',
+        '..',
+        '../escape',
+        'a/b',
+        'a\\b',
+        '/abs',
+        '.hidden',
+        'x'.repeat(129),
+        'nul\0',
+        'sp ace',
+      ];
 
       it('refuses session ids that are not plain identifiers, on every operation', async () => {
         for (const id of badIds) {
@@ -203,7 +248,9 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
           await expect(store.writeCredentials(id, 'c')).rejects.toBeInstanceOf(ValidationError);
           await expect(store.hasCredentials(id)).rejects.toBeInstanceOf(ValidationError);
           await expect(store.readKeys(id, 'session', ['a'])).rejects.toBeInstanceOf(ValidationError);
-          await expect(store.writeKeys(id, [set('session', 'a', 'A')])).rejects.toBeInstanceOf(ValidationError);
+          await expect(store.writeKeys(id, [set('session', 'a', 'A')])).rejects.toBeInstanceOf(
+            ValidationError,
+          );
           await expect(store.wipe(id)).rejects.toBeInstanceOf(ValidationError);
           await expect(store.release(id)).rejects.toBeInstanceOf(ValidationError);
         }

@@ -8,8 +8,10 @@
  * this process is the session's single writer; `release` (ownership moves away) and `wipe` drop the session.
  *
  * Races: the inner store may be asynchronous, so a read that overlaps a write could return a value from before
- * that write. Such reads still answer, but never fill the cache; an overlapped write does not fill it either.
- * The affected entries are simply read from the store again next time.
+ * that write. Such reads still answer, but never fill the cache; an overlapped write does not fill it either, as
+ * the store may have applied the two in either order. The entries are simply read from the store next time.
+ * Overlaps are tracked per category (a "lane"), because outside its own transactions Baileys writes the types of
+ * one `keys.set` as parallel calls: those touch different categories and must not spoil each other's caching.
  */
 import { UnavailableError } from '../../errors/app-error.js';
 import {
@@ -32,20 +34,26 @@ export interface CachingAuthStateStoreOptions {
 /** Per-entry bookkeeping cost, in characters, so that many tiny entries also count against the budget. */
 const ENTRY_OVERHEAD = 32;
 
+/** Write traffic of one category (or of the credentials): a read fills the cache only if none ran meanwhile. */
+interface Lane {
+  started: number;
+  inFlight: number;
+}
+
 interface SessionCache {
   /** undefined: not known; null: known to be absent. */
   credentials: string | null | undefined;
+  credentialsLane: Lane;
   /** Encoded (category, id) → value, or null for a known-absent key; Map order is least recently used first. */
   entries: Map<string, string | null>;
   chars: number;
-  /** Count of writes started; a read fills the cache only if none started while it ran. */
-  writesStarted: number;
-  writesInFlight: number;
+  /** By category; as few as the engine has categories, so they are kept for the session's lifetime. */
+  lanes: Map<string, Lane>;
 }
 
 interface ReadTicket {
-  cache: SessionCache;
-  writesStarted: number;
+  lane: Lane;
+  started: number;
   clean: boolean;
 }
 
@@ -68,9 +76,9 @@ export class CachingAuthStateStore implements AuthStateStore {
   async readCredentials(sessionId: string): Promise<string | null> {
     const cache = this.cacheOf(sessionId);
     if (cache.credentials !== undefined) return cache.credentials;
-    const ticket = this.ticket(cache);
+    const ticket = this.ticket(cache.credentialsLane);
     const document = await this.inner.readCredentials(sessionId);
-    if (this.mayFill(sessionId, ticket)) cache.credentials = document;
+    if (this.mayFill(ticket)) cache.credentials = document;
     return document;
   }
 
@@ -78,11 +86,10 @@ export class CachingAuthStateStore implements AuthStateStore {
     const cache = this.cacheOf(sessionId);
     cache.credentials = undefined;
     await this.writing(
-      sessionId,
-      cache,
+      [cache.credentialsLane],
       () => this.inner.writeCredentials(sessionId, document),
-      () => {
-        cache.credentials = document;
+      (alone) => {
+        if (alone.size > 0) cache.credentials = document;
       },
     );
   }
@@ -111,9 +118,9 @@ export class CachingAuthStateStore implements AuthStateStore {
       if (value !== null) found.set(id, value);
     }
     if (missing.length === 0) return found;
-    const ticket = this.ticket(cache);
+    const ticket = this.ticket(this.laneOf(cache, category));
     const fetched = await this.inner.readKeys(sessionId, category, missing);
-    const fill = this.mayFill(sessionId, ticket);
+    const fill = this.mayFill(ticket);
     for (const id of missing) {
       const value = fetched.get(id);
       if (value !== undefined) found.set(id, value);
@@ -125,14 +132,19 @@ export class CachingAuthStateStore implements AuthStateStore {
   async writeKeys(sessionId: string, changes: readonly AuthKeyChange[]): Promise<void> {
     const cache = this.cacheOf(sessionId);
     assertKeyChanges(changes);
-    for (const { category, id } of changes) this.forget(cache, entryKey(category, id));
+    const lanes = new Set<Lane>();
+    for (const { category, id } of changes) {
+      this.forget(cache, entryKey(category, id));
+      lanes.add(this.laneOf(cache, category));
+    }
     await this.writing(
-      sessionId,
-      cache,
+      [...lanes],
       () => this.inner.writeKeys(sessionId, changes),
-      () => {
+      (alone) => {
         // In order, so a key named twice ends with its last value, as in the store.
-        for (const { category, id, value } of changes) this.remember(cache, entryKey(category, id), value);
+        for (const { category, id, value } of changes) {
+          if (alone.has(this.laneOf(cache, category))) this.remember(cache, entryKey(category, id), value);
+        }
       },
     );
   }
@@ -158,37 +170,47 @@ export class CachingAuthStateStore implements AuthStateStore {
   }
 
   /**
-   * Runs a write through the inner store and then, only if no other write of the session overlapped it, `fill`s
-   * the cache with what was written; otherwise the entries stay forgotten and the next read asks the store.
+   * Runs a write through the inner store, then `fill`s the cache for the lanes no other write overlapped (none
+   * started after it, none still running); entries of the other lanes stay forgotten until read from the store.
+   * A write to a session dropped meanwhile (wipe, release) fills a detached cache, which is harmless.
    */
   private async writing(
-    sessionId: string,
-    cache: SessionCache,
+    lanes: readonly Lane[],
     write: () => Promise<void>,
-    fill: () => void,
+    fill: (alone: ReadonlySet<Lane>) => void,
   ): Promise<void> {
-    cache.writesStarted += 1;
-    const mine = cache.writesStarted;
-    cache.writesInFlight += 1;
+    const mine = lanes.map((lane) => {
+      lane.started += 1;
+      lane.inFlight += 1;
+      return lane.started;
+    });
     try {
       await write();
-      const alone = cache.writesStarted === mine && cache.writesInFlight === 1;
-      if (alone && this.caches.get(sessionId) === cache) fill();
+      fill(new Set(lanes.filter((lane, i) => lane.started === mine[i] && lane.inFlight === 1)));
     } finally {
-      cache.writesInFlight -= 1;
+      for (const lane of lanes) lane.inFlight -= 1;
     }
   }
 
-  private ticket(cache: SessionCache): ReadTicket {
-    return { cache, writesStarted: cache.writesStarted, clean: cache.writesInFlight === 0 };
+  private ticket(lane: Lane): ReadTicket {
+    return { lane, started: lane.started, clean: lane.inFlight === 0 };
   }
 
-  /** A read may fill the cache when no write ran during it and the session was not wiped or released meanwhile. */
-  private mayFill(sessionId: string, ticket: ReadTicket): boolean {
-    const { cache } = ticket;
-    return (
-      ticket.clean && cache.writesStarted === ticket.writesStarted && this.caches.get(sessionId) === cache
-    );
+  /**
+   * A read may fill the cache when no write of its lane ran at any time during it. A read that overlapped a wipe
+   * or release fills the detached cache of before, which nothing reads any more.
+   */
+  private mayFill(ticket: ReadTicket): boolean {
+    return ticket.clean && ticket.lane.started === ticket.started;
+  }
+
+  private laneOf(cache: SessionCache, category: string): Lane {
+    let lane = cache.lanes.get(category);
+    if (lane === undefined) {
+      lane = { started: 0, inFlight: 0 };
+      cache.lanes.set(category, lane);
+    }
+    return lane;
   }
 
   private remember(cache: SessionCache, key: string, value: string | null): void {
@@ -214,7 +236,13 @@ export class CachingAuthStateStore implements AuthStateStore {
     this.check(sessionId);
     let cache = this.caches.get(sessionId);
     if (cache === undefined) {
-      cache = { credentials: undefined, entries: new Map(), chars: 0, writesStarted: 0, writesInFlight: 0 };
+      cache = {
+        credentials: undefined,
+        credentialsLane: { started: 0, inFlight: 0 },
+        entries: new Map(),
+        chars: 0,
+        lanes: new Map(),
+      };
       this.caches.set(sessionId, cache);
     }
     return cache;

@@ -158,15 +158,12 @@ export class SqliteAuthStateStore implements AuthStateStore {
     this.checkOpen();
     assertAuthSessionId(sessionId);
     this.closeSession(sessionId);
-    // The id is validated, so this is always a direct child of authDir.
-    const dir = path.join(this.authDir, sessionId);
-    // rm -rf takes the file with its -wal and -shm companions; `force` makes a second wipe a no-op.
-    runSql(STORE, () => fs.rmSync(dir, { recursive: true, force: true }));
+    runSql(STORE, () => this.removeFolder(sessionId));
   }
 
   async release(sessionId: string): Promise<void> {
-    assertAuthSessionId(sessionId);
     this.checkOpen();
+    assertAuthSessionId(sessionId);
     this.closeSession(sessionId);
   }
 
@@ -207,6 +204,25 @@ export class SqliteAuthStateStore implements AuthStateStore {
     } catch (error) {
       db.close();
       throw error;
+    }
+  }
+
+  /**
+   * Renames the folder out of the way first (atomic), so a crash during the removal can never leave a half-deleted
+   * state that a later open would read (a stray -wal replayed onto a fresh file, say). Tombstones start with a dot,
+   * which no session id can, and any left by an earlier crash are removed on the next wipe of that session.
+   */
+  private removeFolder(sessionId: string): void {
+    const tombstone = `.wiped-${sessionId}-`;
+    try {
+      fs.renameSync(path.join(this.authDir, sessionId), path.join(this.authDir, `${tombstone}${Date.now()}`));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+    }
+    const entries = fs.existsSync(this.authDir) ? fs.readdirSync(this.authDir) : [];
+    for (const entry of entries) {
+      if (entry.startsWith(tombstone))
+        fs.rmSync(path.join(this.authDir, entry), { recursive: true, force: true });
     }
   }
 

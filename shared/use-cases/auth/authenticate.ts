@@ -1,7 +1,8 @@
 /**
  * Authenticates a presented API key for one request: existence (by hash), isActive, expiresAt, allowedIps (fail
  * closed when the client IP is unknown), role, unscoped-only routes, and allowedSessions for the session the
- * route acts on. Every refusal is audited as api_key_auth_failed; success only counts usage (no store write).
+ * route acts on. Every refusal is audited as api_key_auth_failed; success counts usage in memory and is audited as
+ * api_key_used at most once per key per minute (the recorder samples it), so it costs no store write per request.
  */
 
 import type { AuditRecorder } from '../../audit/audit-recorder.js';
@@ -101,5 +102,6 @@ export async function authenticate(
   }
 
   deps.usage.record(key.id, now);
+  deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
   return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
 }

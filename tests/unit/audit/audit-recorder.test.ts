@@ -100,6 +100,18 @@ describe('AuditRecorder', () => {
     expect(actions.filter((a) => a === 'send_breaker_tripped')).toHaveLength(3);
   });
 
+  it('samples api_key_used once per key per minute', async () => {
+    const store = new MemoryAuditLogStore();
+    const clock = new TestClock();
+    const recorder = new AuditRecorder(store, clock, silentLogger);
+    for (let i = 0; i < 5; i++) recorder.record(caller, { action: 'api_key_used', apiKeyId: 'key-1' });
+    recorder.record(caller, { action: 'api_key_used', apiKeyId: 'key-2' });
+    clock.advance(60_000);
+    recorder.record(caller, { action: 'api_key_used', apiKeyId: 'key-1' });
+    await recorder.flush();
+    expect((await all(store)).map((e) => e.apiKeyId).sort()).toEqual(['key-1', 'key-1', 'key-2']);
+  });
+
   it('truncates over-long fields to the column limits', async () => {
     const store = new MemoryAuditLogStore();
     const recorder = new AuditRecorder(store, new TestClock(), silentLogger);

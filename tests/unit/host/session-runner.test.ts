@@ -53,6 +53,15 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** Spins the event loop until `probe` holds (QR rendering takes real time, slower on a loaded machine). */
+async function until(probe: () => boolean | Promise<boolean>, limit = 5000): Promise<void> {
+  const deadline = performance.now() + limit;
+  while (!(await probe())) {
+    if (performance.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('SessionRunner', () => {
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
@@ -64,11 +73,11 @@ describe('SessionRunner', () => {
   it('shows a QR, then goes ready with the linked identity and audits the connection', async () => {
     const { runner, network, session, status, published, audit, auditStore } = await setup();
     await runner.launch();
-    await settle();
+    await until(() => published.some((e) => e.event === 'session.qr'));
     expect(await status()).toBe('qr_ready');
     expect(runner.qr).toBe(`waygate-test-qr:${session.id}:1`);
     network.scanQr(session.id, { phone: '15550001', pushName: 'Ann' });
-    await settle();
+    await until(() => published.some((e) => e.event === 'session.authenticated'));
     expect(await status()).toBe('ready');
     expect(runner.qr).toBeNull();
     expect(published.map((e) => e.event)).toEqual([
