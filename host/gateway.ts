@@ -17,9 +17,8 @@ import type { Logger } from '../shared/ports/logger.port.js';
 import { CommandQueue } from '../shared/queue/command-queue.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import { CommandConsumer } from './commands/command-consumer.js';
-import type { EngineFactory } from './engines/engine.port.js';
-import { TestEngineFactory } from './engines/test/test-engine.js';
-import { TestNetwork } from './engines/test/test-network.js';
+import { selectEngine } from './engines/select-engine.js';
+import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
 import { Host } from './host.js';
 import { startLocalGateway } from './local-gateway.js';
@@ -31,7 +30,7 @@ const SESSION_CACHE_TTL_MS = 5_000;
 
 export interface GatewayOptions {
   env: Env;
-  /** The test engine's network; one is created when absent (ENGINE=test). */
+  /** The test engine's network (ENGINE=test); one is created when absent. */
   testNetwork?: TestNetwork;
   logger?: Logger;
 }
@@ -44,18 +43,6 @@ export interface RunningGateway {
   testNetwork: TestNetwork | null;
   bootstrap: BootstrapResult;
   close(): Promise<void>;
-}
-
-function engineFactory(
-  env: Env,
-  options: GatewayOptions,
-): { factory: EngineFactory; network: TestNetwork | null } {
-  switch (env.ENGINE) {
-    case 'test': {
-      const network = options.testNetwork ?? new TestNetwork();
-      return { factory: new TestEngineFactory(network), network };
-    }
-  }
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -85,7 +72,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const metrics = createMetrics();
   const audit = new AuditRecorder(main.audit, clock, logger);
   const events = new EventBus(logger);
-  const { factory, network } = engineFactory(env, options);
+  const engine = selectEngine(env, options.testNetwork);
 
   const host = new Host({
     sessions: data.sessions,
@@ -93,7 +80,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     events,
     clock,
     logger,
-    engines: factory,
+    engines: engine.factory,
     audit,
     teardownTimeoutMs: env.ENGINE_TEARDOWN_TIMEOUT_MS,
     commands,
@@ -146,6 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stopRetention();
       await consumer.stop();
       await host.shutdown();
+      await engine.close();
       await deps.usage.flush();
       await audit.flush();
       await queues.close();
@@ -153,5 +141,5 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await main.close();
     })());
 
-  return { url, version, host, events, testNetwork: network, bootstrap, close };
+  return { url, version, host, events, testNetwork: engine.network, bootstrap, close };
 }

@@ -68,7 +68,26 @@ const EnvSchema = z.object({
     blankToUndefined,
     z.string().regex(API_KEY_PATTERN, 'must be wg_ followed by 64 lowercase hex characters').optional(),
   ),
-  ENGINE: z.preprocess(blankToUndefined, z.enum(['test']).default('test')),
+  ENGINE: z.preprocess(blankToUndefined, z.enum(['baileys', 'test']).default('baileys')),
+  AUTH_DIR: optionalString,
+  WA_WEBSOCKET_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL')
+      .optional(),
+  ),
+  WA_SERVER_ROOT_KEY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be the base64 of a 32-byte public key')
+      .optional(),
+  ),
+  BAILEYS_LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('silent'),
+  ),
   TRUSTED_PROXIES: commaList,
   BODY_SIZE_LIMIT: byteSize('25mb'),
   METRICS_TOKEN: optionalString,
@@ -88,8 +107,9 @@ export type RawEnv = z.input<typeof EnvSchema>;
 /** The validated configuration, with every path resolved. */
 export type Env = Omit<
   z.output<typeof EnvSchema>,
-  'MAIN_DATABASE_NAME' | 'DATABASE_NAME' | 'BOOTSTRAP_KEY_FILE'
+  'MAIN_DATABASE_NAME' | 'DATABASE_NAME' | 'BOOTSTRAP_KEY_FILE' | 'AUTH_DIR'
 > & {
+  AUTH_DIR: string;
   MAIN_DATABASE_NAME: string;
   DATABASE_NAME: string;
   BOOTSTRAP_KEY_FILE: string;
@@ -119,5 +139,6 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     MAIN_DATABASE_NAME: path.resolve(dataDir, parsed.MAIN_DATABASE_NAME ?? 'main.sqlite'),
     DATABASE_NAME: path.resolve(dataDir, parsed.DATABASE_NAME ?? 'data.sqlite'),
     BOOTSTRAP_KEY_FILE: path.resolve(dataDir, parsed.BOOTSTRAP_KEY_FILE ?? '.api-key'),
+    AUTH_DIR: path.resolve(dataDir, parsed.AUTH_DIR ?? 'auth'),
   });
 }

@@ -58,6 +58,7 @@ export async function startTestGateway(
     PORT: '0',
     BIND_HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
+    ENGINE: 'test',
     RATE_LIMIT_MAX: '1000000',
     ENGINE_TEARDOWN_TIMEOUT_MS: '300',
     API_KEY_USAGE_FLUSH_MS: '50',

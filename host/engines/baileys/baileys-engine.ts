@@ -1,0 +1,128 @@
+/**
+ * The Baileys engine: one MessagingEngine per connection attempt of a session. It owns the socket, persists
+ * credential updates, restarts the socket once after linking (the server's 515 "restart required" is part of the
+ * link, not a disconnect), and reports to the session runner through the EngineListener.
+ */
+import makeWASocket, {
+  type ConnectionState,
+  DisconnectReason,
+  jidDecode,
+  type WASocket,
+} from '@whiskeysockets/baileys';
+import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
+import type { AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
+import type { EngineListener, EngineSession, MessagingEngine } from '../engine.port.js';
+import { loadAuthState } from './baileys-auth-state.js';
+
+export interface BaileysEngineOptions {
+  authState: AuthStateStore;
+  /** The server's WebSocket URL; Baileys' default (WhatsApp) when undefined. */
+  webSocketUrl: string | undefined;
+  logger: ILogger;
+}
+
+/** The HTTP-like status code Baileys attaches (as a Boom) to the error that closed the socket. */
+function closeCode(update: Partial<ConnectionState>): number | undefined {
+  const error = update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
+  return error?.output?.statusCode;
+}
+
+export class BaileysEngine implements MessagingEngine {
+  private socket: WASocket | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly session: EngineSession,
+    private readonly listener: EngineListener,
+    private readonly options: BaileysEngineOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    const socket = this.socket;
+    this.socket = null;
+    await socket?.end(undefined);
+  }
+
+  async logout(): Promise<void> {
+    const socket = this.socket;
+    if (!socket) throw new Error('no open connection to log out');
+    // Sends remove-companion-device; the server then closes the socket, which we ignore from here on.
+    this.closed = true;
+    await socket.logout();
+    this.socket = null;
+  }
+
+  async forceDestroy(): Promise<void> {
+    this.closed = true;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.ws.close();
+    await socket?.end(undefined);
+  }
+
+  /** Asks the server for an 8-character pairing code for `phone` (digits only). */
+  async requestPairingCode(phone: string): Promise<string> {
+    const socket = this.socket;
+    if (!socket) throw new Error('no open connection');
+    return socket.requestPairingCode(phone);
+  }
+
+  private async connect(): Promise<void> {
+    const auth = await loadAuthState(this.options.authState, this.session.id);
+    if (this.closed) return;
+    const socket = makeWASocket({
+      auth: auth.state,
+      logger: this.options.logger,
+      ...(this.options.webSocketUrl ? { waWebSocketUrl: this.options.webSocketUrl } : {}),
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      // The gateway stores messages as they arrive; it has no use for the phone's history and must not wait for it.
+      shouldSyncHistoryMessage: () => false,
+    });
+    this.socket = socket;
+    socket.ev.on('creds.update', () => {
+      void auth.saveCredentials();
+    });
+    socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
+    if (auth.linked) this.listener.credentialsPresented();
+  }
+
+  private onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): void {
+    if (this.closed || socket !== this.socket) return;
+    if (update.qr) this.listener.qr(update.qr);
+    if (update.isNewLogin) this.listener.credentialsPresented();
+    if (update.connection === 'open') {
+      const me = socket.authState.creds.me;
+      const phone = jidDecode(me?.id ?? socket.user?.id ?? '')?.user ?? '';
+      this.listener.ready({ phone, pushName: me?.name ?? socket.user?.name ?? null });
+      return;
+    }
+    if (update.connection !== 'close') return;
+    this.socket = null;
+    const code = closeCode(update);
+    const reason = update.lastDisconnect?.error?.message ?? 'connection closed';
+    if (code === DisconnectReason.restartRequired) {
+      // After a QR or code link the server asks for a fresh socket with the new credentials.
+      void this.connect().catch((error: unknown) => this.listener.failed(String(error)));
+      return;
+    }
+    if (code === DisconnectReason.loggedOut) {
+      this.closed = true;
+      this.listener.disconnected({ reason: 'logged out by the network', loggedOut: true });
+      return;
+    }
+    if (code === DisconnectReason.connectionReplaced) {
+      // Another client took over this device; reconnecting would fight it for the connection.
+      this.closed = true;
+      this.listener.failed('connection replaced by another client of the same device');
+      return;
+    }
+    this.closed = true;
+    this.listener.disconnected({ reason: `${reason} (${code ?? 'no code'})`, loggedOut: false });
+  }
+}
