@@ -4,9 +4,14 @@
  */
 import type { CommandOf } from '../shared/domain/commands.js';
 import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
-import { NotFoundError, SessionStateError } from '../shared/errors/app-error.js';
+import {
+  ConflictError,
+  EngineUnsupportedError,
+  NotFoundError,
+  SessionStateError,
+} from '../shared/errors/app-error.js';
 import type { Metrics } from '../shared/observability/metrics.js';
-import type { HostGateway, HostStats, QrSnapshot } from '../shared/ports/host-gateway.port.js';
+import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../shared/ports/host-gateway.port.js';
 import type { CommandQueue } from '../shared/queue/command-queue.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
@@ -105,6 +110,28 @@ export class Host implements HostGateway {
       throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
     }
     throw new SessionStateError('QR_NOT_AVAILABLE', `QR code is not ready (session is ${session.status})`);
+  }
+
+  async requestPairingCode(sessionId: string, phone: string): Promise<PairingCode> {
+    if (!this.deps.engines.capabilities.has('pairing_code')) {
+      throw new EngineUnsupportedError('pairing codes', this.deps.engines.kind);
+    }
+    const runner = this.runners.get(sessionId);
+    const session = await this.existing(sessionId, await this.deps.sessions.findById(sessionId));
+    if (session.status === 'ready' || session.status === 'authenticating') {
+      throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
+    }
+    if (!runner?.hasLiveEngine) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+    if (session.status !== 'qr_ready') {
+      throw new ConflictError(
+        'SESSION_BUSY',
+        `Session is ${session.status}; request a pairing code once it shows a QR`,
+        {
+          retryable: true,
+        },
+      );
+    }
+    return { pairingCode: await runner.requestPairingCode(phone), status: session.status };
   }
 
   async discard(sessionId: string): Promise<void> {

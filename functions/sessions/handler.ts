@@ -7,6 +7,7 @@ import { getSessionRoute } from './get-session.route.js';
 import { getSessionQrRoute } from './get-session-qr.route.js';
 import { listSessionsRoute } from './list-sessions.route.js';
 import { logoutSessionRoute } from './logout-session.route.js';
+import { requestPairingCodeRoute } from './request-pairing-code.route.js';
 import { sessionStatsRoute } from './session-stats.route.js';
 import { startSessionRoute } from './start-session.route.js';
 import { stopSessionRoute } from './stop-session.route.js';
@@ -22,6 +23,7 @@ export const sessionRoutes = [
   logoutSessionRoute,
   forceKillSessionRoute,
   getSessionQrRoute,
+  requestPairingCodeRoute,
 ];
 
 export const handler = createResourceHandler(sessionRoutes);

@@ -51,6 +51,8 @@ export interface MessagingEngine {
   logout(): Promise<void>;
   /** Tears the client down at once without waiting for the network (stuck engines). */
   forceDestroy(): Promise<void>;
+  /** Asks for an 8-character code to link by phone number instead of QR (capability `pairing_code`). */
+  requestPairingCode?(phone: string): Promise<string>;
 }
 
 /** Builds engines of one kind and manages their stored credentials. */

@@ -75,6 +75,15 @@ export class SessionRunner {
     }
   }
 
+  /** Requests a pairing code from the live engine (the caller checked capability and status). */
+  async requestPairingCode(phone: string): Promise<string> {
+    const engine = this.engine;
+    if (!engine?.requestPairingCode) {
+      throw new SessionStateError('SESSION_NOT_STARTED', 'Session has no live connection to pair with');
+    }
+    return engine.requestPairingCode(phone);
+  }
+
   /** A start while waiting to reconnect: try now instead of after the backoff. */
   async reconnectNow(): Promise<void> {
     if (this.engine) return;

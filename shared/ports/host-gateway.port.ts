@@ -6,6 +6,12 @@ export interface QrSnapshot {
   status: Session['status'];
 }
 
+export interface PairingCode {
+  /** 8 characters to type on the phone (WhatsApp → Linked devices → Link with phone number). */
+  pairingCode: string;
+  status: Session['status'];
+}
+
 export interface HostStats {
   /** Engines running on this node. */
   activeEngines: number;
@@ -24,6 +30,8 @@ export interface HostGateway {
   forceKill(sessionId: string): Promise<Session>;
   /** The current QR; 400 when none is showing (not started, or already authenticated). */
   getQr(sessionId: string): Promise<QrSnapshot>;
+  /** An 8-character pairing code for `phone`; 400 not started or already authenticated, 501 unsupported. */
+  requestPairingCode(sessionId: string, phone: string): Promise<PairingCode>;
   /** Stops any engine and wipes the session's credentials, ahead of deleting the row. */
   discard(sessionId: string): Promise<void>;
   /** Engines on this node; with `sessionIds`, only those of these sessions (a scoped caller's view). */

@@ -74,6 +74,10 @@ class TestEngine implements MessagingEngine {
     this.close();
   }
 
+  async requestPairingCode(phone: string): Promise<string> {
+    return this.network.issuePairingCode(this.session.id, phone);
+  }
+
   private close(): void {
     this.closed = true;
     this.network.detach(this.session.id, this.connection);

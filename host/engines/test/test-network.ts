@@ -82,6 +82,25 @@ export class TestNetwork {
     connection.emitLinked(linked);
   }
 
+  private readonly pairingCodes = new Map<string, { code: string; phone: string }>();
+  private issuedCodes = 0;
+
+  /** The code a companion gets for `phone`: 8 characters, different per request. */
+  issuePairingCode(sessionId: string, phone: string): string {
+    this.issuedCodes += 1;
+    const code = `WG${phone.slice(-2)}${String(this.issuedCodes % 10_000).padStart(4, '0')}`;
+    this.pairingCodes.set(sessionId, { code, phone });
+    return code;
+  }
+
+  /** Acts as the user typing the code on the phone: the session links with that phone number. */
+  enterPairingCode(sessionId: string, code: string, pushName: string | null = null): void {
+    const issued = this.pairingCodes.get(sessionId);
+    if (!issued || issued.code !== code) throw new Error('wrong pairing code');
+    this.pairingCodes.delete(sessionId);
+    this.scanQr(sessionId, { phone: issued.phone, pushName });
+  }
+
   /** Drops the connection as a network failure would (credentials kept). */
   dropConnection(sessionId: string): void {
     this.connections.get(sessionId)?.emitDropped(false);

@@ -1,0 +1,15 @@
+import type { Caller } from '../../domain/caller.js';
+import type { PairingCode } from '../../ports/host-gateway.port.js';
+import type { CoreDeps } from '../core-deps.js';
+import { loadSession } from './load-session.js';
+
+/** Asks the session's engine for a pairing code to link by phone number (the session must be showing a QR). */
+export async function requestPairingCode(
+  deps: Pick<CoreDeps, 'data' | 'host'>,
+  caller: Caller,
+  id: string,
+  phoneNumber: string,
+): Promise<PairingCode> {
+  await loadSession(deps.data.sessions, caller, id);
+  return deps.host.requestPairingCode(id, phoneNumber);
+}
