@@ -2,8 +2,10 @@
 
 import { createMemoryDataStore, createMemoryMainStore } from '../../shared/adapters/memory/memory-stores.js';
 import { UnavailableError } from '../../shared/errors/app-error.js';
+import { aMessage } from '../helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
+import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 
 apiKeyStoreContract('memory', async () => {
@@ -26,6 +28,11 @@ teardownFenceStoreContract('memory', async () => {
   return { store: data.fences, close: () => data.close() };
 });
 
+messageStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
 describe('memory stores lifecycle', () => {
   it('answers ping while open and rejects it with UnavailableError after close', async () => {
     for (const store of [createMemoryMainStore(), createMemoryDataStore()]) {
@@ -40,5 +47,12 @@ describe('memory stores lifecycle', () => {
     await first.audit.append([]);
     expect(await createMemoryMainStore().apiKeys.count()).toBe(0);
     expect(await createMemoryDataStore().sessions.list({}, { limit: 10, offset: 0 })).toEqual([]);
+    await createMemoryDataStore().messages.insert(aMessage({ sessionId: 's1' }));
+    expect(
+      await createMemoryDataStore().messages.list({ sessionId: 's1' }, { limit: 10, offset: 0 }),
+    ).toEqual({
+      messages: [],
+      total: 0,
+    });
   });
 });

@@ -12,9 +12,10 @@ import { openSqlite, runMigrations } from '../../shared/adapters/sqlite/sqlite-d
 import { openSqliteDataStore, openSqliteMainStore } from '../../shared/adapters/sqlite/sqlite-stores.js';
 import { UnavailableError } from '../../shared/errors/app-error.js';
 import type { DataStore, MainStore } from '../../shared/ports/stores.port.js';
-import { anApiKey, anAuditEntry, aSession } from '../helpers/builders.js';
+import { aMessage, anApiKey, anAuditEntry, aSession } from '../helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
+import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 
 function tempDir(): string {
@@ -56,6 +57,11 @@ teardownFenceStoreContract(
   onTempFile(openSqliteDataStore, (data) => data.fences),
 );
 
+messageStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.messages, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -96,16 +102,19 @@ describe('sqlite stores on disk', () => {
   it('keeps data store data across a reopen and records each migration once', async () => {
     const file = path.join(dir, 'nested', 'data.sqlite');
     const session = aSession({ config: { custom: true } });
+    const message = aMessage({ sessionId: session.id, metadata: { kept: true } });
     const first = openSqliteDataStore(file);
     await first.sessions.create(session);
     await first.fences.put(session.name, new Date(Date.now() + 60_000));
+    await first.messages.insert(message);
     await first.close();
 
     const again = openSqliteDataStore(file);
     expect(await again.sessions.findById(session.id)).toEqual(session);
     expect(await again.fences.isActive(session.name, new Date())).toBe(true);
+    expect(await again.messages.findById(session.id, message.id)).toEqual(message);
     await again.close();
-    expect(migrationIds(file)).toEqual(['0001_sessions', '0002_teardown_fences']);
+    expect(migrationIds(file)).toEqual(['0001_sessions', '0002_teardown_fences', '0003_messages']);
   });
 
   it('treats re-running the migrations on a migrated file as a no-op', () => {
@@ -124,6 +133,7 @@ describe('sqlite stores on disk', () => {
       '0001_sessions',
       '0002_audit_logs',
       '0002_teardown_fences',
+      '0003_messages',
     ]);
   });
 
@@ -146,9 +156,13 @@ describe('sqlite stores on disk', () => {
     const session = aSession({ config: { autoRejectCalls: true } });
     await data.sessions.create(session);
     const rawData = new Database(dataFile);
+    const message = aMessage({ sessionId: session.id, metadata: { a: 1 } });
+    await data.messages.insert(message);
     rawData.prepare("UPDATE sessions SET config = '42'").run();
+    rawData.prepare("UPDATE messages SET metadata = '[1]'").run();
     rawData.close();
     expect((await data.sessions.findById(session.id))!.config).toEqual({});
+    expect((await data.messages.findById(session.id, message.id))!.metadata).toBeNull();
     await data.close();
   });
 
@@ -163,5 +177,40 @@ describe('sqlite stores on disk', () => {
     await expect(main.ping()).rejects.toBeInstanceOf(UnavailableError);
     await expect(main.apiKeys.findById('x')).rejects.toBeInstanceOf(UnavailableError);
     await expect(data.sessions.findById('x')).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+  });
+});
+
+describe('sqlite message store and its sessions', () => {
+  let dir: string;
+  let data: DataStore;
+  beforeEach(() => {
+    dir = tempDir();
+    data = openSqliteDataStore(path.join(dir, 'data.sqlite'));
+  });
+  afterEach(async () => {
+    await data.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('deletes the messages of a session with its row (cascade), and only those', async () => {
+    const gone = aSession();
+    const kept = aSession();
+    for (const session of [gone, kept]) await data.sessions.create(session);
+    await data.messages.insert(aMessage({ sessionId: gone.id, waMessageId: 'WA1' }));
+    await data.messages.insert(aMessage({ sessionId: gone.id, waMessageId: null }));
+    const other = aMessage({ sessionId: kept.id, waMessageId: 'WA1' });
+    await data.messages.insert(other);
+
+    expect(await data.sessions.delete(gone.id)).toBe(true);
+    expect(await data.messages.list({ sessionId: gone.id }, { limit: 10, offset: 0 })).toEqual({
+      messages: [],
+      total: 0,
+    });
+    expect(await data.messages.findById(kept.id, other.id)).toEqual(other);
+  });
+
+  it('rejects a message for an unknown session with NotFoundError, not a retryable 503', async () => {
+    const message = aMessage({ sessionId: '00000000-0000-4000-8000-000000000000' });
+    await expect(data.messages.insert(message)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });

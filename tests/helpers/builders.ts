@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKey } from '../../shared/domain/api-key.js';
 import type { AuditEntry } from '../../shared/domain/audit.js';
+import type { Message } from '../../shared/domain/message.js';
 import type { Session } from '../../shared/domain/session.js';
 
 /** A fixed instant tests can count from, so timestamps and their order are deterministic. */
@@ -76,6 +77,33 @@ export function anAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     statusCode: null,
     metadata: null,
     errorMessage: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/**
+ * An outgoing text message sent at T0, with a unique id and network id; group messages set `chatId`/`from` to the
+ * group and `author` to the participant.
+ */
+export function aMessage(overrides: Partial<Message> = {}): Message {
+  return {
+    id: randomUUID(),
+    sessionId: randomUUID(),
+    waMessageId: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+    chatId: '4915112345678@c.us',
+    chatName: null,
+    author: null,
+    from: '4915100000001@c.us',
+    to: '4915112345678@c.us',
+    body: 'hello',
+    type: 'text',
+    direction: 'outgoing',
+    timestamp: Math.floor(T0.getTime() / 1000),
+    metadata: null,
+    status: 'sent',
+    mediaPath: null,
+    mediaMimetype: null,
     createdAt: new Date().toISOString(),
     ...overrides,
   };

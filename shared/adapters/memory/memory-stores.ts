@@ -6,11 +6,13 @@ import { UnavailableError } from '../../errors/app-error.js';
 import type { DataStore, MainStore } from '../../ports/stores.port.js';
 import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
+import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 
 export { MemoryApiKeyStore } from './memory-api-key-store.js';
 export { MemoryAuditLogStore } from './memory-audit-log-store.js';
+export { MemoryMessageStore } from './memory-message-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 
@@ -37,11 +39,12 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions and teardown fences). */
+/** A fresh, empty in-memory data store (sessions, teardown fences, messages). */
 export function createMemoryDataStore(): DataStore {
   return {
     sessions: new MemorySessionStore(),
     fences: new MemoryTeardownFenceStore(),
+    messages: new MemoryMessageStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Schema of the data store: sessions and teardown fences (webhooks, messages and the rest add their own steps).
- * Timestamps are ISO-8601 UTC strings, so text order is time order; `config` is JSON text.
+ * Schema of the data store: sessions, teardown fences and messages (webhooks and the rest add their own steps).
+ * Timestamps are ISO-8601 UTC strings, so text order is time order; `config` and `metadata` are JSON text.
  */
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
@@ -42,6 +42,47 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
           name TEXT PRIMARY KEY,
           expires_at TEXT NOT NULL
         );
+      `);
+    },
+  },
+  {
+    id: '0003_messages',
+    up(db: SqliteDb): void {
+      // UNIQUE (session_id, wa_message_id) dedupes re-fired inbound messages; SQLite treats NULLs as distinct, so
+      // transient outgoing rows without a network id never collide. Its index also serves the network-id lookups.
+      // The cascade removes a session's history with its row. `timestamp` is epoch seconds from the network.
+      // Every list index ends in the list order (timestamp, created_at, id descending), so a page needs no sort;
+      // `from` matches from_jid OR author, which the planner answers from the two last indexes (author is only
+      // set on group messages, hence partial).
+      db.exec(`
+        CREATE TABLE messages (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          wa_message_id TEXT,
+          chat_id TEXT NOT NULL,
+          chat_name TEXT,
+          author TEXT,
+          from_jid TEXT NOT NULL,
+          to_jid TEXT NOT NULL,
+          body TEXT,
+          type TEXT NOT NULL DEFAULT 'text',
+          direction TEXT NOT NULL DEFAULT 'outgoing',
+          timestamp INTEGER,
+          metadata TEXT,
+          status TEXT NOT NULL DEFAULT 'sent',
+          media_path TEXT,
+          media_mimetype TEXT,
+          created_at TEXT NOT NULL,
+          UNIQUE (session_id, wa_message_id)
+        );
+        CREATE INDEX idx_messages_session_time
+          ON messages (session_id, timestamp DESC, created_at DESC, id DESC);
+        CREATE INDEX idx_messages_session_chat
+          ON messages (session_id, chat_id, timestamp DESC, created_at DESC, id DESC);
+        CREATE INDEX idx_messages_session_from
+          ON messages (session_id, from_jid, timestamp DESC, created_at DESC, id DESC);
+        CREATE INDEX idx_messages_session_author
+          ON messages (session_id, author, timestamp DESC, created_at DESC, id DESC) WHERE author IS NOT NULL;
       `);
     },
   },

@@ -1,0 +1,123 @@
+/** In-memory MessageStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
+import type { Page } from '../../domain/common.js';
+import { isStatusAdvance, type Message, type MessageStatus } from '../../domain/message.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+import { jsonCopy } from './memory-support.js';
+
+/** Field-by-field copy so callers never hold the stored object or its metadata, and stray fields are dropped. */
+function copyMessage(message: Message): Message {
+  return {
+    id: message.id,
+    sessionId: message.sessionId,
+    waMessageId: message.waMessageId,
+    chatId: message.chatId,
+    chatName: message.chatName,
+    author: message.author,
+    from: message.from,
+    to: message.to,
+    body: message.body,
+    type: message.type,
+    direction: message.direction,
+    timestamp: message.timestamp,
+    metadata: message.metadata === null ? null : jsonCopy(message.metadata),
+    status: message.status,
+    mediaPath: message.mediaPath,
+    mediaMimetype: message.mediaMimetype,
+    createdAt: message.createdAt,
+  };
+}
+
+/** Descending text order, like SQLite's binary collation for ASCII. */
+function descending(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? 1 : -1;
+}
+
+/**
+ * Newest first: timestamp, then createdAt, then id, all descending. A null timestamp sorts after every number,
+ * as NULL does in SQLite's `timestamp DESC`.
+ */
+function newestFirst(a: Message, b: Message): number {
+  if (a.timestamp !== b.timestamp) {
+    if (a.timestamp === null) return 1;
+    if (b.timestamp === null) return -1;
+    return b.timestamp - a.timestamp;
+  }
+  return descending(a.createdAt, b.createdAt) || descending(a.id, b.id);
+}
+
+function matches(message: Message, filter: MessageFilter): boolean {
+  if (message.sessionId !== filter.sessionId) return false;
+  if (filter.chatId !== undefined && message.chatId !== filter.chatId) return false;
+  // In a group message `from` is the group and `author` the participant; a sender filter means either.
+  if (filter.from !== undefined && message.from !== filter.from && message.author !== filter.from)
+    return false;
+  return true;
+}
+
+/** A (session, network id) pair as one map key; JSON keeps the pair unambiguous whatever the strings hold. */
+function waKey(sessionId: string, waMessageId: string): string {
+  return JSON.stringify([sessionId, waMessageId]);
+}
+
+/** Messages in a Map keyed by id, plus a network-id index; nothing awaits, so every method is atomic. */
+export class MemoryMessageStore implements MessageStore {
+  private readonly byId = new Map<string, Message>();
+  private readonly idByWaKey = new Map<string, string>();
+
+  async insert(message: Message): Promise<boolean> {
+    // The network id is checked first, as SQLite's ON CONFLICT (session_id, wa_message_id) DO NOTHING does.
+    const key = message.waMessageId === null ? null : waKey(message.sessionId, message.waMessageId);
+    if (key !== null && this.idByWaKey.has(key)) return false;
+    if (this.byId.has(message.id))
+      throw new ConflictError('CONFLICT', 'A message with this id already exists');
+    this.byId.set(message.id, copyMessage(message));
+    if (key !== null) this.idByWaKey.set(key, message.id);
+    return true;
+  }
+
+  async findById(sessionId: string, id: string): Promise<Message | null> {
+    const message = this.byId.get(id);
+    return message === undefined || message.sessionId !== sessionId ? null : copyMessage(message);
+  }
+
+  async findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null> {
+    const message = this.byWaMessageId(sessionId, waMessageId);
+    return message === undefined ? null : copyMessage(message);
+  }
+
+  async list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
+    const matching = [...this.byId.values()].filter((message) => matches(message, filter)).sort(newestFirst);
+    return {
+      messages: matching.slice(page.offset, page.offset + page.limit).map(copyMessage),
+      total: matching.length,
+    };
+  }
+
+  async advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange> {
+    const current = this.byWaMessageId(sessionId, waMessageId);
+    if (current === undefined) return { outcome: 'not_found' };
+    if (!isStatusAdvance(current.status, status))
+      return { outcome: 'unchanged', message: copyMessage(current) };
+    const next = { ...current, status };
+    this.byId.set(next.id, next);
+    return { outcome: 'updated', message: copyMessage(next) };
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    let removed = 0;
+    for (const [id, message] of this.byId) {
+      if (message.sessionId !== sessionId) continue;
+      this.byId.delete(id);
+      if (message.waMessageId !== null) this.idByWaKey.delete(waKey(sessionId, message.waMessageId));
+      removed += 1;
+    }
+    return removed;
+  }
+
+  private byWaMessageId(sessionId: string, waMessageId: string): Message | undefined {
+    const id = this.idByWaKey.get(waKey(sessionId, waMessageId));
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+}

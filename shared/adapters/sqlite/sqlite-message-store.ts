@@ -1,0 +1,216 @@
+/**
+ * MessageStore over the data SQLite file. Insert, the network-id lookup and the status advance run for every
+ * inbound message and acknowledgement, so their statements are prepared once; `advanceStatus` reads and writes in
+ * one IMMEDIATE transaction, so two acks racing (also across processes) never move a status backwards.
+ */
+import type Database from 'better-sqlite3';
+import type { Page } from '../../domain/common.js';
+import type { Message, MessageDirection, MessageStatus } from '../../domain/message.js';
+import { isStatusAdvance } from '../../domain/message.js';
+import { ConflictError, NotFoundError } from '../../errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+import type { SqliteDb } from './sqlite-database.js';
+import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
+
+interface MessageRow {
+  id: string;
+  session_id: string;
+  wa_message_id: string | null;
+  chat_id: string;
+  chat_name: string | null;
+  author: string | null;
+  from_jid: string;
+  to_jid: string;
+  body: string | null;
+  type: string;
+  direction: string;
+  timestamp: number | null;
+  metadata: string | null;
+  status: string;
+  media_path: string | null;
+  media_mimetype: string | null;
+  created_at: string;
+}
+
+type AdvanceFn = (sessionId: string, waMessageId: string, status: MessageStatus) => StatusChange;
+type ReadPageFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
+
+const STORE = 'Message store';
+
+/** The list order; every list index ends in these columns, so SQLite reads pages in index order. */
+const ORDER = 'ORDER BY timestamp DESC, created_at DESC, id DESC';
+
+function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    waMessageId: row.wa_message_id,
+    chatId: row.chat_id,
+    chatName: row.chat_name,
+    author: row.author,
+    from: row.from_jid,
+    to: row.to_jid,
+    body: row.body,
+    type: row.type,
+    // Only ever written from validated messages.
+    direction: row.direction as MessageDirection,
+    timestamp: row.timestamp,
+    metadata: parseJsonObject(row.metadata),
+    status: row.status as MessageStatus,
+    mediaPath: row.media_path,
+    mediaMimetype: row.media_mimetype,
+    createdAt: row.created_at,
+  };
+}
+
+function toRow(message: Message): MessageRow {
+  return {
+    id: message.id,
+    session_id: message.sessionId,
+    wa_message_id: message.waMessageId,
+    chat_id: message.chatId,
+    chat_name: message.chatName,
+    author: message.author,
+    from_jid: message.from,
+    to_jid: message.to,
+    body: message.body,
+    type: message.type,
+    direction: message.direction,
+    timestamp: message.timestamp,
+    metadata: toJsonColumn(message.metadata),
+    status: message.status,
+    media_path: message.mediaPath,
+    media_mimetype: message.mediaMimetype,
+    created_at: message.createdAt,
+  };
+}
+
+function duplicateId(): ConflictError {
+  return new ConflictError('CONFLICT', 'A message with this id already exists');
+}
+
+/**
+ * The only foreign key is the session: a message for a session that does not exist (or was deleted meanwhile)
+ * is a 404, not the retryable 503 that `runSql` gives constraint failures it does not know.
+ */
+function isMissingSession(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
+}
+
+/** WHERE clause and parameters for a filter; the text depends only on which filters are set. */
+function whereOf(filter: MessageFilter): { where: string; params: Record<string, unknown> } {
+  const conditions = ['session_id = @session_id'];
+  const params: Record<string, unknown> = { session_id: filter.sessionId };
+  if (filter.chatId !== undefined) {
+    conditions.push('chat_id = @chat_id');
+    params.chat_id = filter.chatId;
+  }
+  if (filter.from !== undefined) {
+    // In a group message `from` is the group and `author` the participant; a sender filter means either.
+    conditions.push('(from_jid = @from OR author = @from)');
+    params.from = filter.from;
+  }
+  return { where: `WHERE ${conditions.join(' AND ')}`, params };
+}
+
+/** Messages in SQLite, unique by (session, network id) when the network id is set. */
+export class SqliteMessageStore implements MessageStore {
+  private readonly insertRow: Database.Statement<MessageRow>;
+  private readonly selectById: Database.Statement<[string, string], MessageRow>;
+  private readonly selectByWaId: Database.Statement<[string, string], MessageRow>;
+  private readonly updateStatus: Database.Statement<[string, string]>;
+  private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly advanceTx: Database.Transaction<AdvanceFn>;
+  private readonly readPage: Database.Transaction<ReadPageFn>;
+  private readonly rows: StatementCache<MessageRow>;
+  private readonly totals: StatementCache<{ total: number }>;
+
+  constructor(db: SqliteDb) {
+    // Targeted at the network id only: a duplicate primary key is a bug and still fails loudly.
+    this.insertRow = db.prepare(
+      `INSERT INTO messages (id, session_id, wa_message_id, chat_id, chat_name, author, from_jid, to_jid, body,
+         type, direction, timestamp, metadata, status, media_path, media_mimetype, created_at)
+       VALUES (@id, @session_id, @wa_message_id, @chat_id, @chat_name, @author, @from_jid, @to_jid, @body,
+         @type, @direction, @timestamp, @metadata, @status, @media_path, @media_mimetype, @created_at)
+       ON CONFLICT (session_id, wa_message_id) DO NOTHING`,
+    );
+    this.selectById = db.prepare('SELECT * FROM messages WHERE session_id = ? AND id = ?');
+    this.selectByWaId = db.prepare('SELECT * FROM messages WHERE session_id = ? AND wa_message_id = ?');
+    this.updateStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
+    this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
+    this.rows = new StatementCache(db);
+    this.totals = new StatementCache(db);
+    this.advanceTx = db.transaction((sessionId: string, waMessageId: string, status: MessageStatus) =>
+      this.advanceInTransaction(sessionId, waMessageId, status),
+    );
+    // A read transaction so the page and its total come from the same snapshot.
+    this.readPage = db.transaction((filter: MessageFilter, page: Page) => {
+      const { where, params } = whereOf(filter);
+      const total = this.totals.first(`SELECT COUNT(*) AS total FROM messages ${where}`, params)?.total ?? 0;
+      const messages = this.rows
+        .all(`SELECT * FROM messages ${where} ${ORDER} LIMIT @limit OFFSET @offset`, {
+          ...params,
+          limit: page.limit,
+          offset: page.offset,
+        })
+        .map(toMessage);
+      return { messages, total };
+    });
+  }
+
+  async insert(message: Message): Promise<boolean> {
+    return runSql(
+      STORE,
+      () => {
+        try {
+          return this.insertRow.run(toRow(message)).changes > 0;
+        } catch (error) {
+          if (isMissingSession(error)) {
+            throw new NotFoundError(`Session ${message.sessionId} not found`, { cause: error });
+          }
+          throw error;
+        }
+      },
+      duplicateId,
+    );
+  }
+
+  async findById(sessionId: string, id: string): Promise<Message | null> {
+    return runSql(STORE, () => {
+      const row = this.selectById.get(sessionId, id);
+      return row === undefined ? null : toMessage(row);
+    });
+  }
+
+  async findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null> {
+    return runSql(STORE, () => {
+      const row = this.selectByWaId.get(sessionId, waMessageId);
+      return row === undefined ? null : toMessage(row);
+    });
+  }
+
+  async list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
+    return runSql(STORE, () => this.readPage.deferred(filter, page));
+  }
+
+  async advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange> {
+    return runSql(STORE, () => this.advanceTx.immediate(sessionId, waMessageId, status));
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    return runSql(STORE, () => this.deleteBySessionId.run(sessionId).changes);
+  }
+
+  private advanceInTransaction(sessionId: string, waMessageId: string, status: MessageStatus): StatusChange {
+    const row = this.selectByWaId.get(sessionId, waMessageId);
+    if (row === undefined) return { outcome: 'not_found' };
+    const current = toMessage(row);
+    if (!isStatusAdvance(current.status, status)) return { outcome: 'unchanged', message: current };
+    this.updateStatus.run(status, current.id);
+    return { outcome: 'updated', message: { ...current, status } };
+  }
+}

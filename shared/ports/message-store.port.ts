@@ -1,0 +1,32 @@
+import type { Page } from '../domain/common.js';
+import type { Message, MessageStatus } from '../domain/message.js';
+
+export interface MessageFilter {
+  sessionId: string;
+  chatId?: string;
+  /** Matches `from`, and `author` for group messages. */
+  from?: string;
+}
+
+export type StatusChange =
+  | { outcome: 'updated'; message: Message }
+  /** The row already had this or a later status (acks only move forward); nothing was written. */
+  | { outcome: 'unchanged'; message: Message }
+  | { outcome: 'not_found' };
+
+/** Stored messages of the data store. (sessionId, waMessageId) is unique when waMessageId is set. */
+export interface MessageStore {
+  /**
+   * Inserts a message. A second insert with the same (sessionId, waMessageId) is ignored and answers false, so an
+   * engine that re-fires an inbound message never produces a duplicate row or event.
+   */
+  insert(message: Message): Promise<boolean>;
+  findById(sessionId: string, id: string): Promise<Message | null>;
+  findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null>;
+  /** Newest first (timestamp, then createdAt), with the unpaginated total. */
+  list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }>;
+  /** Advances the status of the row with this network id if `status` is later than its current one. */
+  advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange>;
+  /** Deletes every message of a session (session delete). Answers how many. */
+  deleteBySession(sessionId: string): Promise<number>;
+}
