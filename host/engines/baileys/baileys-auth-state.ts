@@ -25,7 +25,15 @@ export interface LoadedAuthState {
   saveCredentials(): Promise<void>;
 }
 
-export async function loadAuthState(store: AuthStateStore, sessionId: string): Promise<LoadedAuthState> {
+/**
+ * Loads a session's auth state. `persisting()` is asked before every write: once the session's credentials are
+ * wiped (logout, delete), a socket still winding down must not write them back.
+ */
+export async function loadAuthState(
+  store: AuthStateStore,
+  sessionId: string,
+  persisting: () => boolean,
+): Promise<LoadedAuthState> {
   const document = await store.readCredentials(sessionId);
   const creds: AuthenticationCreds = document ? (decode(document) as AuthenticationCreds) : initAuthCreds();
 
@@ -44,6 +52,7 @@ export async function loadAuthState(store: AuthStateStore, sessionId: string): P
       return result;
     },
     async set(data: SignalDataSet) {
+      if (!persisting()) return;
       const changes: AuthKeyChange[] = [];
       for (const [category, entries] of Object.entries(data)) {
         for (const [id, value] of Object.entries(entries ?? {})) {
@@ -58,6 +67,8 @@ export async function loadAuthState(store: AuthStateStore, sessionId: string): P
   return {
     state: { creds, keys },
     linked: Boolean(creds.me?.id) && Boolean(document),
-    saveCredentials: () => store.writeCredentials(sessionId, encode(creds)),
+    saveCredentials: async () => {
+      if (persisting()) await store.writeCredentials(sessionId, encode(creds));
+    },
   };
 }

@@ -28,19 +28,27 @@ export class BaileysEngineFactory implements EngineFactory {
     'reject_calls',
   ]);
 
+  /** Engines by session, so a wipe can stop every socket of the session from writing credentials back. */
+  private readonly engines = new Map<string, Set<BaileysEngine>>();
+
   constructor(private readonly options: BaileysFactoryOptions) {
     if (options.serverRootKey) trustServerRootKey(options.serverRootKey);
   }
 
   create(session: EngineSession, listener: EngineListener): MessagingEngine {
-    return new BaileysEngine(session, listener, {
+    const engine = new BaileysEngine(session, listener, {
       authState: this.options.authState,
       webSocketUrl: this.options.webSocketUrl,
       logger: this.options.logger,
     });
+    // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
+    this.engines.set(session.id, new Set([engine]));
+    return engine;
   }
 
   async wipeCredentials(sessionId: string): Promise<void> {
+    for (const engine of this.engines.get(sessionId) ?? []) engine.markCredentialsWiped();
+    this.engines.delete(sessionId);
     await this.options.authState.wipe(sessionId);
   }
 }

@@ -30,6 +30,7 @@ function closeCode(update: Partial<ConnectionState>): number | undefined {
 export class BaileysEngine implements MessagingEngine {
   private socket: WASocket | null = null;
   private closed = false;
+  private credentialsWiped = false;
 
   constructor(
     private readonly session: EngineSession,
@@ -65,6 +66,11 @@ export class BaileysEngine implements MessagingEngine {
     await socket?.end(undefined);
   }
 
+  /** From now on nothing is written to the auth state (it is being wiped). */
+  markCredentialsWiped(): void {
+    this.credentialsWiped = true;
+  }
+
   /** Asks the server for an 8-character pairing code for `phone` (digits only). */
   async requestPairingCode(phone: string): Promise<string> {
     const socket = this.socket;
@@ -73,7 +79,7 @@ export class BaileysEngine implements MessagingEngine {
   }
 
   private async connect(): Promise<void> {
-    const auth = await loadAuthState(this.options.authState, this.session.id);
+    const auth = await loadAuthState(this.options.authState, this.session.id, () => !this.credentialsWiped);
     if (this.closed) return;
     const socket = makeWASocket({
       auth: auth.state,

@@ -1,0 +1,169 @@
+/** Admin routes acting as the phone (linking) and as the server (accounts, devices, connections, health). */
+import type { Account, CompanionDevice } from './accounts.js';
+import {
+  ConnectionsBody,
+  PairCodeBody,
+  PreKeysBody,
+  parseBody,
+  RestrictionBody,
+  type Route,
+  ScanQrBody,
+} from './admin-schemas.js';
+import { makeNode, pnJid } from './binary.js';
+import { notFound } from './errors.js';
+import { checkPreKeyLow } from './keys.js';
+import { decodeQrDataUrl, isPngDataUrl } from './qr-image.js';
+import type { Simulator } from './simulator.js';
+
+function accountOf(sim: Simulator, phone: string | undefined): Account {
+  const account = phone ? sim.accounts.get(phone) : undefined;
+  if (!account) throw notFound(`no linked account ${phone ?? ''}`);
+  return account;
+}
+
+function deviceView(device: CompanionDevice): Record<string, unknown> {
+  return {
+    deviceId: device.deviceId,
+    jid: pnJid(device.account.phone, device.deviceId),
+    platform: device.platform,
+    connected: device.connection?.isOpen === true,
+    liveConnections: [...device.connections].filter((connection) => connection.isOpen).length,
+    loggedOut: device.loggedOut,
+    preKeys: device.preKeys.size,
+    offlineQueue: device.offline.length,
+    initialSyncDone: device.initialSyncDone,
+  };
+}
+
+/** The JSON view of an account and its devices. */
+function accountView(account: Account): Record<string, unknown> {
+  const devices = [...account.companions.values()];
+  return {
+    phone: account.phone,
+    jid: pnJid(account.phone),
+    lid: `${account.lid}@lid`,
+    pushName: account.pushName,
+    restricted: account.restricted,
+    online: account.online,
+    connected: devices.some((device) => device.connection?.isOpen === true),
+    devices: devices.map(deviceView),
+  };
+}
+
+/** Routes under `/admin` for the phone and the server. */
+export const accountRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/admin\/health$/,
+    handle: (sim) => ({
+      body: {
+        ok: true,
+        connections: sim.connections.size,
+        accounts: sim.accounts.all().length,
+        contacts: sim.contacts.all().length,
+        groups: sim.groups.all().length,
+        policy: sim.policy,
+        stats: sim.stats,
+        // CPU time of the whole process, so load runs can tell what each message costs the simulator.
+        cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/mock-phone\/scan-qr$/,
+    handle: async (sim, _params, body) => {
+      const { qr, phone, pushName } = parseBody(ScanQrBody, body);
+      const text = isPngDataUrl(qr) ? decodeQrDataUrl(qr) : qr;
+      const linked = await sim.pairing.scanQr(text, { phone, pushName });
+      return { body: { phone: linked.phone, jid: linked.jid, lid: linked.lid } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/mock-phone\/pair-code$/,
+    handle: async (sim, _params, body) => {
+      const { phone, code, pushName } = parseBody(PairCodeBody, body);
+      const linked = await sim.pairing.enterPairingCode(phone, code, pushName);
+      return { body: { phone: linked.phone, jid: linked.jid, lid: linked.lid } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/accounts$/,
+    handle: (sim) => ({ body: sim.accounts.all().map(accountView) }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/accounts\/(\d+)$/,
+    handle: (sim, [phone]) => ({ body: accountView(accountOf(sim, phone)) }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/disconnect$/,
+    handle: (sim, [phone]) => {
+      let closed = 0;
+      for (const device of accountOf(sim, phone).companions.values()) {
+        for (const connection of device.connections) {
+          connection.terminate();
+          closed++;
+        }
+      }
+      return { body: { closed } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/logout$/,
+    handle: (sim, [phone]) => {
+      let loggedOut = 0;
+      for (const device of accountOf(sim, phone).companions.values()) {
+        if (device.loggedOut) continue;
+        device.loggedOut = true;
+        device.offline.length = 0;
+        loggedOut++;
+        // What the server sends when the phone removes a linked device: clients treat 401 as logged out.
+        for (const connection of device.connections) {
+          connection.endWithStreamError('401', makeNode('conflict', { type: 'device_removed' }));
+        }
+      }
+      return { body: { loggedOut } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/restriction$/,
+    handle: (sim, [phone], body) => {
+      const account = accountOf(sim, phone);
+      account.restricted = parseBody(RestrictionBody, body).restricted;
+      return { body: { phone: account.phone, restricted: account.restricted } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/pre-keys$/,
+    handle: (sim, [phone], body) => {
+      const { keep } = parseBody(PreKeysBody, body);
+      const devices = [...accountOf(sim, phone).companions.values()];
+      for (const device of devices) {
+        for (const id of [...device.preKeys.keys()].slice(keep)) device.preKeys.delete(id);
+        checkPreKeyLow(sim, device);
+      }
+      return {
+        body: {
+          devices: devices.map((device) => ({ deviceId: device.deviceId, preKeys: device.preKeys.size })),
+        },
+      };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/connections$/,
+    handle: (sim, _params, body) => {
+      const { mode, delayMs } = parseBody(ConnectionsBody, body);
+      sim.policy = { mode, delayMs: delayMs ?? (mode === 'delay' ? 1000 : 0) };
+      return { body: sim.policy };
+    },
+  },
+  { method: 'GET', pattern: /^\/admin\/connections$/, handle: (sim) => ({ body: sim.policy }) },
+];

@@ -1,0 +1,98 @@
+/** Server-side connection control: replacement, drops, refusal and delay, and logging a device out. */
+import { jest } from '@jest/globals';
+import type { WASocket } from '@whiskeysockets/baileys';
+import { closeClient, connect, type LinkedClient, linkByQr, nextOutcome } from './harness/client.js';
+import { restoreMemoryAuth } from './harness/memory-auth.js';
+import { startTestSim, type TestSim } from './harness/test-sim.js';
+
+jest.setTimeout(30_000);
+
+interface AccountView {
+  connected: boolean;
+  devices: Array<{ connected: boolean; liveConnections: number; loggedOut: boolean }>;
+}
+
+let sim: TestSim;
+let client: LinkedClient;
+const PHONE = '15550004001';
+
+async function account(phone: string): Promise<AccountView> {
+  return (await sim.admin.get<AccountView>(`/accounts/${phone}`)).body;
+}
+
+async function reopen(): Promise<WASocket> {
+  const sock = connect(sim.wsUrl, restoreMemoryAuth(client.auth.save()));
+  expect(await nextOutcome(sock)).toEqual({ connection: 'open' });
+  return sock;
+}
+
+beforeAll(async () => {
+  sim = await startTestSim();
+  client = await linkByQr(sim, { phone: PHONE });
+});
+
+afterEach(async () => {
+  await sim.admin.ok('/connections', { mode: 'accept' });
+});
+
+afterAll(async () => {
+  await closeClient(client.sock);
+  await sim.stop();
+});
+
+describe('one live connection per device', () => {
+  it('replaces the older connection with conflict (440) when the device connects again', async () => {
+    const oldClosed = nextOutcome(client.sock);
+    const sock = await reopen();
+    expect(await oldClosed).toEqual({ connection: 'close', statusCode: 440 });
+    const view = await account(PHONE);
+    expect(view.devices).toEqual([expect.objectContaining({ connected: true, liveConnections: 1 })]);
+    client = { ...client, sock };
+  });
+});
+
+describe('server-side drops', () => {
+  it('drops the socket on disconnect, and the device can connect again', async () => {
+    const closed = nextOutcome(client.sock);
+    expect((await sim.admin.ok<{ closed: number }>(`/accounts/${PHONE}/disconnect`)).closed).toBe(1);
+    expect(await closed).toMatchObject({ connection: 'close' });
+    expect((await account(PHONE)).connected).toBe(false);
+    client = { ...client, sock: await reopen() };
+  });
+
+  it('refuses new connections in refuse mode, and accepts them again after', async () => {
+    await sim.admin.ok('/connections', { mode: 'refuse' });
+    const refused = connect(sim.wsUrl, restoreMemoryAuth(client.auth.save()));
+    expect(await nextOutcome(refused)).toMatchObject({ connection: 'close' });
+    await sim.admin.ok('/connections', { mode: 'accept' });
+    const oldClosed = nextOutcome(client.sock);
+    client = { ...client, sock: await reopen() };
+    await oldClosed;
+  });
+
+  it('holds new connections for delayMs in delay mode', async () => {
+    await sim.admin.ok('/connections', { mode: 'delay', delayMs: 400 });
+    const started = Date.now();
+    const oldClosed = nextOutcome(client.sock);
+    client = { ...client, sock: await reopen() };
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    await oldClosed;
+  });
+});
+
+describe('logout from the server side', () => {
+  it('closes the client as logged out (401) and refuses the device afterwards', async () => {
+    const victim = await linkByQr(sim, { phone: '15550004002' });
+    const closed = nextOutcome(victim.sock);
+    expect((await sim.admin.ok<{ loggedOut: number }>('/accounts/15550004002/logout')).loggedOut).toBe(1);
+    expect(await closed).toEqual({ connection: 'close', statusCode: 401 });
+    const again = connect(sim.wsUrl, restoreMemoryAuth(victim.auth.save()));
+    expect(await nextOutcome(again)).toEqual({ connection: 'close', statusCode: 401 });
+    expect((await account('15550004002')).devices).toEqual([expect.objectContaining({ loggedOut: true })]);
+  });
+
+  it('answers 404 for unknown accounts', async () => {
+    expect((await sim.admin.post('/accounts/15559999999/logout')).status).toBe(404);
+    expect((await sim.admin.post('/accounts/15559999999/disconnect')).status).toBe(404);
+  });
+});

@@ -1,0 +1,38 @@
+/** A small client for the simulator's admin API, as gateway tests would drive it. */
+
+/** A JSON answer and its status. */
+export interface AdminReply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+}
+
+/** Calls the admin API under `adminUrl` (`http://host:port/admin`). */
+export class AdminClient {
+  constructor(private readonly adminUrl: string) {}
+
+  /** GET `path` (relative to `/admin`). */
+  get<T = unknown>(path: string): Promise<AdminReply<T>> {
+    return this.call<T>('GET', path);
+  }
+
+  /** POST `body` as JSON to `path` (relative to `/admin`). */
+  post<T = unknown>(path: string, body?: unknown): Promise<AdminReply<T>> {
+    return this.call<T>('POST', path, body);
+  }
+
+  /** POST and require a 2xx answer, returning its body. */
+  async ok<T = unknown>(path: string, body?: unknown): Promise<T> {
+    const reply = await this.post<T>(path, body);
+    if (reply.status >= 300) throw new Error(`POST ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<AdminReply<T>> {
+    const response = await fetch(`${this.adminUrl}${path}`, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Login of a linked companion: checks the claimed device against the registry and its noise key, replaces an
+ * older connection of the same device (`conflict type=replaced`), answers `<success>`, delivers what queued up
+ * while it was offline and ends the offline backlog with `<ib><offline count/>`.
+ */
+import { type BinaryNode, lidJid, makeNode, SERVER_JID, unixNow } from './binary.js';
+import type { SimConnection } from './connection.js';
+import type { ClientHello } from './noise-server.js';
+import type { Simulator } from './simulator.js';
+
+/** Handles a handshake that carries a login payload (`username` + `device`). */
+export function login(sim: Simulator, connection: SimConnection, hello: ClientHello): void {
+  const { payload, clientStatic } = hello;
+  const phone = payload.username === null || payload.username === undefined ? '' : String(payload.username);
+  const device = sim.accounts.companion(phone, payload.device ?? 0);
+  if (!device || device.loggedOut || !device.noisePublic.equals(clientStatic)) {
+    sim.log.info(`login refused for ${phone}:${payload.device ?? 0}`);
+    connection.sendFailure(401);
+    return;
+  }
+  for (const previous of device.connections) {
+    if (previous !== connection) {
+      previous.endWithStreamError(undefined, makeNode('conflict', { type: 'replaced' }));
+    }
+  }
+  connection.device = device;
+  device.connections.add(connection);
+  device.connection = connection;
+  const account = device.account;
+  connection.send(
+    makeNode('success', {
+      t: String(unixNow()),
+      props: '1',
+      abprops: '1',
+      location: 'wa-sim',
+      creation: String(device.linkedAt),
+      lid: lidJid(account.lid, device.deviceId),
+      display_name: '',
+    }),
+  );
+  const backlog = device.offline.splice(0);
+  for (const node of backlog) connection.send(markOffline(node));
+  connection.send(
+    makeNode('ib', { from: SERVER_JID }, [makeNode('offline', { count: String(backlog.length) })]),
+  );
+  sim.log.info(`login ${phone}:${device.deviceId} (connection ${connection.id}, ${backlog.length} offline)`);
+}
+
+function markOffline(node: BinaryNode): BinaryNode {
+  return { ...node, attrs: { ...node.attrs, offline: '1' } };
+}

@@ -1,0 +1,162 @@
+/**
+ * The simulated WhatsApp network: registries (accounts, contacts, groups), the server identity (root key,
+ * static key, cert chain), live connections, and the dispatch of each client node to its handler.
+ */
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { type Account, AccountRegistry, type CompanionDevice, linkedCompanions } from './accounts.js';
+import type { BinaryNode } from './binary.js';
+import { createCertChain } from './cert-chain.js';
+import { SimConnection } from './connection.js';
+import { ContactRegistry } from './contacts.js';
+import { generateKeyPair } from './crypto.js';
+import { Directory } from './directory.js';
+import { GroupRegistry } from './groups.js';
+import { IdAllocator } from './ids.js';
+import { routeIq } from './iq-router.js';
+import type { SimLogger } from './log.js';
+import { login } from './login.js';
+import { handleClientMessage } from './messaging.js';
+import { NoiseServer } from './noise-server.js';
+import { Pairing } from './pairing.js';
+import { handleChatstate, handlePresence, PresenceBoard } from './presence.js';
+import { handleClientReceipt, ReceiptWaiters } from './receipts.js';
+
+/** Nodes kept for an offline companion; a device that never returns must not grow the heap without end. */
+const OFFLINE_QUEUE_LIMIT = 10_000;
+
+/** How the server treats new WebSocket connections (for reconnect tests). */
+export interface ConnectionPolicy {
+  mode: 'accept' | 'refuse' | 'delay';
+  delayMs: number;
+}
+
+/** Counters for load runs and health checks. */
+export interface SimStats {
+  messagesFromClients: number;
+  decryptedByContacts: number;
+  decryptFailures: number;
+}
+
+/** The whole simulated network behind one server. */
+export class Simulator {
+  readonly ids = new IdAllocator();
+  readonly accounts = new AccountRegistry(this.ids);
+  readonly contacts = new ContactRegistry(this.ids);
+  readonly directory = new Directory(this.accounts, this.contacts);
+  readonly groups = new GroupRegistry();
+  readonly rootKeys = generateKeyPair();
+  readonly staticKeys = generateKeyPair();
+  readonly certChain = createCertChain(this.rootKeys, this.staticKeys.public).encoded;
+  readonly connections = new Set<SimConnection>();
+  readonly pairing = new Pairing(this);
+  readonly receipts = new ReceiptWaiters();
+  readonly presence = new PresenceBoard();
+  readonly stats: SimStats = { messagesFromClients: 0, decryptedByContacts: 0, decryptFailures: 0 };
+  policy: ConnectionPolicy = { mode: 'accept', delayMs: 0 };
+  /** Base URL of the HTTP side (admin API, picture files), set once the server listens. */
+  httpBase = '';
+  private readonly warned = new Set<string>();
+  private messageCounter = 0;
+
+  constructor(readonly log: SimLogger) {}
+
+  /** Takes over an upgraded WebSocket as a client connection. */
+  attach(socket: WebSocket): SimConnection {
+    const noise = new NoiseServer(this.staticKeys, this.certChain);
+    const connection = new SimConnection(
+      socket,
+      noise,
+      {
+        onAuthenticated: async (conn, hello) => {
+          if (hello.payload.devicePairingData) this.pairing.register(conn, hello);
+          else login(this, conn, hello);
+        },
+        onNode: (conn, node) => this.dispatch(conn, node),
+        onClose: (conn) => this.detach(conn),
+      },
+      this.log,
+    );
+    this.connections.add(connection);
+    return connection;
+  }
+
+  /** A fresh message id in the style clients generate. */
+  newMessageId(): string {
+    this.messageCounter = (this.messageCounter + 1) % 0xffff;
+    return `3EB0${randomBytes(8).toString('hex').toUpperCase()}${this.messageCounter.toString(16).toUpperCase()}`;
+  }
+
+  /** Sends to a companion now, or queues the node for its next login (the oldest are dropped past a bound). */
+  deliver(device: CompanionDevice, node: BinaryNode): void {
+    if (device.loggedOut) return;
+    if (device.connection?.isOpen) {
+      device.connection.send(node);
+      return;
+    }
+    device.offline.push(node);
+    if (device.offline.length > OFFLINE_QUEUE_LIMIT) {
+      device.offline.shift();
+      this.warnOnce(
+        `offline:${device.account.phone}:${device.deviceId}`,
+        `offline queue of ${device.account.phone}:${device.deviceId} is full; dropping the oldest`,
+      );
+    }
+  }
+
+  /** Delivers to every linked companion of `account`, except `skip`. */
+  deliverToAccount(account: Account, node: BinaryNode, skip?: CompanionDevice): void {
+    for (const device of linkedCompanions(account)) if (device !== skip) this.deliver(device, node);
+  }
+
+  /** Logs a warning only the first time `key` is seen (unhandled iq namespaces and the like). */
+  warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.log.warn(message);
+  }
+
+  /** Closes every connection. */
+  closeAll(): void {
+    for (const connection of this.connections) connection.terminate();
+  }
+
+  private async dispatch(connection: SimConnection, node: BinaryNode): Promise<void> {
+    if (node.tag === 'iq') {
+      const reply = await routeIq(this, connection, node);
+      if (reply) connection.send(reply);
+      return;
+    }
+    if (!connection.device) return;
+    switch (node.tag) {
+      case 'message':
+        await handleClientMessage(this, connection, node);
+        return;
+      case 'receipt':
+        handleClientReceipt(this, connection, node);
+        return;
+      case 'presence':
+        handlePresence(this, connection, node);
+        return;
+      case 'chatstate':
+        handleChatstate(this, connection, node);
+        return;
+      default:
+        // acks, ib telemetry and calls need no answer here.
+        return;
+    }
+  }
+
+  private detach(connection: SimConnection): void {
+    this.connections.delete(connection);
+    this.pairing.forget(connection);
+    const device = connection.device;
+    if (!device) return;
+    device.connections.delete(connection);
+    if (device.connection === connection) device.connection = undefined;
+    if (![...device.account.companions.values()].some((companion) => companion.connection)) {
+      device.account.online = false;
+    }
+    this.log.info(`connection ${connection.id} of ${device.account.phone}:${device.deviceId} closed`);
+  }
+}
