@@ -8,6 +8,7 @@ import { handler as authHandler } from './auth/handler.js';
 import { handler as docsHandler } from './docs/handler.js';
 import { handler as healthHandler } from './health/handler.js';
 import { createResourceHandler } from './http/http-handler.js';
+import { handler as messagesHandler } from './messages/handler.js';
 import { handler as sessionsHandler } from './sessions/handler.js';
 
 export type HttpHandler = (
@@ -17,12 +18,13 @@ export type HttpHandler = (
 
 export interface Resource {
   name: string;
-  /** Paths equal to a prefix or below it belong to this resource. */
-  prefixes: readonly string[];
+  /** Paths equal to a prefix or below it belong to this resource (first match wins). */
+  prefixes: readonly (string | RegExp)[];
   handler: HttpHandler;
 }
 
 export const resources: readonly Resource[] = [
+  { name: 'messages', prefixes: [/^\/api\/sessions\/[^/]+\/messages(\/|$)/], handler: messagesHandler },
   { name: 'sessions', prefixes: ['/api/sessions'], handler: sessionsHandler },
   { name: 'auth', prefixes: ['/api/auth'], handler: authHandler },
   { name: 'audit', prefixes: ['/api/audit'], handler: auditHandler },
@@ -35,8 +37,9 @@ export const notFoundHandler: HttpHandler = createResourceHandler([]);
 
 export function resourceFor(path: string): HttpHandler {
   for (const resource of resources) {
-    if (resource.prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))
-      return resource.handler;
+    const claims = (prefix: string | RegExp) =>
+      typeof prefix === 'string' ? path === prefix || path.startsWith(`${prefix}/`) : prefix.test(path);
+    if (resource.prefixes.some(claims)) return resource.handler;
   }
   return notFoundHandler;
 }

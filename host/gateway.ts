@@ -23,6 +23,7 @@ import { EventBus } from './events/event-bus.js';
 import { Host } from './host.js';
 import { startLocalGateway } from './local-gateway.js';
 import { scheduleAuditRetention } from './maintenance.js';
+import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 
 /** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
@@ -74,7 +75,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const events = new EventBus(logger);
   const engine = selectEngine(env, options.testNetwork);
 
+  const sink = new MessageSink({ messages: data.messages, events, clock, logger });
   const host = new Host({
+    sink,
+    messages: data.messages,
     sessions: data.sessions,
     fences: data.fences,
     events,
@@ -104,7 +108,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const stopRetention = scheduleAuditRetention(main.audit, clock, env.AUDIT_RETENTION_DAYS, logger);
   const consumer = new CommandConsumer(
     commands,
-    { 'session.start': (command) => host.handleStart(command) },
+    {
+      'session.start': (command) => host.handleStart(command),
+      'message.send': (command) => host.handleSend(command),
+    },
     logger,
     metrics,
     {

@@ -12,13 +12,16 @@ import {
 } from '../shared/errors/app-error.js';
 import type { Metrics } from '../shared/observability/metrics.js';
 import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../shared/ports/host-gateway.port.js';
+import type { MessageStore } from '../shared/ports/message-store.port.js';
 import type { CommandQueue } from '../shared/queue/command-queue.js';
+import { sendMessage } from './messages/send-message.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
 
 export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
+  messages: MessageStore;
 }
 
 export class Host implements HostGateway {
@@ -49,6 +52,14 @@ export class Host implements HostGateway {
     this.runners.set(session.id, runner);
     this.deps.metrics.activeEngines.set(this.runners.size);
     await runner.launch();
+  }
+
+  /** Carries out a send command (see host/messages/send-message.ts). */
+  handleSend(command: CommandOf<'message.send'>): Promise<void> {
+    return sendMessage(
+      { messages: this.deps.messages, sink: this.deps.sink, runnerOf: (id) => this.runners.get(id) },
+      command,
+    );
   }
 
   /**

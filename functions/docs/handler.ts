@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/handler.js';
 import { healthRoutes } from '../health/handler.js';
 import { createResourceHandler } from '../http/http-handler.js';
 import { type AnyRoute, defineRoute, RawResponse } from '../http/route.js';
+import { messageRoutes } from '../messages/handler.js';
 import { sessionRoutes } from '../sessions/handler.js';
 import { renderDocsPage } from './docs-page.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -14,6 +15,7 @@ function documents(version: string) {
   if (cached?.version !== version) {
     const routes: AnyRoute[] = [
       ...sessionRoutes,
+      ...messageRoutes,
       ...authRoutes,
       ...auditRoutes,
       ...healthRoutes,

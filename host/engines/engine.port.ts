@@ -25,6 +25,36 @@ export interface DisconnectInfo {
   loggedOut: boolean;
 }
 
+/** A message that arrived from the network, in neutral ids (`<number>@c.us`, `<id>@g.us`). */
+export interface InboundMessage {
+  waMessageId: string;
+  chatId: string;
+  /** The sender; for group messages the group (the participant is `author`). */
+  from: string;
+  to: string;
+  author: string | null;
+  body: string | null;
+  type: string;
+  /** Epoch seconds. */
+  timestamp: number;
+  pushName: string | null;
+}
+
+/** A delivery-state change of a message this session sent. */
+export interface OutgoingStatus {
+  waMessageId: string;
+  chatId: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+}
+
+export interface SendTextInput {
+  chatId: string;
+  text: string;
+  /** The pre-generated network id: the engine sends under this id so a retried command is the same message. */
+  waMessageId: string;
+  mentions?: readonly string[];
+}
+
 /** Callbacks from one engine instance to its session runner. */
 export interface EngineListener {
   qr(qr: string): void;
@@ -33,6 +63,8 @@ export interface EngineListener {
   disconnected(info: DisconnectInfo): void;
   /** A terminal failure (e.g. authentication refused): no reconnect. */
   failed(reason: string): void;
+  messageReceived(message: InboundMessage): void;
+  messageStatus(update: OutgoingStatus): void;
 }
 
 export interface EngineSession {
@@ -51,6 +83,8 @@ export interface MessagingEngine {
   logout(): Promise<void>;
   /** Tears the client down at once without waiting for the network (stuck engines). */
   forceDestroy(): Promise<void>;
+  /** Sends a text; resolves once the network accepted it (epoch-second timestamp of the send). */
+  sendText(input: SendTextInput): Promise<{ timestamp: number }>;
   /** Asks for an 8-character code to link by phone number instead of QR (capability `pairing_code`). */
   requestPairingCode?(phone: string): Promise<string>;
 }

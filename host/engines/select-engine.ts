@@ -28,6 +28,7 @@ export function selectEngine(env: Env, testNetwork?: TestNetwork): SelectedEngin
         webSocketUrl: env.WA_WEBSOCKET_URL,
         serverRootKey: env.WA_SERVER_ROOT_KEY,
         logger: pino({ level: env.BAILEYS_LOG_LEVEL, base: { component: 'baileys' } }),
+        messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
       });
       return { factory, network: null, close: () => authState.close() };
     }

@@ -17,21 +17,23 @@ import type {
   EngineSession,
   LinkedIdentity,
   MessagingEngine,
+  SendTextInput,
 } from '../engines/engine.port.js';
+import type { MessageSink } from '../messages/message-sink.js';
 import { decideReconnect, type ReconnectConfig, resolveReconnectConfig } from './reconnect-policy.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
+import { unlinkDevice } from './unlink-device.js';
 import { withTimeout } from './with-timeout.js';
 
 export interface RunnerDeps extends StatusWriterDeps {
   engines: EngineFactory;
+  /** Stores and publishes what the engine reports about messages. */
+  sink: MessageSink;
   audit: AuditRecorder;
   fences: TeardownFenceStore;
   teardownTimeoutMs: number;
   random?: () => number;
 }
-
-/** How long a fence outlives a teardown that never settles (e.g. the host died mid-teardown). */
-const FENCE_TTL_MULTIPLIER = 30;
 
 export class SessionRunner {
   private engine: MessagingEngine | null = null;
@@ -84,6 +86,13 @@ export class SessionRunner {
     return engine.requestPairingCode(phone);
   }
 
+  /** Sends a text through the live engine; throws when there is none (the caller marks the message failed). */
+  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+    const engine = this.engine;
+    if (!engine) throw new SessionStateError('SESSION_NOT_READY', 'Session has no live connection');
+    return engine.sendText(input);
+  }
+
   /** A start while waiting to reconnect: try now instead of after the backoff. */
   async reconnectNow(): Promise<void> {
     if (this.engine) return;
@@ -117,30 +126,7 @@ export class SessionRunner {
     if (!engine)
       throw new SessionStateError('SESSION_NOT_STARTED', 'Session has no live connection to log out');
     this.retire();
-    const incomplete = (detail: string) =>
-      new IncompleteOperationError(
-        'SESSION_LOGOUT_INCOMPLETE',
-        `Logout of session '${this.session.name}' did not complete (${detail}); the session was stopped locally. Start it again and retry.`,
-      );
-    const attempt = engine.logout().then(
-      () => ({ ok: true as const }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const outcome = await withTimeout(attempt, this.deps.teardownTimeoutMs);
-    if (outcome.done && outcome.value.ok) {
-      await this.deps.engines.wipeCredentials(this.session.id);
-      return this.writer.apply('logout', { phone: null, lastError: null });
-    }
-    await engine
-      .forceDestroy()
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'forceDestroy failed'));
-    if (outcome.done) {
-      await this.deps.engines.wipeCredentials(this.session.id);
-    } else {
-      await this.fenceUntilSettled(attempt);
-    }
-    await this.writer.apply('logout', { phone: null, lastError: 'logout not confirmed by the network' });
-    throw incomplete(outcome.done ? 'the network refused it' : 'timed out');
+    return unlinkDevice({ ...this.deps, session: this.session, writer: this.writer }, engine);
   }
 
   /** Kills the engine at once and tears the session down. */
@@ -186,23 +172,6 @@ export class SessionRunner {
     return engine;
   }
 
-  private async fenceUntilSettled(teardown: Promise<{ ok: boolean }>): Promise<void> {
-    const { fences, clock, engines, logger } = this.deps;
-    const name = this.session.name;
-    await fences.put(
-      name,
-      new Date(clock.now().getTime() + this.deps.teardownTimeoutMs * FENCE_TTL_MULTIPLIER),
-    );
-    void teardown.then(async () => {
-      try {
-        await engines.wipeCredentials(this.session.id);
-        await fences.clear(name);
-      } catch (error) {
-        logger.error({ err: error, sessionName: name }, 'late teardown could not settle');
-      }
-    });
-  }
-
   private clearReconnectTimer(): void {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
@@ -224,8 +193,15 @@ export class SessionRunner {
         this.retire();
         void this.writer.apply('engine_failed', { lastError: reason });
       },
+      // Messages are stored even from a superseded engine: they happened on the network either way.
+      messageReceived: (message) =>
+        void this.deps.sink.received(this.session.id, message).catch(this.logError),
+      messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
     };
   }
+
+  private readonly logError = (error: unknown) =>
+    this.deps.logger.error({ err: error, sessionId: this.session.id }, 'message callback failed');
 
   private async onQr(qr: string): Promise<void> {
     this.currentQr = qr;

@@ -100,6 +100,8 @@ const EnvSchema = z.object({
   COMMAND_VISIBILITY_TIMEOUT_S: limit(60),
   COMMAND_MAX_RECEIVES: limit(5),
   SHUTDOWN_GRACE_MS: limit(5_000),
+  BAILEYS_MESSAGE_STORE_LIMIT: limit(5_000),
+  SEND_WAIT_MS: limit(5_000),
 });
 
 export type RawEnv = z.input<typeof EnvSchema>;

@@ -13,7 +13,15 @@ export const StartSessionCommand = z.object({
   requestedAt: z.iso.datetime({ offset: true }),
 });
 
-export const SessionCommand = z.discriminatedUnion('type', [StartSessionCommand]);
+/** Send the stored outgoing message `messageId` (its row carries the text and the pre-generated network id). */
+export const SendMessageCommand = z.object({
+  type: z.literal('message.send'),
+  sessionId: Uuid,
+  messageId: Uuid,
+  requestedAt: z.iso.datetime({ offset: true }),
+});
+
+export const SessionCommand = z.discriminatedUnion('type', [StartSessionCommand, SendMessageCommand]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandType = SessionCommand['type'];
 export type CommandOf<T extends SessionCommandType> = Extract<SessionCommand, { type: T }>;

@@ -2,6 +2,7 @@
  * Gateway events: the typed map from event name to payload. Webhooks, the event bus and metrics all key on these
  * literal names; nothing builds an event name from strings.
  */
+import type { MessageStatus } from './message.js';
 import type { SessionStatus } from './session.js';
 
 export const EVENT_NAMES = [
@@ -30,8 +31,36 @@ export const EVENT_NAMES = [
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
+/** A message as events carry it (`message.received`, `message.sent`): neutral chat ids, epoch-second time. */
+export interface MessageEventData {
+  id: string;
+  chatId: string;
+  from: string;
+  to: string;
+  author: string | null;
+  body: string;
+  type: string;
+  timestamp: number;
+  fromMe: boolean;
+  isGroup: boolean;
+}
+
+/** A delivery-state change of an outgoing message (`message.ack`, `message.failed`). */
+export interface MessageAckData {
+  /** The stored message id. */
+  id: string;
+  /** The network message id. */
+  messageId: string;
+  chatId: string;
+  status: MessageStatus;
+}
+
 /** Payloads of the events the gateway emits today; the rest join as their issues land. */
 export interface GatewayEventMap {
+  'message.received': MessageEventData;
+  'message.sent': MessageEventData;
+  'message.ack': MessageAckData;
+  'message.failed': MessageAckData & { error: string };
   'session.status': { sessionId: string; status: SessionStatus };
   'session.qr': { sessionId: string; qr: string };
   'session.authenticated': { sessionId: string; phone: string; pushName: string | null };

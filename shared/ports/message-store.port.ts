@@ -25,8 +25,16 @@ export interface MessageStore {
   findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null>;
   /** Newest first (timestamp, then createdAt), with the unpaginated total. */
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }>;
-  /** Advances the status of the row with this network id if `status` is later than its current one. */
-  advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange>;
+  /**
+   * Advances the status of the row with this network id if `status` is later than its current one; `timestamp`
+   * (epoch seconds) fills the row's timestamp when it has none yet (an outgoing message once it is sent).
+   */
+  advanceStatus(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp?: number,
+  ): Promise<StatusChange>;
   /** Deletes every message of a session (session delete). Answers how many. */
   deleteBySession(sessionId: string): Promise<number>;
 }

@@ -7,6 +7,7 @@ import { auditRoutes } from '../../functions/audit/handler.js';
 import { authRoutes } from '../../functions/auth/handler.js';
 import { healthRoutes } from '../../functions/health/handler.js';
 import type { AnyRoute } from '../../functions/http/route.js';
+import { messageRoutes } from '../../functions/messages/handler.js';
 import { sessionRoutes } from '../../functions/sessions/handler.js';
 import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 
@@ -28,7 +29,13 @@ type Document = {
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
 
-const ROUTES: AnyRoute[] = [...sessionRoutes, ...authRoutes, ...auditRoutes, ...healthRoutes];
+const ROUTES: AnyRoute[] = [
+  ...sessionRoutes,
+  ...messageRoutes,
+  ...authRoutes,
+  ...auditRoutes,
+  ...healthRoutes,
+];
 const DOC_ROUTES = [
   ['GET', '/api/openapi.json'],
   ['GET', '/api/docs'],

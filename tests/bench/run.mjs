@@ -1,4 +1,7 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON lines, with the issue's goals beside them.
+// `node --expose-gc tests/bench/run.mjs <name>` runs one (http, startup, link, rss).
+import { baileysLink } from './baileys-link.mjs';
+import { baileysRss } from './baileys-rss.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { startupTime } from './startup.mjs';
 
@@ -16,9 +19,29 @@ const benches = {
     const r = await startupTime();
     return { ...r, goals: { medianMs: '< 1500' }, met: r.medianMs < 1500 };
   },
+  link: async () => {
+    const r = await baileysLink();
+    return { ...r, goals: { restartAllReadyMs: '< 3000' }, met: r.restart.allReadyMs < 3000 };
+  },
+  rss: async () => {
+    const r = await baileysRss();
+    return { ...r, goals: { rssMbPerSession: '<= 3' }, met: r.rssMbPerSession <= 3 };
+  },
 };
+if (only && !(only in benches)) {
+  process.stderr.write(`unknown bench "${only}"; one of: ${Object.keys(benches).join(', ')}\n`);
+  process.exit(2);
+}
+let failed = false;
 for (const [name, bench] of Object.entries(benches)) {
   if (only && only !== name) continue;
-  const result = await bench();
-  process.stdout.write(`${JSON.stringify({ bench: name, ...result })}\n`);
+  try {
+    const result = await bench();
+    process.stdout.write(`${JSON.stringify({ bench: name, ...result })}\n`);
+  } catch (error) {
+    failed = true;
+    process.stdout.write(`${JSON.stringify({ bench: name, error: String(error?.stack ?? error) })}\n`);
+  }
 }
+// The rss bench runs Baileys in this process, which leaves timers armed: exit explicitly.
+process.exit(failed ? 1 : 0);

@@ -3,8 +3,9 @@
  * (`{"wsUrl","adminUrl","rootKey"}`); logs go to stderr. Env: SIM_PORT (default 7080), SIM_HOST
  * (default 127.0.0.1), SIM_LOG (silent|error|warn|info|debug, default info).
  */
+
+import { quietLibsignal } from '../../host/engines/baileys/quiet-libsignal.js';
 import { createLogger, parseLogLevel } from './log.js';
-import { quietLibsignal } from './quiet-libsignal.js';
 import { startSimulator } from './server.js';
 
 const level = parseLogLevel(process.env.SIM_LOG, 'info');

@@ -9,6 +9,8 @@ import type {
   MessagingEngine,
 } from '../engine.port.js';
 import { BaileysEngine } from './baileys-engine.js';
+import { quietLibsignal } from './quiet-libsignal.js';
+import { RecentMessages } from './recent-messages.js';
 import { trustServerRootKey } from './server-trust.js';
 
 export interface BaileysFactoryOptions {
@@ -17,6 +19,8 @@ export interface BaileysFactoryOptions {
   /** Base64 root key of a private server to trust instead of WhatsApp's (see server-trust.ts). */
   serverRootKey: string | undefined;
   logger: ILogger;
+  /** Newest sent messages kept per session for retry requests. */
+  messageStoreLimit: number;
 }
 
 export class BaileysEngineFactory implements EngineFactory {
@@ -30,9 +34,13 @@ export class BaileysEngineFactory implements EngineFactory {
 
   /** Engines by session, so a wipe can stop every socket of the session from writing credentials back. */
   private readonly engines = new Map<string, Set<BaileysEngine>>();
+  private readonly recentMessages: RecentMessages;
 
   constructor(private readonly options: BaileysFactoryOptions) {
     if (options.serverRootKey) trustServerRootKey(options.serverRootKey);
+    // libsignal would otherwise print whole Signal sessions (key material included) to the console.
+    quietLibsignal();
+    this.recentMessages = new RecentMessages(options.messageStoreLimit);
   }
 
   create(session: EngineSession, listener: EngineListener): MessagingEngine {
@@ -40,6 +48,7 @@ export class BaileysEngineFactory implements EngineFactory {
       authState: this.options.authState,
       webSocketUrl: this.options.webSocketUrl,
       logger: this.options.logger,
+      recentMessages: this.recentMessages,
     });
     // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
     this.engines.set(session.id, new Set([engine]));
@@ -49,6 +58,7 @@ export class BaileysEngineFactory implements EngineFactory {
   async wipeCredentials(sessionId: string): Promise<void> {
     for (const engine of this.engines.get(sessionId) ?? []) engine.markCredentialsWiped();
     this.engines.delete(sessionId);
+    this.recentMessages.forget(sessionId);
     await this.options.authState.wipe(sessionId);
   }
 }

@@ -7,18 +7,28 @@ import makeWASocket, {
   type ConnectionState,
   DisconnectReason,
   jidDecode,
+  type proto,
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
-import type { EngineListener, EngineSession, MessagingEngine } from '../engine.port.js';
+import type { EngineListener, EngineSession, MessagingEngine, SendTextInput } from '../engine.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
+import {
+  inboundFromBaileys,
+  statusFromBaileys,
+  statusFromOwnUpsert,
+  toBaileysJid,
+} from './baileys-messages.js';
+import type { RecentMessages } from './recent-messages.js';
 
 export interface BaileysEngineOptions {
   authState: AuthStateStore;
   /** The server's WebSocket URL; Baileys' default (WhatsApp) when undefined. */
   webSocketUrl: string | undefined;
   logger: ILogger;
+  /** Sent messages kept for the network's retry requests (newest N per session). */
+  recentMessages: RecentMessages;
 }
 
 /** The HTTP-like status code Baileys attaches (as a Boom) to the error that closed the socket. */
@@ -71,6 +81,18 @@ export class BaileysEngine implements MessagingEngine {
     this.credentialsWiped = true;
   }
 
+  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+    const socket = this.socket;
+    if (!socket) throw new Error('no open connection');
+    const sent = await socket.sendMessage(
+      toBaileysJid(input.chatId),
+      { text: input.text, ...(input.mentions ? { mentions: input.mentions.map(toBaileysJid) } : {}) },
+      { messageId: input.waMessageId },
+    );
+    if (sent?.message) this.options.recentMessages.remember(this.session.id, input.waMessageId, sent.message);
+    return { timestamp: Number(sent?.messageTimestamp ?? Math.floor(Date.now() / 1000)) };
+  }
+
   /** Asks the server for an 8-character pairing code for `phone` (digits only). */
   async requestPairingCode(phone: string): Promise<string> {
     const socket = this.socket;
@@ -89,13 +111,38 @@ export class BaileysEngine implements MessagingEngine {
       syncFullHistory: false,
       // The gateway stores messages as they arrive; it has no use for the phone's history and must not wait for it.
       shouldSyncHistoryMessage: () => false,
+      // The network asks again for a message a recipient could not decrypt: answer from the recent sends.
+      getMessage: async (key): Promise<proto.IMessage | undefined> =>
+        key.id ? this.options.recentMessages.get(this.session.id, key.id) : undefined,
     });
     this.socket = socket;
     socket.ev.on('creds.update', () => {
       void auth.saveCredentials();
     });
     socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
-    if (auth.linked) this.listener.credentialsPresented();
+    socket.ev.on('messages.upsert', ({ messages, type }) => {
+      if (socket !== this.socket) return;
+      const phone = jidDecode(socket.authState.creds.me?.id ?? '')?.user ?? '';
+      for (const message of messages) {
+        const own = statusFromOwnUpsert(message);
+        if (own) this.listener.messageStatus(own);
+        const inbound = type === 'notify' ? inboundFromBaileys(message, phone) : null;
+        if (inbound) this.listener.messageReceived(inbound);
+      }
+    });
+    socket.ev.on('messages.update', (updates) => {
+      for (const update of updates) {
+        const status = statusFromBaileys(update);
+        if (status) this.listener.messageStatus(status);
+      }
+    });
+    // Stored credentials reach the server in the handshake, once the WebSocket is open: a refused or unreachable
+    // server never saw them, so the session stays `initializing` rather than showing `authenticating`.
+    if (auth.linked) {
+      socket.ws.once('open', () => {
+        if (!this.closed && socket === this.socket) this.listener.credentialsPresented();
+      });
+    }
   }
 
   private onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): void {

@@ -8,7 +8,10 @@ import type {
   EngineFactory,
   EngineListener,
   EngineSession,
+  InboundMessage,
   MessagingEngine,
+  OutgoingStatus,
+  SendTextInput,
 } from '../engine.port.js';
 import type { TestNetwork } from './test-network.js';
 
@@ -33,6 +36,8 @@ class TestEngine implements MessagingEngine {
           this.listener.credentialsPresented();
           this.listener.ready(identity);
         }),
+      emitInbound: (message: InboundMessage) => this.ifOpen(() => this.listener.messageReceived(message)),
+      emitStatus: (update: OutgoingStatus) => this.ifOpen(() => this.listener.messageStatus(update)),
       emitDropped: (loggedOut: boolean) =>
         this.ifOpen(() => {
           this.close();
@@ -72,6 +77,12 @@ class TestEngine implements MessagingEngine {
 
   async forceDestroy(): Promise<void> {
     this.close();
+  }
+
+  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+    if (this.closed) throw new Error('connection closed');
+    this.network.recordSent(this.session.id, input);
+    return { timestamp: Math.floor(Date.now() / 1000) };
   }
 
   async requestPairingCode(phone: string): Promise<string> {

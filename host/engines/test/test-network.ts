@@ -2,11 +2,15 @@
  * A deterministic stand-in for the WhatsApp network, for tests and for trying the API without a phone: it keeps
  * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
  */
+import type { InboundMessage, OutgoingStatus, SendTextInput } from '../engine.port.js';
+
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
 
 interface Connection {
   sessionId: string;
+  emitInbound(message: InboundMessage): void;
+  emitStatus(update: OutgoingStatus): void;
   emitQr(): void;
   emitLinked(identity: { phone: string; pushName: string | null }): void;
   emitDropped(loggedOut: boolean): void;
@@ -99,6 +103,25 @@ export class TestNetwork {
     if (!issued || issued.code !== code) throw new Error('wrong pairing code');
     this.pairingCodes.delete(sessionId);
     this.scanQr(sessionId, { phone: issued.phone, pushName });
+  }
+
+  /** Texts the sessions sent, in order, as the network received them. */
+  readonly sent = new Map<string, SendTextInput[]>();
+
+  recordSent(sessionId: string, input: SendTextInput): void {
+    this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), input]);
+  }
+
+  /** A contact's message arriving at the session. */
+  deliverInbound(sessionId: string, message: InboundMessage): void {
+    const connection = this.connections.get(sessionId);
+    if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    connection.emitInbound(message);
+  }
+
+  /** A receipt for a message the session sent (delivered, read …). */
+  acknowledge(sessionId: string, update: OutgoingStatus): void {
+    this.connections.get(sessionId)?.emitStatus(update);
   }
 
   /** Drops the connection as a network failure would (credentials kept). */

@@ -95,12 +95,17 @@ export class MemoryMessageStore implements MessageStore {
     };
   }
 
-  async advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange> {
+  async advanceStatus(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp?: number,
+  ): Promise<StatusChange> {
     const current = this.byWaMessageId(sessionId, waMessageId);
     if (current === undefined) return { outcome: 'not_found' };
     if (!isStatusAdvance(current.status, status))
       return { outcome: 'unchanged', message: copyMessage(current) };
-    const next = { ...current, status };
+    const next = { ...current, status, timestamp: current.timestamp ?? timestamp ?? null };
     this.byId.set(next.id, next);
     return { outcome: 'updated', message: copyMessage(next) };
   }

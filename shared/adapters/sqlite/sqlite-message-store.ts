@@ -32,7 +32,12 @@ interface MessageRow {
   created_at: string;
 }
 
-type AdvanceFn = (sessionId: string, waMessageId: string, status: MessageStatus) => StatusChange;
+type AdvanceFn = (
+  sessionId: string,
+  waMessageId: string,
+  status: MessageStatus,
+  timestamp: number | undefined,
+) => StatusChange;
 type ReadPageFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
 
 const STORE = 'Message store';
@@ -122,7 +127,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly insertRow: Database.Statement<MessageRow>;
   private readonly selectById: Database.Statement<[string, string], MessageRow>;
   private readonly selectByWaId: Database.Statement<[string, string], MessageRow>;
-  private readonly updateStatus: Database.Statement<[string, string]>;
+  private readonly updateStatus: Database.Statement<[string, number | null, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
   private readonly readPage: Database.Transaction<ReadPageFn>;
@@ -140,12 +145,15 @@ export class SqliteMessageStore implements MessageStore {
     );
     this.selectById = db.prepare('SELECT * FROM messages WHERE session_id = ? AND id = ?');
     this.selectByWaId = db.prepare('SELECT * FROM messages WHERE session_id = ? AND wa_message_id = ?');
-    this.updateStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
+    this.updateStatus = db.prepare(
+      'UPDATE messages SET status = ?, timestamp = COALESCE(timestamp, ?) WHERE id = ?',
+    );
     this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
-    this.advanceTx = db.transaction((sessionId: string, waMessageId: string, status: MessageStatus) =>
-      this.advanceInTransaction(sessionId, waMessageId, status),
+    this.advanceTx = db.transaction(
+      (sessionId: string, waMessageId: string, status: MessageStatus, timestamp: number | undefined) =>
+        this.advanceInTransaction(sessionId, waMessageId, status, timestamp),
     );
     // A read transaction so the page and its total come from the same snapshot.
     this.readPage = db.transaction((filter: MessageFilter, page: Page) => {
@@ -197,20 +205,33 @@ export class SqliteMessageStore implements MessageStore {
     return runSql(STORE, () => this.readPage.deferred(filter, page));
   }
 
-  async advanceStatus(sessionId: string, waMessageId: string, status: MessageStatus): Promise<StatusChange> {
-    return runSql(STORE, () => this.advanceTx.immediate(sessionId, waMessageId, status));
+  async advanceStatus(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp?: number,
+  ): Promise<StatusChange> {
+    return runSql(STORE, () => this.advanceTx.immediate(sessionId, waMessageId, status, timestamp));
   }
 
   async deleteBySession(sessionId: string): Promise<number> {
     return runSql(STORE, () => this.deleteBySessionId.run(sessionId).changes);
   }
 
-  private advanceInTransaction(sessionId: string, waMessageId: string, status: MessageStatus): StatusChange {
+  private advanceInTransaction(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp: number | undefined,
+  ): StatusChange {
     const row = this.selectByWaId.get(sessionId, waMessageId);
     if (row === undefined) return { outcome: 'not_found' };
     const current = toMessage(row);
     if (!isStatusAdvance(current.status, status)) return { outcome: 'unchanged', message: current };
-    this.updateStatus.run(status, current.id);
-    return { outcome: 'updated', message: { ...current, status } };
+    this.updateStatus.run(status, timestamp ?? null, current.id);
+    return {
+      outcome: 'updated',
+      message: { ...current, status, timestamp: current.timestamp ?? timestamp ?? null },
+    };
   }
 }

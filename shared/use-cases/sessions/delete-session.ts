@@ -15,6 +15,8 @@ export async function deleteSession(
   const session = await loadSession(deps.data.sessions, caller, id);
   await assertNoTeardownPending(deps.data.fences, deps.clock, session.name);
   await deps.host.discard(id);
+  // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do.
+  await deps.data.messages.deleteBySession(id);
   await deps.data.sessions.delete(id);
   deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { TestEngineFactory } from '../../../host/engines/test/test-engine.js';
 import { TestNetwork } from '../../../host/engines/test/test-network.js';
 import { EventBus } from '../../../host/events/event-bus.js';
+import { MessageSink } from '../../../host/messages/message-sink.js';
 import { SessionRunner } from '../../../host/sessions/session-runner.js';
+import { MemoryMessageStore } from '../../../shared/adapters/memory/memory-message-store.js';
 import {
   MemoryAuditLogStore,
   MemorySessionStore,
@@ -37,6 +39,12 @@ async function setup(config: SessionConfig = {}) {
       clock: systemClock,
       logger: silentLogger,
       engines: new TestEngineFactory(network),
+      sink: new MessageSink({
+        messages: new MemoryMessageStore(),
+        events,
+        clock: systemClock,
+        logger: silentLogger,
+      }),
       audit,
       teardownTimeoutMs: 50,
       random: () => 0.5,

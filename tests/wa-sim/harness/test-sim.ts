@@ -3,9 +3,9 @@
  * with libsignal's session chatter filtered. `SIM_LOG=debug` traces every node.
  */
 import * as baileys from '@whiskeysockets/baileys';
+import { quietLibsignal } from '../../../host/engines/baileys/quiet-libsignal.js';
 import { trustSimulatorRootKey } from '../client-trust.js';
 import { parseLogLevel } from '../log.js';
-import { quietLibsignal } from '../quiet-libsignal.js';
 import { type RunningSimulator, startSimulator } from '../server.js';
 import { AdminClient } from './admin-client.js';
 import { unrefBaileysUploadTimeouts } from './baileys-timers.js';

@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import * as baileys from '@whiskeysockets/baileys';
+import { quietLibsignal } from '../../../host/engines/baileys/quiet-libsignal.js';
 import { trustSimulatorRootKey } from '../client-trust.js';
 import { AdminClient } from '../harness/admin-client.js';
 import { unrefBaileysUploadTimeouts } from '../harness/baileys-timers.js';
 import { closeClient, linkByQr } from '../harness/client.js';
 import { eventually } from '../harness/wait.js';
-import { quietLibsignal } from '../quiet-libsignal.js';
 
 const total = Number(process.argv[2] ?? 5000);
 const inFlight = Number(process.argv[3] ?? 50);

@@ -1,7 +1,7 @@
 /**
  * libsignal prints every session it opens or closes (whole session objects) through `console.info`/`warn`,
  * from the simulator's devices and from Baileys alike. This filter drops those lines and passes the rest.
- * It patches the global console, so only processes that own their console (the sim's CLI, tests) use it.
+ * It patches the global console: the gateway logs through pino, so only this library chatter is affected.
  */
 
 const CHATTER = [
@@ -20,8 +20,14 @@ function isChatter(args: readonly unknown[]): boolean {
   return typeof first === 'string' && CHATTER.some((prefix) => first.startsWith(prefix));
 }
 
-/** Filters libsignal's session logging out of `console.info` and `console.warn`; returns an undo function. */
+let quieted: (() => void) | null = null;
+
+/**
+ * Filters libsignal's session logging out of `console.info` and `console.warn`; returns an undo function. Calling
+ * it again while it is in place changes nothing (and returns the same undo).
+ */
 export function quietLibsignal(): () => void {
+  if (quieted) return quieted;
   const { info, warn } = console;
   console.info = (...args: unknown[]) => {
     if (!isChatter(args)) info.apply(console, args);
@@ -29,8 +35,10 @@ export function quietLibsignal(): () => void {
   console.warn = (...args: unknown[]) => {
     if (!isChatter(args)) warn.apply(console, args);
   };
-  return () => {
+  quieted = () => {
     console.info = info;
     console.warn = warn;
+    quieted = null;
   };
+  return quieted;
 }

@@ -1,0 +1,94 @@
+/**
+ * Where engine message callbacks land: inbound messages are stored (once: a re-fired message is dropped by the
+ * store's unique network id) and published as `message.received`; acks advance the stored status forward only and
+ * are published as `message.ack`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { GatewayEvent, MessageEventData } from '../../shared/domain/events.js';
+import type { Message } from '../../shared/domain/message.js';
+import { isGroupChat } from '../../shared/domain/wa-ids.js';
+import type { Clock } from '../../shared/ports/clock.port.js';
+import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import type { MessageStore } from '../../shared/ports/message-store.port.js';
+import type { InboundMessage, OutgoingStatus } from '../engines/engine.port.js';
+
+export interface MessageSinkDeps {
+  messages: MessageStore;
+  events: EventPublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The event form of a stored message. */
+export function messageEventData(message: Message): MessageEventData {
+  return {
+    id: message.waMessageId ?? message.id,
+    chatId: message.chatId,
+    from: message.from,
+    to: message.to,
+    author: message.author,
+    body: message.body ?? '',
+    type: message.type,
+    timestamp: message.timestamp ?? Math.floor(Date.parse(message.createdAt) / 1000),
+    fromMe: message.direction === 'outgoing',
+    isGroup: isGroupChat(message.chatId),
+  };
+}
+
+export class MessageSink {
+  constructor(private readonly deps: MessageSinkDeps) {}
+
+  async received(sessionId: string, inbound: InboundMessage): Promise<void> {
+    const message: Message = {
+      id: randomUUID(),
+      sessionId,
+      waMessageId: inbound.waMessageId,
+      chatId: inbound.chatId,
+      chatName: null,
+      author: inbound.author,
+      from: inbound.from,
+      to: inbound.to,
+      body: inbound.body,
+      type: inbound.type,
+      direction: 'incoming',
+      timestamp: inbound.timestamp,
+      metadata: inbound.pushName ? { pushName: inbound.pushName } : null,
+      status: 'delivered',
+      mediaPath: null,
+      mediaMimetype: null,
+      createdAt: this.deps.clock.now().toISOString(),
+    };
+    if (!(await this.deps.messages.insert(message))) return;
+    await this.publish({
+      event: 'message.received',
+      sessionId,
+      occurredAt: message.createdAt,
+      data: messageEventData(message),
+    });
+  }
+
+  async status(sessionId: string, update: OutgoingStatus): Promise<void> {
+    const change = await this.deps.messages.advanceStatus(sessionId, update.waMessageId, update.status);
+    if (change.outcome !== 'updated') return;
+    await this.publish({
+      event: 'message.ack',
+      sessionId,
+      occurredAt: this.deps.clock.now().toISOString(),
+      data: {
+        id: change.message.id,
+        messageId: update.waMessageId,
+        chatId: change.message.chatId,
+        status: update.status,
+      },
+    });
+  }
+
+  async publish(event: GatewayEvent): Promise<void> {
+    try {
+      await this.deps.events.publish(event);
+    } catch (error) {
+      this.deps.logger.error({ err: error, event: event.event }, 'event publish failed');
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Logout of a linked device: the engine unlinks it on the network within the teardown deadline, then the
+ * credentials are wiped. If the network refuses, the session is torn down locally and 502 is thrown; if it does
+ * not answer in time, a fence on the session's name holds off start and delete (409) until the late teardown
+ * settles and wipes the credentials.
+ */
+import type { Session } from '../../shared/domain/session.js';
+import { IncompleteOperationError } from '../../shared/errors/app-error.js';
+import type { Clock } from '../../shared/ports/clock.port.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import type { TeardownFenceStore } from '../../shared/ports/session-store.port.js';
+import type { EngineFactory, EngineSession, MessagingEngine } from '../engines/engine.port.js';
+import type { SessionStatusWriter } from './status-writer.js';
+import { withTimeout } from './with-timeout.js';
+
+/** How long a fence outlives a teardown that never settles (e.g. the host died mid-teardown). */
+const FENCE_TTL_MULTIPLIER = 30;
+
+export interface UnlinkContext {
+  session: EngineSession;
+  writer: SessionStatusWriter;
+  engines: EngineFactory;
+  fences: TeardownFenceStore;
+  clock: Clock;
+  logger: Logger;
+  teardownTimeoutMs: number;
+}
+
+export async function unlinkDevice(context: UnlinkContext, engine: MessagingEngine): Promise<Session | null> {
+  const { session, writer, engines, logger } = context;
+  const attempt = engine.logout().then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const outcome = await withTimeout(attempt, context.teardownTimeoutMs);
+  if (outcome.done && outcome.value.ok) {
+    await engines.wipeCredentials(session.id);
+    return writer.apply('logout', { phone: null, lastError: null });
+  }
+  await engine.forceDestroy().catch((error: unknown) => logger.warn({ err: error }, 'forceDestroy failed'));
+  if (outcome.done) await engines.wipeCredentials(session.id);
+  else await fenceUntilSettled(context, attempt);
+  await writer.apply('logout', { phone: null, lastError: 'logout not confirmed by the network' });
+  const detail = outcome.done ? 'the network refused it' : 'timed out';
+  throw new IncompleteOperationError(
+    'SESSION_LOGOUT_INCOMPLETE',
+    `Logout of session '${session.name}' did not complete (${detail}); the session was stopped locally. Start it again and retry.`,
+  );
+}
+
+async function fenceUntilSettled(context: UnlinkContext, teardown: Promise<unknown>): Promise<void> {
+  const { fences, clock, engines, logger, session } = context;
+  await fences.put(
+    session.name,
+    new Date(clock.now().getTime() + context.teardownTimeoutMs * FENCE_TTL_MULTIPLIER),
+  );
+  void teardown.then(async () => {
+    try {
+      await engines.wipeCredentials(session.id);
+      await fences.clear(session.name);
+    } catch (error) {
+      logger.error({ err: error, sessionName: session.name }, 'late teardown could not settle');
+    }
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * WhatsApp identifiers in the gateway's neutral form: personal chats `<number>@c.us`, groups `<id>@g.us`. Engines
+ * translate to their own dialect (Baileys: `@s.whatsapp.net`) at their edge.
+ */
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A network message id generated before sending, in the format WhatsApp clients use (`3EB0` + 18 hex). Stored
+ * with the row first, so a redelivered send command re-sends the same message instead of a second one.
+ */
+export function generateWaMessageId(): string {
+  return `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
+}
+
+/** `15550001111@c.us` for a phone number (digits). */
+export function personalChatId(phone: string): string {
+  return `${phone}@c.us`;
+}
+
+export function isGroupChat(chatId: string): boolean {
+  return chatId.endsWith('@g.us');
+}

@@ -1,0 +1,27 @@
+import type { Caller } from '../../domain/caller.js';
+import type { Message } from '../../domain/message.js';
+import type { CoreDeps } from '../core-deps.js';
+import { loadSession } from '../sessions/load-session.js';
+
+export interface MessageHistoryQuery {
+  chatId?: string | undefined;
+  /** A chat id, or bare phone digits (matched as `<digits>@c.us`, also as the author of group messages). */
+  from?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** Stored message history of a session, newest first, with the unpaginated total. */
+export async function listMessages(
+  deps: Pick<CoreDeps, 'data'>,
+  caller: Caller,
+  sessionId: string,
+  query: MessageHistoryQuery,
+): Promise<{ messages: Message[]; total: number }> {
+  await loadSession(deps.data.sessions, caller, sessionId);
+  const from = query.from && /^[0-9]+$/.test(query.from) ? `${query.from}@c.us` : query.from;
+  return deps.data.messages.list(
+    { sessionId, ...(query.chatId ? { chatId: query.chatId } : {}), ...(from ? { from } : {}) },
+    { limit: query.limit, offset: query.offset },
+  );
+}

@@ -1,0 +1,182 @@
+// Linking with the real Baileys engine against the WhatsApp network simulator (its own process): N sessions linked
+// by QR one after another through the REST API of a gateway child process (`node dist/host/main.js`), then a
+// restart of the gateway on the same data dir, timed from the new process's spawn to every session `ready`.
+// CPU seconds of the simulator and of the gateway processes (from /proc) show which side is the bottleneck.
+import { spawn } from 'node:child_process';
+import {
+  apiClient,
+  killGroup,
+  linkByQr,
+  liveDevices,
+  readAdminKey,
+  round,
+  sleep,
+  startSimulator,
+  stats,
+} from './baileys-support.mjs';
+import { cpuSeconds, freePort, ROOT, tempDataDir } from './support.mjs';
+
+const SESSIONS = Number(process.env.BENCH_LINK_SESSIONS ?? 50);
+const POLL_MS = 20;
+
+/** Spawns the built gateway in its own process group; `output()` keeps the tail of what it printed. */
+function spawnGateway(env) {
+  const child = spawn(process.execPath, ['dist/host/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, output: () => output };
+}
+
+async function waitHttpReady(url, gateway, timeoutMs = 20_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (gateway.child.exitCode !== null) throw new Error(`gateway exited early:\n${gateway.output()}`);
+    const ok = await fetch(url)
+      .then((res) => res.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(5);
+  }
+  throw new Error(`gateway not ready after ${timeoutMs} ms:\n${gateway.output()}`);
+}
+
+/** SIGTERM, then waits for the exit (SIGKILL after the grace); answers the time it took and the exit code. */
+async function stopGateway(gateway) {
+  const t0 = performance.now();
+  const exited = new Promise((resolve) =>
+    gateway.child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  await killGroup(gateway.child, 20_000);
+  return { stopMs: Math.round(performance.now() - t0), exit: await exited };
+}
+
+export async function baileysLink() {
+  const wallStart = performance.now();
+  const benchCpuStart = process.cpuUsage();
+  const dataDir = tempDataDir();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let sim;
+  let gw1;
+  let gw2;
+  try {
+    sim = await startSimulator();
+    const env = {
+      PORT: String(port),
+      BIND_HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '100000000',
+      ...sim.gatewayEnv,
+    };
+    const simCpuStart = cpuSeconds(sim.pid);
+
+    // Phase 1: link N sessions one after another.
+    gw1 = spawnGateway(env);
+    await waitHttpReady(`${base}/api/health/ready`, gw1);
+    const api = apiClient(base, readAdminKey(dataDir));
+    const gw1CpuBeforeLinks = cpuSeconds(gw1.child.pid);
+    const simCpuBeforeLinks = cpuSeconds(sim.pid);
+    const links = [];
+    const linkStart = performance.now();
+    for (let i = 0; i < SESSIONS; i++) links.push(await linkByQr(api, sim, `bench-link-${i}`));
+    const linkTotalS = (performance.now() - linkStart) / 1000;
+    const linkCpu = {
+      gatewayS: round(cpuSeconds(gw1.child.pid) - gw1CpuBeforeLinks),
+      simulatorS: round(cpuSeconds(sim.pid) - simCpuBeforeLinks),
+    };
+    const liveAfterLink = await liveDevices(sim);
+    const gw1Cpu = cpuSeconds(gw1.child.pid);
+    const stop1 = await stopGateway(gw1);
+
+    // Phase 2: restart on the same data dir; spawn → every session ready (GET /api/sessions every 20 ms).
+    const simCpuBeforeRestart = cpuSeconds(sim.pid);
+    const spawnAt = performance.now();
+    gw2 = spawnGateway(env);
+    let firstResponseMs = null;
+    let readyAtFirstResponse = null;
+    let allReadyMs = null;
+    let lastCounts = {};
+    while (performance.now() - spawnAt < 60_000) {
+      if (gw2.child.exitCode !== null) throw new Error(`restarted gateway exited:\n${gw2.output()}`);
+      const res = await api('GET', '/api/sessions').catch(() => null);
+      if (res) {
+        firstResponseMs ??= performance.now() - spawnAt;
+        if (res.status === 200 && Array.isArray(res.body)) {
+          lastCounts = {};
+          for (const s of res.body) lastCounts[s.status] = (lastCounts[s.status] ?? 0) + 1;
+          readyAtFirstResponse ??= lastCounts.ready ?? 0;
+          if (res.body.length === SESSIONS && lastCounts.ready === SESSIONS) {
+            allReadyMs = performance.now() - spawnAt;
+            break;
+          }
+        }
+      }
+      await sleep(POLL_MS);
+    }
+    if (allReadyMs === null)
+      throw new Error(`not every session ready 60 s after restart: ${JSON.stringify(lastCounts)}`);
+    const restartCpu = {
+      gatewayS: round(cpuSeconds(gw2.child.pid)),
+      simulatorS: round(cpuSeconds(sim.pid) - simCpuBeforeRestart),
+    };
+    // The simulator's view: every device has its one live connection again.
+    let liveAfterRestart = 0;
+    for (let i = 0; i < 100; i++) {
+      liveAfterRestart = await liveDevices(sim);
+      if (liveAfterRestart === SESSIONS) break;
+      await sleep(20);
+    }
+    const gw2Cpu = cpuSeconds(gw2.child.pid);
+    const simCpu = cpuSeconds(sim.pid) - simCpuStart;
+    const wallS = (performance.now() - wallStart) / 1000;
+    const benchCpu = process.cpuUsage(benchCpuStart);
+    const stop2 = await stopGateway(gw2);
+
+    return {
+      sessions: SESSIONS,
+      link: {
+        totalS: round(linkTotalS),
+        perSessionMeanMs: Math.round((linkTotalS * 1000) / SESSIONS),
+        perSessionMs: stats(links.map((l) => l.totalMs)),
+        phasesMeanMs: {
+          createStartToQr: round(links.reduce((a, l) => a + l.toQrMs, 0) / SESSIONS, 1),
+          getQrAndScan: round(links.reduce((a, l) => a + l.scanMs, 0) / SESSIONS, 1),
+          scanToReady: round(links.reduce((a, l) => a + l.toReadyMs, 0) / SESSIONS, 1),
+        },
+        cpuS: linkCpu,
+        liveDevicesAfter: liveAfterLink,
+      },
+      restart: {
+        allReadyMs: Math.round(allReadyMs),
+        firstHttpResponseMs: Math.round(firstResponseMs),
+        readyAtFirstResponse,
+        cpuS: restartCpu,
+        liveDevicesAfter: liveAfterRestart,
+        previousStop: stop1,
+      },
+      cpuS: {
+        wallS: round(wallS),
+        simulator: round(simCpu),
+        gateway: round(gw1Cpu + gw2Cpu),
+        gatewayFirst: round(gw1Cpu),
+        gatewayRestarted: round(gw2Cpu),
+        benchClient: round((benchCpu.user + benchCpu.system) / 1e6),
+      },
+      finalStop: stop2,
+    };
+  } finally {
+    await killGroup(gw1?.child);
+    await killGroup(gw2?.child);
+    await sim?.stop();
+  }
+}

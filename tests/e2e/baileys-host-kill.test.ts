@@ -1,0 +1,155 @@
+/**
+ * A gateway host killed with SIGKILL: the gateway runs as a child process (`node --import tsx host/main.ts`, as
+ * `npm start` runs its bundle) with the real Baileys engine against the simulator in its own process. After the
+ * kill a new process on the same DATA_DIR resumes the linked session from its stored credentials.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
+import { sessionName, waitFor } from '../helpers/test-gateway.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Account {
+  devices: { deviceId: number; liveConnections: number; loggedOut: boolean }[];
+}
+
+interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+  request<T = any>(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+  });
+}
+
+/** Spawns the gateway on `dataDir` and waits for its banner (the first line naming its URL). */
+async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      PORT: '0',
+      BIND_HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ENGINE_TEARDOWN_TIMEOUT_MS: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) readline.createInterface({ input: stream }).on('line', (line) => output.push(line));
+  }
+  const url = await waitFor(
+    () => {
+      if (child.exitCode !== null)
+        throw new Error(`gateway exited with ${child.exitCode}:\n${output.join('\n')}`);
+      return output.map((line) => /listening on (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
+    },
+    30_000,
+    50,
+  );
+  const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
+  return {
+    url,
+    child,
+    output,
+    async request(method, urlPath, body) {
+      const response = await fetch(`${url}${urlPath}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const done = exited(child);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
+
+describe('Baileys engine: a gateway host killed with SIGKILL', () => {
+  let sim: SimulatorProcess;
+  let dataDir: string;
+  const gateways: GatewayProcess[] = [];
+
+  beforeAll(async () => {
+    sim = await startSimulatorProcess();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-kill-'));
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await sim?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  const liveConnections = async (phone: string) =>
+    (await sim.admin.get<Account>(`/accounts/${phone}`)).body.devices[0]?.liveConnections;
+
+  it('a new process on the same DATA_DIR brings the linked session back to ready without a new QR', async () => {
+    const first = await spawnGateway(dataDir, sim.gatewayEnv);
+    gateways.push(first);
+    const created = await first.request<{ id: string }>('POST', '/api/sessions', {
+      name: sessionName('kill'),
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body;
+    expect((await first.request('POST', `/api/sessions/${id}/start`)).status).toBe(200);
+    const qr = await waitFor(async () => {
+      const res = await first.request<{ qrCode?: string }>('GET', `/api/sessions/${id}/qr`);
+      return res.status === 200 ? res.body.qrCode : null;
+    }, 15_000);
+    const phone = `1557${String(process.pid % 10_000).padStart(4, '0')}001`;
+    await sim.admin.ok('/mock-phone/scan-qr', { qr, phone });
+    await waitFor(
+      async () => (await first.request('GET', `/api/sessions/${id}`)).body.status === 'ready',
+      15_000,
+    );
+    await waitFor(async () => (await liveConnections(phone)) === 1);
+
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(first.child.signalCode).toBe('SIGKILL');
+    // The kernel closed the dead process's socket: the simulator sees the connection gone.
+    await waitFor(async () => (await liveConnections(phone)) === 0);
+
+    const second = await spawnGateway(dataDir, sim.gatewayEnv);
+    gateways.push(second);
+    const seen: string[] = [];
+    const ready = await waitFor(async () => {
+      const { body } = await second.request<{ status: string; phone: string | null }>(
+        'GET',
+        `/api/sessions/${id}`,
+      );
+      if (seen.at(-1) !== body.status) seen.push(body.status);
+      return body.status === 'ready' ? body : null;
+    }, 20_000);
+    expect(ready).toMatchObject({ phone, lastError: null });
+    expect(seen).not.toContain('qr_ready');
+    expect(seen).not.toContain('failed');
+    await waitFor(async () => (await liveConnections(phone)) === 1);
+    // Still the one device linked by the scan: nothing was linked anew.
+    const { devices } = (await sim.admin.get<Account>(`/accounts/${phone}`)).body;
+    expect(devices).toEqual([expect.objectContaining({ deviceId: 1, loggedOut: false, liveConnections: 1 })]);
+  }, 60_000);
+});

@@ -1,0 +1,97 @@
+/**
+ * Messages end to end with the real Baileys client and the simulated network: a contact's text arrives as a stored
+ * row and a message.received event; a text sent through the API is decrypted by the contact under the gateway's
+ * pre-generated id and acked to read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { GatewayEvent } from '../../shared/domain/events.js';
+import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+
+interface ContactMessage {
+  id: string;
+  from: string;
+  type: string;
+  text: string;
+}
+
+const PHONE = `1556${String(process.pid % 10_000).padStart(4, '0')}001`;
+const CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}900`;
+
+describe('Baileys messaging against the simulator', () => {
+  let sim: SimulatorProcess;
+  let gw: TestGateway;
+  let sessionId: string;
+  const events: GatewayEvent[] = [];
+
+  beforeAll(async () => {
+    sim = await startSimulatorProcess();
+    gw = await startTestGateway(sim.gatewayEnv);
+    gw.gateway.events.subscribe((event) => {
+      events.push(event);
+    });
+    const session = await gw.createSession();
+    sessionId = session.id;
+    await gw.request('POST', `/api/sessions/${sessionId}/start`);
+    await waitForStatus(gw, sessionId, 'qr_ready', 15_000);
+    const qr = await gw.request('GET', `/api/sessions/${sessionId}/qr`);
+    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone: PHONE });
+    await waitForStatus(gw, sessionId, 'ready', 15_000);
+  }, 40_000);
+  afterAll(async () => {
+    await gw?.close();
+    await sim?.stop();
+  });
+
+  it('stores a text from a contact and publishes message.received', async () => {
+    const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${CONTACT}/messages`, {
+      to: PHONE,
+      text: 'hello gateway',
+    });
+    const received = await waitFor(
+      () => events.find((e) => e.event === 'message.received' && e.data.id === id),
+      15_000,
+    );
+    expect(received.data).toMatchObject({
+      chatId: `${CONTACT}@c.us`,
+      from: `${CONTACT}@c.us`,
+      body: 'hello gateway',
+      type: 'text',
+      timestamp: expect.any(Number),
+    });
+    const history = (await gw.request('GET', `/api/sessions/${sessionId}/messages?from=${CONTACT}`)).body;
+    expect(history.messages[0]).toMatchObject({
+      waMessageId: id,
+      direction: 'incoming',
+      body: 'hello gateway',
+    });
+  }, 30_000);
+
+  it('sends a text the contact decrypts, under the pre-generated id, acked to read', async () => {
+    await sim.admin.ok(`/contacts/${CONTACT}/config`, {
+      autoDeliver: true,
+      autoRead: true,
+      receiptDelayMs: 50,
+    });
+    const res = await gw.request('POST', `/api/sessions/${sessionId}/messages/send-text`, {
+      body: { chatId: `${CONTACT}@c.us`, text: 'hello contact' },
+    });
+    expect(res.status).toBe(201);
+    expect(['pending', 'sent']).toContain(res.body.status);
+    const waMessageId: string = res.body.waMessageId;
+    const decrypted = await waitFor(async () => {
+      const inbox = (await sim.admin.get<ContactMessage[]>(`/contacts/${CONTACT}/messages`)).body;
+      return inbox.find((m) => m.id === waMessageId);
+    }, 15_000);
+    expect(decrypted).toMatchObject({ text: 'hello contact', from: expect.stringContaining(PHONE) });
+    const read = await waitFor(async () => {
+      const page = (await gw.request('GET', `/api/sessions/${sessionId}/messages?chatId=${CONTACT}%40c.us`))
+        .body;
+      const row = page.messages.find((m: { id: string }) => m.id === res.body.id);
+      return row?.status === 'read' ? row : null;
+    }, 15_000);
+    expect(read.timestamp).toEqual(expect.any(Number));
+    const acks = events.filter((e) => e.event === 'message.ack' && e.data.messageId === waMessageId);
+    expect(acks.map((e) => (e.event === 'message.ack' ? e.data.status : ''))).toContain('read');
+  }, 30_000);
+});
