@@ -63,6 +63,8 @@ export interface EngineListener {
   disconnected(info: DisconnectInfo): void;
   /** A terminal failure (e.g. authentication refused): no reconnect. */
   failed(reason: string): void;
+  /** The account's push name became known or changed (it may arrive after the connection opened). */
+  profileChanged(profile: { pushName: string | null }): void;
   messageReceived(message: InboundMessage): void;
   messageStatus(update: OutgoingStatus): void;
 }

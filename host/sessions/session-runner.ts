@@ -193,6 +193,9 @@ export class SessionRunner {
         this.retire();
         void this.writer.apply('engine_failed', { lastError: reason });
       },
+      profileChanged: (profile) => {
+        if (live()) void this.writer.patch({ pushName: profile.pushName }).catch(this.logError);
+      },
       // Messages are stored even from a superseded engine: they happened on the network either way.
       messageReceived: (message) =>
         void this.deps.sink.received(this.session.id, message).catch(this.logError),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
 
 interface Account {
   phone: string;
@@ -23,6 +24,7 @@ describe('Baileys engine against the simulator', () => {
   let gw: TestGateway;
 
   beforeAll(async () => {
+    unrefBaileysUploadTimeouts();
     sim = await startSimulatorProcess();
     gw = await startTestGateway(sim.gatewayEnv);
   }, 30_000);
@@ -48,7 +50,11 @@ describe('Baileys engine against the simulator', () => {
 
   it('links by QR: the scanned PNG data URL links the account and the session is ready with its phone', async () => {
     const { id, phone } = await linkByQr();
-    const session = (await gw.request('GET', `/api/sessions/${id}`)).body;
+    // The push name comes with the phone's post-link messages, which may land just after the connection opened.
+    const session = await waitFor(async () => {
+      const body = (await gw.request('GET', `/api/sessions/${id}`)).body;
+      return body.pushName ? body : null;
+    });
     expect(session).toMatchObject({ status: 'ready', phone, pushName: `Sim ${phone}` });
     expect((await account(phone)).devices[0]).toMatchObject({ liveConnections: 1, loggedOut: false });
     expect(fs.existsSync(path.join(authDir(id), 'auth.sqlite'))).toBe(true);

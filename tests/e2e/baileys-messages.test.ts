@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '../../shared/domain/events.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
 
 interface ContactMessage {
   id: string;
@@ -25,6 +26,7 @@ describe('Baileys messaging against the simulator', () => {
   const events: GatewayEvent[] = [];
 
   beforeAll(async () => {
+    unrefBaileysUploadTimeouts();
     sim = await startSimulatorProcess();
     gw = await startTestGateway(sim.gatewayEnv);
     gw.gateway.events.subscribe((event) => {

@@ -116,8 +116,15 @@ export class BaileysEngine implements MessagingEngine {
         key.id ? this.options.recentMessages.get(this.session.id, key.id) : undefined,
     });
     this.socket = socket;
-    socket.ev.on('creds.update', () => {
+    let pushName = auth.state.creds.me?.name ?? null;
+    socket.ev.on('creds.update', (update) => {
       void auth.saveCredentials();
+      // The phone sends the push name after the link, often after the connection opened.
+      const name = update.me?.name ?? null;
+      if (name && name !== pushName && socket === this.socket) {
+        pushName = name;
+        this.listener.profileChanged({ pushName: name });
+      }
     });
     socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
     socket.ev.on('messages.upsert', ({ messages, type }) => {
