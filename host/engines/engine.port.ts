@@ -55,6 +55,17 @@ export interface SendTextInput {
   mentions?: readonly string[];
 }
 
+/** A restriction the network put on (or lifted from) the account: deliberate evidence, never a failed probe. */
+export interface RestrictionNotice {
+  active: boolean;
+  /** e.g. `reachout_timelock`. */
+  kind: string;
+  /** The network's reason code, when it gives one. */
+  code: string | null;
+  /** ISO time the restriction ends, when known. */
+  expiresAt: string | null;
+}
+
 /** Callbacks from one engine instance to its session runner. */
 export interface EngineListener {
   qr(qr: string): void;
@@ -63,6 +74,7 @@ export interface EngineListener {
   disconnected(info: DisconnectInfo): void;
   /** A terminal failure (e.g. authentication refused): no reconnect. */
   failed(reason: string): void;
+  restriction(notice: RestrictionNotice): void;
   /** The account's push name became known or changed (it may arrive after the connection opened). */
   profileChanged(profile: { pushName: string | null }): void;
   messageReceived(message: InboundMessage): void;

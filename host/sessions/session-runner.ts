@@ -17,10 +17,12 @@ import type {
   EngineSession,
   LinkedIdentity,
   MessagingEngine,
+  RestrictionNotice,
   SendTextInput,
 } from '../engines/engine.port.js';
 import type { MessageSink } from '../messages/message-sink.js';
 import { decideReconnect, type ReconnectConfig, resolveReconnectConfig } from './reconnect-policy.js';
+import { applyRestriction, type RestrictionContext } from './restriction.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
 import { unlinkDevice } from './unlink-device.js';
 import { withTimeout } from './with-timeout.js';
@@ -41,6 +43,10 @@ export class SessionRunner {
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private currentQr: string | null = null;
+  /** The active restriction the network announced, if any. */
+  private restriction: RestrictionNotice | null = null;
+  /** The engine reported `ready` and has not disconnected since. */
+  private connected = false;
   private readonly writer: SessionStatusWriter;
   private readonly reconnect: ReconnectConfig;
 
@@ -164,6 +170,7 @@ export class SessionRunner {
 
   private retire(): MessagingEngine | null {
     this.generation++;
+    this.connected = false;
     this.clearReconnectTimer();
     this.currentQr = null;
     const engine = this.engine;
@@ -193,6 +200,12 @@ export class SessionRunner {
         this.retire();
         void this.writer.apply('engine_failed', { lastError: reason });
       },
+      restriction: (notice) => {
+        if (!live()) return;
+        this.restriction = notice.active ? notice : null;
+        // Before `ready` it is only remembered: onReady applies it, so it is audited once.
+        if (this.connected) void applyRestriction(this.restrictionContext(), notice).catch(this.logError);
+      },
       profileChanged: (profile) => {
         if (live()) void this.writer.patch({ pushName: profile.pushName }).catch(this.logError);
       },
@@ -200,6 +213,15 @@ export class SessionRunner {
       messageReceived: (message) =>
         void this.deps.sink.received(this.session.id, message).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
+    };
+  }
+
+  private restrictionContext(): RestrictionContext {
+    return {
+      session: this.session,
+      writer: this.writer,
+      audit: this.deps.audit,
+      publish: (data) => this.publish('session.restriction', data),
     };
   }
 
@@ -223,6 +245,9 @@ export class SessionRunner {
       lastActiveAt: now,
       lastError: null,
     });
+    this.connected = true;
+    // A restriction announced while connecting applies as soon as the session is ready.
+    if (this.restriction) await applyRestriction(this.restrictionContext(), this.restriction);
     this.deps.audit.record(SYSTEM_CALLER, {
       action: 'session_connected',
       sessionId: this.session.id,
@@ -238,6 +263,7 @@ export class SessionRunner {
   private onDisconnected(generation: number, info: DisconnectInfo): void {
     if (generation !== this.generation) return;
     this.engine = null;
+    this.connected = false;
     this.currentQr = null;
     void this.handleDisconnect(info);
   }

@@ -66,6 +66,13 @@ export interface GatewayEventMap {
   'session.authenticated': { sessionId: string; phone: string; pushName: string | null };
   'session.disconnected': { sessionId: string; reason: string };
   'session.reconnect_loop': { sessionId: string; attempts: number; nextDelayMs: number };
+  'session.restriction': {
+    sessionId: string;
+    active: boolean;
+    kind: string;
+    code: string | null;
+    expiresAt: string | null;
+  };
 }
 export type EmittedEventName = keyof GatewayEventMap;
 

@@ -155,6 +155,16 @@ export class BaileysEngine implements MessagingEngine {
   private onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): void {
     if (this.closed || socket !== this.socket) return;
     if (update.qr) this.listener.qr(update.qr);
+    if (update.reachoutTimeLock) {
+      const lock = update.reachoutTimeLock;
+      this.listener.restriction({
+        active: lock.isActive === true,
+        kind: 'reachout_timelock',
+        code: lock.enforcementType ?? null,
+        expiresAt:
+          lock.isActive === true && lock.timeEnforcementEnds ? lock.timeEnforcementEnds.toISOString() : null,
+      });
+    }
     if (update.isNewLogin) this.listener.credentialsPresented();
     if (update.connection === 'open') {
       const me = socket.authState.creds.me;

@@ -11,6 +11,7 @@ import type {
   InboundMessage,
   MessagingEngine,
   OutgoingStatus,
+  RestrictionNotice,
   SendTextInput,
 } from '../engine.port.js';
 import type { TestNetwork } from './test-network.js';
@@ -36,6 +37,7 @@ class TestEngine implements MessagingEngine {
           this.listener.credentialsPresented();
           this.listener.ready(identity);
         }),
+      emitRestriction: (notice: RestrictionNotice) => this.ifOpen(() => this.listener.restriction(notice)),
       emitInbound: (message: InboundMessage) => this.ifOpen(() => this.listener.messageReceived(message)),
       emitStatus: (update: OutgoingStatus) => this.ifOpen(() => this.listener.messageStatus(update)),
       emitDropped: (loggedOut: boolean) =>

@@ -2,13 +2,14 @@
  * A deterministic stand-in for the WhatsApp network, for tests and for trying the API without a phone: it keeps
  * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
  */
-import type { InboundMessage, OutgoingStatus, SendTextInput } from '../engine.port.js';
+import type { InboundMessage, OutgoingStatus, RestrictionNotice, SendTextInput } from '../engine.port.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
 
 interface Connection {
   sessionId: string;
+  emitRestriction(notice: RestrictionNotice): void;
   emitInbound(message: InboundMessage): void;
   emitStatus(update: OutgoingStatus): void;
   emitQr(): void;
@@ -110,6 +111,11 @@ export class TestNetwork {
 
   recordSent(sessionId: string, input: SendTextInput): void {
     this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), input]);
+  }
+
+  /** The network restricts the account (or lifts the restriction). */
+  restrict(sessionId: string, notice: RestrictionNotice): void {
+    this.connections.get(sessionId)?.emitRestriction(notice);
   }
 
   /** A contact's message arriving at the session. */
