@@ -51,6 +51,15 @@ export class Host implements HostGateway {
     );
     this.runners.set(session.id, runner);
     this.deps.metrics.activeEngines.set(this.runners.size);
+    // The start request wrote `initializing`; its event is the host's to publish, once the engine is launching.
+    await this.deps.events
+      .publish({
+        event: 'session.status',
+        sessionId: session.id,
+        occurredAt: this.deps.clock.now().toISOString(),
+        data: { sessionId: session.id, status: 'initializing' },
+      })
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'event publish failed'));
     await runner.launch();
   }
 

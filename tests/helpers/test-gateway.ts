@@ -140,10 +140,26 @@ export async function waitFor<T>(
   throw new Error(`waitFor timed out after ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
 }
 
+/** A session as the API answers it. */
+export interface SessionBody {
+  id: string;
+  name: string;
+  status: string;
+  phone: string | null;
+  pushName: string | null;
+  lastError: string | null;
+  [field: string]: unknown;
+}
+
 /** Waits until the session reaches `status` through the API. */
-export async function waitForStatus(gw: TestGateway, sessionId: string, status: string, timeoutMs = 5000) {
+export async function waitForStatus(
+  gw: TestGateway,
+  sessionId: string,
+  status: string,
+  timeoutMs = 5000,
+): Promise<SessionBody> {
   return waitFor(async () => {
-    const res = await gw.request<{ status: string }>('GET', `/api/sessions/${sessionId}`);
+    const res = await gw.request<SessionBody>('GET', `/api/sessions/${sessionId}`);
     return res.body?.status === status ? res.body : null;
   }, timeoutMs);
 }

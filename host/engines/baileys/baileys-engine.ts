@@ -137,6 +137,16 @@ export class BaileysEngine implements MessagingEngine {
         if (inbound) this.listener.messageReceived(inbound);
       }
     });
+    socket.ev.on('call', (calls) => {
+      // Session config `autoRejectCalls`: reject an incoming call as soon as it rings.
+      if (this.session.config.autoRejectCalls !== true || socket !== this.socket) return;
+      for (const call of calls) {
+        if (call.status !== 'offer') continue;
+        socket.rejectCall(call.id, call.from).catch((error: unknown) => {
+          this.options.logger.warn({ err: error, callId: call.id }, 'could not reject a call');
+        });
+      }
+    });
     socket.ev.on('messages.update', (updates) => {
       for (const update of updates) {
         const status = statusFromBaileys(update);
