@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals';
+import { proto, type WAMessage } from '@whiskeysockets/baileys';
+import {
+  inboundFromBaileys,
+  statusFromBaileys,
+  statusFromOwnUpsert,
+  toBaileysJid,
+  toNeutralJid,
+} from '../../../host/engines/baileys/baileys-messages.js';
+
+const message = (overrides: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage =>
+  ({ messageTimestamp: 1_790_000_000, message: { conversation: 'hi' }, ...overrides }) as WAMessage;
+
+describe('JID translation', () => {
+  it.each([
+    ['15550001111@s.whatsapp.net', '15550001111@c.us'],
+    ['15550001111:3@s.whatsapp.net', '15550001111@c.us'],
+    ['120363012345678901@g.us', '120363012345678901@g.us'],
+    ['816147395166981@lid', '816147395166981@lid'],
+  ])('neutralises %s as %s', (jid, neutral) => {
+    expect(toNeutralJid(jid)).toBe(neutral);
+  });
+
+  it('turns neutral personal ids back into Baileys JIDs and leaves groups alone', () => {
+    expect(toBaileysJid('15550001111@c.us')).toBe('15550001111@s.whatsapp.net');
+    expect(toBaileysJid('120363012345678901@g.us')).toBe('120363012345678901@g.us');
+  });
+});
+
+describe('inboundFromBaileys', () => {
+  it('maps a 1:1 text with the phone number form of a LID-first sender', () => {
+    const inbound = inboundFromBaileys(
+      message({
+        key: {
+          id: 'ABC',
+          remoteJid: '816147395166981@lid',
+          remoteJidAlt: '15557770001@s.whatsapp.net',
+          fromMe: false,
+        },
+        pushName: 'Ann',
+        message: { extendedTextMessage: { text: 'long text' } },
+      }),
+      '15550001111',
+    );
+    expect(inbound).toEqual({
+      waMessageId: 'ABC',
+      chatId: '15557770001@c.us',
+      from: '15557770001@c.us',
+      to: '15550001111@c.us',
+      author: null,
+      body: 'long text',
+      type: 'text',
+      timestamp: 1_790_000_000,
+      pushName: 'Ann',
+    });
+  });
+
+  it('maps a group text with the group as chat and sender and the participant as author', () => {
+    const inbound = inboundFromBaileys(
+      message({
+        key: {
+          id: 'G1',
+          remoteJid: '120363012345678901@g.us',
+          participant: '99887766@lid',
+          participantAlt: '15557770002:0@s.whatsapp.net',
+          fromMe: false,
+        },
+      }),
+      '15550001111',
+    );
+    expect(inbound).toMatchObject({
+      chatId: '120363012345678901@g.us',
+      from: '120363012345678901@g.us',
+      author: '15557770002@c.us',
+    });
+  });
+
+  it('ignores our own messages, status broadcasts and messages without text', () => {
+    const own = message({ key: { id: 'X', remoteJid: '1555@s.whatsapp.net', fromMe: true } });
+    const status = message({ key: { id: 'Y', remoteJid: 'status@broadcast', fromMe: false } });
+    const image = message({
+      key: { id: 'Z', remoteJid: '1555@s.whatsapp.net', fromMe: false },
+      message: { imageMessage: {} },
+    });
+    expect([own, status, image].map((m) => inboundFromBaileys(m, '1'))).toEqual([null, null, null]);
+  });
+});
+
+describe('delivery states', () => {
+  const S = proto.WebMessageInfo.Status;
+  const key = { id: 'M1', remoteJid: '15557770001@s.whatsapp.net', fromMe: true };
+
+  it.each([
+    [S.SERVER_ACK, 'sent'],
+    [S.DELIVERY_ACK, 'delivered'],
+    [S.READ, 'read'],
+    [S.PLAYED, 'read'],
+    [S.ERROR, 'failed'],
+  ])('maps WhatsApp status %s to %s', (code, status) => {
+    expect(statusFromBaileys({ key, update: { status: code } })).toEqual({
+      waMessageId: 'M1',
+      chatId: '15557770001@c.us',
+      status,
+    });
+  });
+
+  it('ignores pending, other people’s messages and updates without a status', () => {
+    expect(statusFromBaileys({ key, update: { status: S.PENDING } })).toBeNull();
+    expect(statusFromBaileys({ key: { ...key, fromMe: false }, update: { status: S.READ } })).toBeNull();
+    expect(statusFromBaileys({ key, update: {} })).toBeNull();
+  });
+
+  it('reads the status Baileys folded into the upsert of our own message', () => {
+    expect(statusFromOwnUpsert(message({ key, status: S.DELIVERY_ACK }))).toMatchObject({
+      status: 'delivered',
+    });
+  });
+});
