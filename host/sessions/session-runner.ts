@@ -264,6 +264,8 @@ export class SessionRunner {
     if (generation !== this.generation) return;
     this.engine = null;
     this.connected = false;
+    // The network announces an active restriction again at the next login; one lifted meanwhile is not announced.
+    this.restriction = null;
     this.currentQr = null;
     void this.handleDisconnect(info);
   }

@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { BinaryNode } from './binary.js';
 import type { SimConnection } from './connection.js';
 import type { IdAllocator } from './ids.js';
+import type { AccountRestriction } from './restriction.js';
 import { SignalDevice } from './signal-device.js';
 
 /** A signed pre-key as the companion published it (32-byte public key). */
@@ -59,7 +60,8 @@ export interface Account {
   readonly appStateKey: { readonly keyId: Buffer; readonly keyData: Buffer };
   readonly blocklist: Set<string>;
   readonly createdAt: number;
-  restricted: boolean;
+  /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
+  restriction: AccountRestriction | undefined;
   online: boolean;
   nextDeviceId: number;
 }
@@ -103,7 +105,7 @@ export class AccountRegistry {
       appStateKey: { keyId: randomBytes(6), keyData: randomBytes(32) },
       blocklist: new Set(),
       createdAt: Date.now(),
-      restricted: false,
+      restriction: undefined,
       online: false,
       nextDeviceId: 1,
     };

@@ -9,10 +9,11 @@ import {
   type Route,
   ScanQrBody,
 } from './admin-schemas.js';
-import { makeNode, pnJid } from './binary.js';
+import { makeNode, pnJid, unixNow } from './binary.js';
 import { notFound } from './errors.js';
 import { checkPreKeyLow } from './keys.js';
 import { decodeQrDataUrl, isPngDataUrl } from './qr-image.js';
+import { DEFAULT_ENFORCEMENT_TYPE, DEFAULT_RESTRICTION_SECONDS, setRestriction } from './restriction.js';
 import type { Simulator } from './simulator.js';
 
 function accountOf(sim: Simulator, phone: string | undefined): Account {
@@ -35,6 +36,17 @@ function deviceView(device: CompanionDevice): Record<string, unknown> {
   };
 }
 
+/** `restricted`, and while it is, when the restriction ends (ISO) and its enforcement type. */
+function restrictionView(account: Account): Record<string, unknown> {
+  const restriction = account.restriction;
+  if (!restriction) return { restricted: false };
+  return {
+    restricted: true,
+    restrictionEndsAt: new Date(restriction.endsAt * 1000).toISOString(),
+    enforcementType: restriction.enforcementType,
+  };
+}
+
 /** The JSON view of an account and its devices. */
 function accountView(account: Account): Record<string, unknown> {
   const devices = [...account.companions.values()];
@@ -43,7 +55,7 @@ function accountView(account: Account): Record<string, unknown> {
     jid: pnJid(account.phone),
     lid: `${account.lid}@lid`,
     pushName: account.pushName,
-    restricted: account.restricted,
+    ...restrictionView(account),
     online: account.online,
     connected: devices.some((device) => device.connection?.isOpen === true),
     devices: devices.map(deviceView),
@@ -135,8 +147,18 @@ export const accountRoutes: Route[] = [
     pattern: /^\/admin\/accounts\/(\d+)\/restriction$/,
     handle: (sim, [phone], body) => {
       const account = accountOf(sim, phone);
-      account.restricted = parseBody(RestrictionBody, body).restricted;
-      return { body: { phone: account.phone, restricted: account.restricted } };
+      const { restricted, expiresInSeconds, enforcementType } = parseBody(RestrictionBody, body);
+      const notified = setRestriction(
+        sim,
+        account,
+        restricted
+          ? {
+              endsAt: unixNow() + (expiresInSeconds ?? DEFAULT_RESTRICTION_SECONDS),
+              enforcementType: enforcementType ?? DEFAULT_ENFORCEMENT_TYPE,
+            }
+          : undefined,
+      );
+      return { body: { phone: account.phone, ...restrictionView(account), notified } };
     },
   },
   {

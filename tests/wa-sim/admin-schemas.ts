@@ -1,6 +1,7 @@
 /** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
 import { z } from 'zod';
 import { badRequest } from './errors.js';
+import { ENFORCEMENT_TYPES } from './restriction.js';
 import type { Simulator } from './simulator.js';
 
 /** What a route answers: a JSON body and its status (200 unless set). */
@@ -87,8 +88,17 @@ export const ConnectionsBody = z.object({
   delayMs: z.number().int().min(0).max(120_000).optional(),
 });
 
-/** `POST /admin/accounts/{phone}/restriction` */
-export const RestrictionBody = z.object({ restricted: z.boolean() });
+/** `POST /admin/accounts/{phone}/restriction`; the duration and type only matter when restricting. */
+export const RestrictionBody = z.object({
+  restricted: z.boolean(),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 24 * 3600)
+    .optional(),
+  enforcementType: z.enum(ENFORCEMENT_TYPES).optional(),
+});
 
 /** `POST /admin/accounts/{phone}/pre-keys` */
 export const PreKeysBody = z.object({ keep: z.number().int().min(0) });

@@ -18,6 +18,7 @@ import { handleGroupIq } from './group-iq.js';
 import { handleEncryptIq } from './keys.js';
 import { runPostLinkSync } from './phone.js';
 import { handleProfilePictureIq } from './profile-picture.js';
+import { handleMexIq } from './restriction.js';
 import type { Simulator } from './simulator.js';
 import { handleUsyncIq } from './usync.js';
 
@@ -73,17 +74,25 @@ export async function routeIq(
         return privacyResult(iq);
       case 'blocklist':
         return blocklistResult(iq, device.account.blocklist);
+      case 'w:mex':
+        return handleMexIq(iq, device) ?? bareResult(sim, iq);
       case 'abt':
         return iqResult(iq, [makeNode('props', { protocol: '1', hash: '0' })]);
       default:
-        if (!BARE_RESULT.has(xmlns))
-          sim.warnOnce(`iq:${xmlns}`, `unhandled iq xmlns=${xmlns}; answering a bare result`);
-        return iqResult(iq);
+        return bareResult(sim, iq);
     }
   } catch (error) {
     if (error instanceof SimError) return iqError(iq, error.status, error.message);
     throw error;
   }
+}
+
+/** A bare result, logged once per namespace unless the namespace is answered so on purpose. */
+function bareResult(sim: Simulator, iq: BinaryNode): BinaryNode {
+  const xmlns = iq.attrs.xmlns ?? '';
+  if (!BARE_RESULT.has(xmlns))
+    sim.warnOnce(`iq:${xmlns}`, `unhandled iq xmlns=${xmlns}; answering a bare result`);
+  return iqResult(iq);
 }
 
 async function handleMd(sim: Simulator, connection: SimConnection, iq: BinaryNode): Promise<BinaryNode> {

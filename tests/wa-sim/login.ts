@@ -1,11 +1,13 @@
 /**
  * Login of a linked companion: checks the claimed device against the registry and its noise key, replaces an
  * older connection of the same device (`conflict type=replaced`), answers `<success>`, delivers what queued up
- * while it was offline and ends the offline backlog with `<ib><offline count/>`.
+ * while it was offline and ends the offline backlog with `<ib><offline count/>`; a restricted account's companion
+ * then hears of its restriction again (`restriction.ts`).
  */
 import { type BinaryNode, lidJid, makeNode, SERVER_JID, unixNow } from './binary.js';
 import type { SimConnection } from './connection.js';
 import type { ClientHello } from './noise-server.js';
+import { announceRestrictionAtLogin } from './restriction.js';
 import type { Simulator } from './simulator.js';
 
 /** Handles a handshake that carries a login payload (`username` + `device`). */
@@ -43,6 +45,8 @@ export function login(sim: Simulator, connection: SimConnection, hello: ClientHe
   connection.send(
     makeNode('ib', { from: SERVER_JID }, [makeNode('offline', { count: String(backlog.length) })]),
   );
+  // Like WhatsApp, the server reminds a companion of a restricted account once it is logged in.
+  announceRestrictionAtLogin(device);
   sim.log.info(`login ${phone}:${device.deviceId} (connection ${connection.id}, ${backlog.length} offline)`);
 }
 

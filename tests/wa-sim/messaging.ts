@@ -48,7 +48,7 @@ export async function handleClientMessage(
   sim.stats.messagesFromClients++;
   const group = to.endsWith('@g.us') ? sim.groups.get(to) : undefined;
   const isPeer = node.attrs.category === 'peer';
-  if (sender.account.restricted && !group && !isPeer && parseJid(to)?.user !== sender.account.phone) {
+  if (sender.account.restriction && !group && !isPeer && parseJid(to)?.user !== sender.account.phone) {
     // 463: the account may not start chats; clients treat it as a restriction and do not retry.
     connection.send(makeNode('ack', { class: 'message', id, from: to, t: String(unixNow()), error: '463' }));
     return;
