@@ -2,7 +2,6 @@
  * Composition root of the embedded mode: env → SQLite stores and queues → engines → host → command consumer →
  * the functions' dependencies → local HTTP gateway. `startGateway` is also what the API tests start.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createFunctionDeps, installDeps } from '../functions/deps.js';
@@ -120,8 +119,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       maxMessages: 10,
     },
   );
+  // Resume first: commands queued before a restart (sends) must find their sessions' runners.
+  const resumed = await host.resumeRunningSessions();
   consumer.start();
-  const resumed = await host.resumeRunningSessions(randomUUID());
   const { server, url } = await startLocalGateway({
     port: env.PORT,
     host: env.BIND_HOST,

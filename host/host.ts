@@ -18,6 +18,9 @@ import { sendMessage } from './messages/send-message.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
 
+/** How long a queued send waits for its (resuming or reconnecting) session to be ready before it fails. */
+const SEND_READY_WAIT_MS = 30_000;
+
 export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
@@ -26,6 +29,7 @@ export interface HostDeps extends RunnerDeps {
 
 export class Host implements HostGateway {
   private readonly runners = new Map<string, SessionRunner>();
+  private readonly sendsInFlight = new Set<string>();
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -44,13 +48,6 @@ export class Host implements HostGateway {
       );
       return;
     }
-    const runner = new SessionRunner(
-      this.deps,
-      { id: session.id, name: session.name, config: session.config },
-      (ended) => this.forget(ended),
-    );
-    this.runners.set(session.id, runner);
-    this.deps.metrics.activeEngines.set(this.runners.size);
     // The start request wrote `initializing`; its event is the host's to publish, once the engine is launching.
     await this.deps.events
       .publish({
@@ -60,35 +57,44 @@ export class Host implements HostGateway {
         data: { sessionId: session.id, status: 'initializing' },
       })
       .catch((error: unknown) => this.deps.logger.error({ err: error }, 'event publish failed'));
+    await this.launch(session);
+  }
+
+  private async launch(session: Session): Promise<void> {
+    const runner = new SessionRunner(
+      this.deps,
+      { id: session.id, name: session.name, config: session.config },
+      (ended) => this.forget(ended),
+    );
+    this.runners.set(session.id, runner);
+    this.deps.metrics.activeEngines.set(this.runners.size);
     await runner.launch();
   }
 
   /** Carries out a send command (see host/messages/send-message.ts). */
   handleSend(command: CommandOf<'message.send'>): Promise<void> {
     return sendMessage(
-      { messages: this.deps.messages, sink: this.deps.sink, runnerOf: (id) => this.runners.get(id) },
+      {
+        messages: this.deps.messages,
+        sink: this.deps.sink,
+        runnerOf: (id) => this.runners.get(id),
+        inFlight: this.sendsInFlight,
+        readyWaitMs: SEND_READY_WAIT_MS,
+      },
       command,
     );
   }
 
   /**
-   * At boot: sessions that were running when the gateway stopped are put back to `initializing` and queued, so
-   * they reconnect with their stored credentials (no new QR).
+   * At boot, before any command is consumed: sessions that were running when the gateway stopped are put back to
+   * `initializing` and launched here, so they reconnect with their stored credentials (no new QR) and sends that
+   * were queued before the restart find their session's runner.
    */
-  async resumeRunningSessions(bootId: string): Promise<number> {
+  async resumeRunningSessions(): Promise<number> {
     const sessions = await this.deps.sessions.listByStatus([...RUNNING_STATUSES]);
     for (const session of sessions) {
-      const writer = new SessionStatusWriter(this.deps, session.id);
-      await writer.apply('resume');
-      await this.deps.commands.send(
-        {
-          type: 'session.start',
-          sessionId: session.id,
-          reason: 'resume',
-          requestedAt: this.deps.clock.now().toISOString(),
-        },
-        { dedupId: `resume:${session.id}:${bootId}` },
-      );
+      const resumed = await new SessionStatusWriter(this.deps, session.id).apply('resume');
+      if (resumed?.status === 'initializing' && !this.runners.has(session.id)) await this.launch(resumed);
     }
     return sessions.length;
   }

@@ -4,6 +4,8 @@
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
  */
 import type { CommandOf } from '../../shared/domain/commands.js';
+import type { Message } from '../../shared/domain/message.js';
+import { UnavailableError } from '../../shared/errors/app-error.js';
 import type { MessageStore } from '../../shared/ports/message-store.port.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import { type MessageSink, messageEventData } from './message-sink.js';
@@ -12,6 +14,25 @@ export interface SendDeps {
   messages: MessageStore;
   sink: MessageSink;
   runnerOf(sessionId: string): SessionRunner | undefined;
+  /** Sends of this host in progress, by message id: a redelivery meanwhile must not send a second time. */
+  inFlight: Set<string>;
+  /** How long a send waits for a started session (connecting, reconnecting) to be ready before failing. */
+  readyWaitMs: number;
+}
+
+async function waitUntilConnected(
+  runnerOf: SendDeps['runnerOf'],
+  sessionId: string,
+  ms: number,
+): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const runner = runnerOf(sessionId);
+    if (!runner) return false;
+    if (runner.isConnected) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export async function sendMessage(deps: SendDeps, command: CommandOf<'message.send'>): Promise<void> {
@@ -29,8 +50,34 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
       data: { id: message.id, messageId: waMessageId, chatId: message.chatId, status: 'failed', error },
     });
   };
+  if (deps.inFlight.has(messageId)) {
+    throw new UnavailableError(
+      'HOST_UNAVAILABLE',
+      'this message is being sent; the command is retried later',
+    );
+  }
+  deps.inFlight.add(messageId);
+  try {
+    await sendNow(deps, { ...message, body: message.body }, waMessageId, fail);
+  } finally {
+    deps.inFlight.delete(messageId);
+  }
+}
+
+async function sendNow(
+  deps: SendDeps,
+  message: Message & { body: string },
+  waMessageId: string,
+  fail: (error: string) => Promise<void>,
+): Promise<void> {
+  const { sessionId } = message;
+  // A session that is started but still connecting (e.g. resuming after a restart) gets a moment to be ready.
+  if (!(await waitUntilConnected(deps.runnerOf, sessionId, deps.readyWaitMs))) {
+    await fail('session is not connected');
+    return;
+  }
   const runner = deps.runnerOf(sessionId);
-  if (!runner?.hasLiveEngine) {
+  if (!runner) {
     await fail('session is not connected');
     return;
   }

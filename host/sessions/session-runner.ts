@@ -67,6 +67,11 @@ export class SessionRunner {
     return this.engine !== null;
   }
 
+  /** True once the engine reported `ready` and until it disconnects. */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
   /** Creates a fresh engine instance and starts connecting. */
   async launch(): Promise<void> {
     this.clearReconnectTimer();

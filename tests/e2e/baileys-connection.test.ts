@@ -207,8 +207,8 @@ describe('Baileys engine: connection loss and recovery against the simulator', (
     expect(started.body.status).toBe('initializing');
     expect(await waitForStatus(gw, id, 'ready', 15_000)).toMatchObject({ phone });
     recorder.stop();
-    // The operator start's `initializing` is written by the start use case, which publishes no session.status.
-    expect(recorder.statuses()).toEqual(['disconnected', 'authenticating', 'ready']);
+    // The host publishes the operator start's `initializing` when it launches the engine.
+    expect(recorder.statuses()).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
     expect(recorder.names()).not.toContain('session.qr');
     await waitFor(async () => (await liveConnections(phone)) === 1);
   }, 40_000);
