@@ -1,7 +1,9 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON lines, with the issue's goals beside them.
-// `node --expose-gc tests/bench/run.mjs <name>` runs one (http, startup, link, rss).
+// `node --expose-gc tests/bench/run.mjs <name>` runs one (http, startup, link, rss, send, inbound).
+import { baileysInbound } from './baileys-inbound.mjs';
 import { baileysLink } from './baileys-link.mjs';
 import { baileysRss } from './baileys-rss.mjs';
+import { baileysSend } from './baileys-send.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { startupTime } from './startup.mjs';
 
@@ -26,6 +28,19 @@ const benches = {
   rss: async () => {
     const r = await baileysRss();
     return { ...r, goals: { rssMbPerSession: '<= 3' }, met: r.rssMbPerSession <= 3 };
+  },
+  send: async () => {
+    const r = await baileysSend();
+    // The goal is the engine's rate counted where the contact decrypted; the REST figure has no goal.
+    return {
+      ...r,
+      goals: { engineDecryptedPerSecond: '>= 900' },
+      met: r.engine.decryptedPerSecond >= 900,
+    };
+  },
+  inbound: async () => {
+    const r = await baileysInbound();
+    return { ...r, goals: { sequentialP99Ms: '< 50' }, met: r.sequential.latencyMs.p99 < 50 };
   },
 };
 if (only && !(only in benches)) {
