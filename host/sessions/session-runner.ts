@@ -21,11 +21,10 @@ import type {
   SendTextInput,
 } from '../engines/engine.port.js';
 import type { MessageSink } from '../messages/message-sink.js';
+import { stopWithin, unlinkDevice } from './engine-teardown.js';
 import { decideReconnect, type ReconnectConfig, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
-import { unlinkDevice } from './unlink-device.js';
-import { withTimeout } from './with-timeout.js';
 
 export interface RunnerDeps extends StatusWriterDeps {
   engines: EngineFactory;
@@ -113,18 +112,7 @@ export class SessionRunner {
   /** Stops the engine, keeping credentials. A hung stop escalates to forceDestroy after the teardown deadline. */
   async stop(): Promise<Session | null> {
     const engine = this.retire();
-    if (engine) {
-      const stopped = await withTimeout(engine.stop(), this.deps.teardownTimeoutMs).catch(() => ({
-        done: false as const,
-      }));
-      if (!stopped.done) {
-        await engine.forceDestroy().catch((error: unknown) => {
-          throw new IncompleteOperationError('SESSION_STOP_INCOMPLETE', 'The engine did not stop; retry', {
-            cause: error,
-          });
-        });
-      }
-    }
+    if (engine) await stopWithin(engine, this.deps.teardownTimeoutMs);
     return this.writer.apply('stop', { lastError: null });
   }
 
@@ -160,11 +148,7 @@ export class SessionRunner {
   /** Ends the runner without touching the row (gateway shutdown: the session resumes on the next boot). */
   async shutdown(): Promise<void> {
     const engine = this.retire();
-    if (!engine) return;
-    const stopped = await withTimeout(engine.stop(), this.deps.teardownTimeoutMs).catch(() => ({
-      done: false as const,
-    }));
-    if (!stopped.done) await engine.forceDestroy().catch(() => undefined);
+    if (engine) await stopWithin(engine, this.deps.teardownTimeoutMs).catch(() => undefined);
   }
 
   /** Ends the runner ahead of the row's deletion. */

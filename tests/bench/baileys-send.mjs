@@ -6,7 +6,8 @@
 //    `inFlight` sends outstanding, to ONE simulated contact; counted as sent when sendText resolved and as
 //    delivered when the simulator's contacts decrypted them (`GET /admin/health` stats.decryptedByContacts).
 //    Each sender yields to the event loop (setImmediate) after a send, as sends arriving by HTTP or the command
-//    queue start from an I/O or timer callback: with the SQLite store every await inside a send resolves in the same microtask drain, so without a yield
+//    queue start from an I/O or timer callback: with the SQLite store every await inside a send resolves in the same
+//    microtask drain, so without a yield
 //    the whole run is one drain in which no ack or receipt is read and Baileys' event buffer never flushes (its
 //    per-upsert scan of the buffer then grows with the run). `engineBurst` is that no-yield run, for comparison
 //    with tests/wa-sim/tools/throughput.ts, which drives Baileys the same way;
@@ -15,32 +16,31 @@
 // CPU seconds come from /proc: this process (the gateway, plus the negligible engine-phase driver) and the
 // simulator process, so the report shows which side was the bottleneck.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop as stopEsbuild } from 'esbuild';
 import { pino } from 'pino';
+import { restPhase } from './baileys-send-rest.mjs';
 import {
-  apiClient,
-  killGroup,
-  linkByQr,
-  readAdminKey,
-  round,
-  sleep,
-  startSimulator,
-} from './baileys-support.mjs';
-import { cpuSeconds, ROOT, tempDataDir } from './support.mjs';
+  CONTACT,
+  cpuMark,
+  cpuSince,
+  percentiles,
+  perMessage,
+  simStats,
+  TOTAL,
+  waitDecrypted,
+} from './baileys-send-support.mjs';
+import { apiClient, linkByQr, readAdminKey, sleep, startSimulator } from './baileys-support.mjs';
+import { ROOT, tempDataDir } from './support.mjs';
 
-const TOTAL = Number(process.env.BENCH_SEND_TOTAL ?? 3000);
 const IN_FLIGHT = Number(process.env.BENCH_SEND_IN_FLIGHT ?? 50);
-const REST_CLIENTS = Number(process.env.BENCH_SEND_REST_CLIENTS ?? 50);
 /** BENCH_SEND_RECEIPTS=0 turns the contact's automatic delivery receipts off (on by default, as in production). */
 const RECEIPTS = process.env.BENCH_SEND_RECEIPTS !== '0';
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const CONTACT = '15550009001';
 const BUNDLE = path.join(ROOT, 'dist/bench-gateway-messages.mjs');
 
 let gatewayModule = null;
@@ -127,69 +127,6 @@ export async function profiled(name, fn) {
   }
 }
 
-export function percentiles(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return {
-    p50: round(pick(0.5), 1),
-    p90: round(pick(0.9), 1),
-    p99: round(pick(0.99), 1),
-    max: round(sorted.at(-1), 1),
-  };
-}
-
-async function simStats(sim) {
-  return (await sim.admin('GET', '/health')).stats;
-}
-
-/** Polls the simulator every 10 ms until its contacts decrypted `target` messages in all; answers when (ms). */
-async function waitDecrypted(sim, target, timeoutMs = 60_000) {
-  const deadline = performance.now() + timeoutMs;
-  let last;
-  while (performance.now() < deadline) {
-    last = await simStats(sim);
-    if (last.decryptedByContacts >= target) return performance.now();
-    await sleep(10);
-  }
-  throw new Error(`contacts decrypted ${last?.decryptedByContacts} of ${target} within ${timeoutMs} ms`);
-}
-
-/** CPU seconds of this process (gateway) and of the simulator, and the wall clock. */
-function cpuMark(sim) {
-  return { at: performance.now(), gateway: cpuSeconds(process.pid), simulator: cpuSeconds(sim.pid) };
-}
-
-function cpuSince(mark, sim, extra = {}) {
-  const now = cpuMark(sim);
-  const wallS = (now.at - mark.at) / 1000;
-  const gatewayS = now.gateway - mark.gateway;
-  const simulatorS = now.simulator - mark.simulator;
-  return {
-    wallS: round(wallS),
-    gatewayS: round(gatewayS),
-    simulatorS: round(simulatorS),
-    gatewayUtilisation: round(gatewayS / wallS),
-    simulatorUtilisation: round(simulatorS / wallS),
-    ...extra,
-  };
-}
-
-/**
- * CPU per message on each side and what one core would sustain at that cost: steadier than the rates on a shared
- * machine, where the gateway process may not get a whole core (see `gatewayUtilisation`).
- */
-function perMessage(cpu) {
-  const gatewayMs = (cpu.gatewayS * 1000) / TOTAL;
-  const simulatorMs = (cpu.simulatorS * 1000) / TOTAL;
-  return {
-    ...cpu,
-    gatewayMsPerMessage: round(gatewayMs, 3),
-    simulatorMsPerMessage: round(simulatorMs, 3),
-    gatewayPerCorePerSecond: Math.round(1000 / gatewayMs),
-    simulatorPerCorePerSecond: Math.round(1000 / simulatorMs),
-  };
-}
-
 async function enginePhase({ sim, runner, mod }, yieldEach) {
   const chatId = `${CONTACT}@c.us`;
   const before = (await simStats(sim)).decryptedByContacts;
@@ -225,80 +162,6 @@ async function enginePhase({ sim, runner, mod }, yieldEach) {
 }
 
 /** The REST load client: a child process running `clients` fetch loops until `total` requests were answered. */
-const REST_CLIENT_SCRIPT = `
-const { URL_, KEY, TOTAL, CLIENTS, CHAT } = process.env;
-const total = Number(TOTAL);
-let next = 0;
-const latencies = [];
-const statuses = {};
-const started = performance.now();
-await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
-  while (next < total) {
-    const n = ++next;
-    const t = performance.now();
-    const res = await fetch(URL_, {
-      method: 'POST',
-      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ chatId: CHAT, text: 'rest load ' + n }),
-    });
-    await res.arrayBuffer();
-    latencies.push(performance.now() - t);
-    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-  }
-}));
-const ms = performance.now() - started;
-latencies.sort((a, b) => a - b);
-const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-const cpu = process.cpuUsage();
-process.stdout.write(JSON.stringify({ ms, statuses, p50: pick(0.5), p99: pick(0.99), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
-`;
-
-async function restPhase({ sim, gateway, key, link, runner }) {
-  const before = (await simStats(sim)).decryptedByContacts;
-  const mark = cpuMark(sim);
-  const child = spawn(process.execPath, ['--input-type=module', '-e', REST_CLIENT_SCRIPT], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      URL_: `${gateway.url}/api/sessions/${link.id}/messages/send-text`,
-      KEY: key,
-      TOTAL: String(TOTAL),
-      CLIENTS: String(REST_CLIENTS),
-      CHAT: `${CONTACT}@c.us`,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  try {
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err = (err + c).slice(-5000)));
-    const started = performance.now();
-    const code = await new Promise((resolve) => child.once('exit', (c) => resolve(c)));
-    const answeredAt = performance.now();
-    if (code !== 0) throw new Error(`REST client exited with ${code}: ${err}`);
-    const client = JSON.parse(out.trim().split('\n').at(-1));
-    if (client.statuses['201'] !== TOTAL) throw new Error(`REST answers: ${JSON.stringify(client.statuses)}`);
-    const decryptedAt = await waitDecrypted(sim, before + TOTAL, 120_000);
-    const cpu = perMessage(cpuSince(mark, sim, { clientS: round(client.cpuS) }));
-    const after = await simStats(sim);
-    if (!runner.hasLiveEngine) throw new Error('the session lost its engine during the REST phase');
-    return {
-      clients: REST_CLIENTS,
-      answered: client.statuses,
-      requestsPerSecond: Math.round(TOTAL / ((answeredAt - started) / 1000)),
-      decryptedPerSecond: Math.round(TOTAL / ((decryptedAt - started) / 1000)),
-      decrypted: after.decryptedByContacts - before,
-      requestLatencyMs: { p50: round(client.p50, 1), p99: round(client.p99, 1) },
-      cpuS: cpu,
-    };
-  } finally {
-    await killGroup(child, 2000);
-  }
-}
-
 export async function baileysSend() {
   return withLinkedGateway('bench-send', { SEND_WAIT_MS: '1' }, async (ctx) => {
     const { sim, runner, mod } = ctx;

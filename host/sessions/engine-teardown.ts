@@ -1,5 +1,5 @@
 /**
- * Logout of a linked device: the engine unlinks it on the network within the teardown deadline, then the
+ * Ending a device's connection. Logout of a linked device: the engine unlinks it on the network within the teardown deadline, then the
  * credentials are wiped. If the network refuses, the session is torn down locally and 502 is thrown; if it does
  * not answer in time, a fence on the session's name holds off start and delete (409) until the late teardown
  * settles and wipes the credentials.
@@ -46,6 +46,20 @@ export async function unlinkDevice(context: UnlinkContext, engine: MessagingEngi
     'SESSION_LOGOUT_INCOMPLETE',
     `Logout of session '${session.name}' did not complete (${detail}); the session was stopped locally. Start it again and retry.`,
   );
+}
+
+/**
+ * Stops an engine (credentials kept) within the deadline; a stop that hangs or fails escalates to forceDestroy,
+ * and if that fails too the stop is incomplete (502, retryable).
+ */
+export async function stopWithin(engine: MessagingEngine, deadlineMs: number): Promise<void> {
+  const stopped = await withTimeout(engine.stop(), deadlineMs).catch(() => ({ done: false as const }));
+  if (stopped.done) return;
+  await engine.forceDestroy().catch((error: unknown) => {
+    throw new IncompleteOperationError('SESSION_STOP_INCOMPLETE', 'The engine did not stop; retry', {
+      cause: error,
+    });
+  });
 }
 
 async function fenceUntilSettled(context: UnlinkContext, teardown: Promise<unknown>): Promise<void> {

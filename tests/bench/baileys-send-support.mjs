@@ -1,0 +1,69 @@
+// Helpers shared by the send benchmark's phases: simulator stats, decryption waits, CPU accounting.
+import { cpuSeconds } from './support.mjs';
+
+export const TOTAL = Number(process.env.BENCH_SEND_TOTAL ?? 3000);
+export const REST_CLIENTS = Number(process.env.BENCH_SEND_REST_CLIENTS ?? 50);
+export const CONTACT = '15550009001';
+
+export function percentiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return {
+    p50: round(pick(0.5), 1),
+    p90: round(pick(0.9), 1),
+    p99: round(pick(0.99), 1),
+    max: round(sorted.at(-1), 1),
+  };
+}
+
+export async function simStats(sim) {
+  return (await sim.admin('GET', '/health')).stats;
+}
+
+/** Polls the simulator every 10 ms until its contacts decrypted `target` messages in all; answers when (ms). */
+export async function waitDecrypted(sim, target, timeoutMs = 60_000) {
+  const deadline = performance.now() + timeoutMs;
+  let last;
+  while (performance.now() < deadline) {
+    last = await simStats(sim);
+    if (last.decryptedByContacts >= target) return performance.now();
+    await sleep(10);
+  }
+  throw new Error(`contacts decrypted ${last?.decryptedByContacts} of ${target} within ${timeoutMs} ms`);
+}
+
+/** CPU seconds of this process (gateway) and of the simulator, and the wall clock. */
+export function cpuMark(sim) {
+  return { at: performance.now(), gateway: cpuSeconds(process.pid), simulator: cpuSeconds(sim.pid) };
+}
+
+export function cpuSince(mark, sim, extra = {}) {
+  const now = cpuMark(sim);
+  const wallS = (now.at - mark.at) / 1000;
+  const gatewayS = now.gateway - mark.gateway;
+  const simulatorS = now.simulator - mark.simulator;
+  return {
+    wallS: round(wallS),
+    gatewayS: round(gatewayS),
+    simulatorS: round(simulatorS),
+    gatewayUtilisation: round(gatewayS / wallS),
+    simulatorUtilisation: round(simulatorS / wallS),
+    ...extra,
+  };
+}
+
+/**
+ * CPU per message on each side and what one core would sustain at that cost: steadier than the rates on a shared
+ * machine, where the gateway process may not get a whole core (see `gatewayUtilisation`).
+ */
+export function perMessage(cpu) {
+  const gatewayMs = (cpu.gatewayS * 1000) / TOTAL;
+  const simulatorMs = (cpu.simulatorS * 1000) / TOTAL;
+  return {
+    ...cpu,
+    gatewayMsPerMessage: round(gatewayMs, 3),
+    simulatorMsPerMessage: round(simulatorMs, 3),
+    gatewayPerCorePerSecond: Math.round(1000 / gatewayMs),
+    simulatorPerCorePerSecond: Math.round(1000 / simulatorMs),
+  };
+}
