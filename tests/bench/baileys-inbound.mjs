@@ -6,7 +6,8 @@
 // their unique text. Phase `sequential` (the goal): one message at a time, the next sent once the previous
 // event arrived. Phase `concurrent`: `BENCH_INBOUND_CONCURRENCY` senders at once, for the latency under load.
 
-import { percentiles, withLinkedGateway } from './baileys-send.mjs';
+import { withLinkedGateway } from './baileys-send.mjs';
+import { percentiles } from './baileys-send-support.mjs';
 import { round, sleep } from './baileys-support.mjs';
 import { cpuSeconds } from './support.mjs';
 

@@ -10,6 +10,7 @@ import {
   TOTAL,
   waitDecrypted,
 } from './baileys-send-support.mjs';
+import { killGroup, round } from './baileys-support.mjs';
 import { ROOT } from './support.mjs';
 
 const REST_CLIENT_SCRIPT = `

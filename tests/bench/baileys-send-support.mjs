@@ -1,4 +1,5 @@
 // Helpers shared by the send benchmark's phases: simulator stats, decryption waits, CPU accounting.
+import { round, sleep } from './baileys-support.mjs';
 import { cpuSeconds } from './support.mjs';
 
 export const TOTAL = Number(process.env.BENCH_SEND_TOTAL ?? 3000);

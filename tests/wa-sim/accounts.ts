@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { BinaryNode } from './binary.js';
+import type { HeldLogout } from './client-logout.js';
 import type { SimConnection } from './connection.js';
 import type { IdAllocator } from './ids.js';
 import type { AccountRestriction } from './restriction.js';
@@ -62,6 +63,9 @@ export interface Account {
   readonly createdAt: number;
   /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
   restriction: AccountRestriction | undefined;
+  /** While set, companions' own logout iqs are swallowed into `heldLogouts` (`client-logout.ts`). */
+  logoutHold: boolean;
+  readonly heldLogouts: HeldLogout[];
   online: boolean;
   nextDeviceId: number;
 }
@@ -106,6 +110,8 @@ export class AccountRegistry {
       blocklist: new Set(),
       createdAt: Date.now(),
       restriction: undefined,
+      logoutHold: false,
+      heldLogouts: [],
       online: false,
       nextDeviceId: 1,
     };

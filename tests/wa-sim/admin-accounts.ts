@@ -2,6 +2,7 @@
 import type { Account, CompanionDevice } from './accounts.js';
 import {
   ConnectionsBody,
+  LogoutHoldBody,
   PairCodeBody,
   PreKeysBody,
   parseBody,
@@ -10,6 +11,7 @@ import {
   ScanQrBody,
 } from './admin-schemas.js';
 import { makeNode, pnJid, unixNow } from './binary.js';
+import { setLogoutHold } from './client-logout.js';
 import { notFound } from './errors.js';
 import { checkPreKeyLow } from './keys.js';
 import { decodeQrDataUrl, isPngDataUrl } from './qr-image.js';
@@ -56,6 +58,8 @@ function accountView(account: Account): Record<string, unknown> {
     lid: `${account.lid}@lid`,
     pushName: account.pushName,
     ...restrictionView(account),
+    logoutHold: account.logoutHold,
+    heldLogouts: account.heldLogouts.length,
     online: account.online,
     connected: devices.some((device) => device.connection?.isOpen === true),
     devices: devices.map(deviceView),
@@ -140,6 +144,16 @@ export const accountRoutes: Route[] = [
         }
       }
       return { body: { loggedOut } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/logout-hold$/,
+    handle: (sim, [phone], body) => {
+      const account = accountOf(sim, phone);
+      const { hold } = parseBody(LogoutHoldBody, body);
+      const released = setLogoutHold(sim, account, hold);
+      return { body: { phone: account.phone, hold, released } };
     },
   },
   {

@@ -1,7 +1,8 @@
 /**
- * The admin HTTP API, on the same port as the WebSocket: acts as the primary phone (scan a QR, enter a pairing
- * code), as the server (drop or log out a device, refuse connections, restrict an account) and as contacts
- * (send, read what they received, receipts, presence). Bodies are checked with zod; see README.md.
+ * The admin HTTP API, on the same port as the WebSocket: acts as the primary phone (scan a QR, enter a
+ * pairing code), as the server (drop or log out a device, refuse connections, restrict an account, hold
+ * client logouts) and as contacts (send, call, read what they received, receipts, presence). Bodies are
+ * checked with zod; see README.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountRoutes } from './admin-accounts.js';

@@ -1,6 +1,7 @@
-/** Admin routes acting as simulated contacts: send, read what they received, receipts, presence, settings. */
+/** Admin routes acting as simulated contacts: send, call, inboxes, receipts, presence, settings. */
 import type { Account } from './accounts.js';
 import {
+  ContactCallBody,
   ContactChatstateBody,
   ContactConfigBody,
   ContactMessageBody,
@@ -10,6 +11,7 @@ import {
   type Route,
 } from './admin-schemas.js';
 import { pnJid } from './binary.js';
+import { contactCall } from './calls.js';
 import { contactSendGroupText, contactSendText } from './contact-send.js';
 import type { Contact } from './contacts.js';
 import { notFound } from './errors.js';
@@ -86,6 +88,21 @@ export const contactRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/admin\/contacts\/(\d+)\/sent$/,
     handle: (sim, [number]) => ({ body: [...contactOf(sim, number).sent.values()] }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/call$/,
+    handle: (sim, [number], body) => {
+      const { to, video } = parseBody(ContactCallBody, body);
+      const account = linkedAccount(sim, to);
+      const call = contactCall(sim, sim.contacts.getOrCreate(number ?? ''), account, video === true);
+      return { body: { callId: call.callId, devices: call.devices } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/calls$/,
+    handle: (sim, [number]) => ({ body: sim.calls.from(contactOf(sim, number).number) }),
   },
   {
     method: 'POST',

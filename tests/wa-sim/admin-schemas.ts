@@ -60,6 +60,12 @@ export const ContactMessageBody = z.object({
   text: z.string().min(1).max(65_536),
 });
 
+/** `POST /admin/contacts/{number}/call`: a voice (default) or video call to a linked account. */
+export const ContactCallBody = z.object({
+  to: PhoneNumber,
+  video: z.boolean().optional(),
+});
+
 /** `POST /admin/contacts/{number}/receipts` */
 export const ContactReceiptsBody = z.object({
   to: PhoneNumber,
@@ -99,6 +105,9 @@ export const RestrictionBody = z.object({
     .optional(),
   enforcementType: z.enum(ENFORCEMENT_TYPES).optional(),
 });
+
+/** `POST /admin/accounts/{phone}/logout-hold` */
+export const LogoutHoldBody = z.object({ hold: z.boolean() });
 
 /** `POST /admin/accounts/{phone}/pre-keys` */
 export const PreKeysBody = z.object({ keep: z.number().int().min(0) });

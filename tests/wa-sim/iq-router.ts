@@ -12,6 +12,7 @@ import {
   makeNode,
   unixNow,
 } from './binary.js';
+import { handleRemoveCompanion } from './client-logout.js';
 import type { SimConnection } from './connection.js';
 import { SimError } from './errors.js';
 import { handleGroupIq } from './group-iq.js';
@@ -95,13 +96,17 @@ function bareResult(sim: Simulator, iq: BinaryNode): BinaryNode {
   return iqResult(iq);
 }
 
-async function handleMd(sim: Simulator, connection: SimConnection, iq: BinaryNode): Promise<BinaryNode> {
+async function handleMd(
+  sim: Simulator,
+  connection: SimConnection,
+  iq: BinaryNode,
+): Promise<BinaryNode | undefined> {
   const request = firstChild(iq);
   if (request?.tag === 'link_code_companion_reg') return sim.pairing.handleLinkCodeIq(connection, iq);
   if (request?.tag === 'remove-companion-device' && connection.device) {
-    // The client logs itself out: unlink the device; the client closes the socket on its own.
-    connection.device.loggedOut = true;
-    sim.log.info(`${connection.device.account.phone}:${connection.device.deviceId} logged out by the client`);
+    // The client logs itself out; answered there, or held while the account holds logouts.
+    handleRemoveCompanion(sim, connection, iq, connection.device);
+    return undefined;
   }
   return iqResult(iq);
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { type Account, AccountRegistry, type CompanionDevice, linkedCompanions } from './accounts.js';
 import type { BinaryNode } from './binary.js';
+import { CallRegistry, handleCallAck, handleClientCall } from './calls.js';
 import { createCertChain } from './cert-chain.js';
 import { SimConnection } from './connection.js';
 import { ContactRegistry } from './contacts.js';
@@ -52,6 +53,7 @@ export class Simulator {
   readonly pairing = new Pairing(this);
   readonly receipts = new ReceiptWaiters();
   readonly presence = new PresenceBoard();
+  readonly calls = new CallRegistry();
   readonly stats: SimStats = { messagesFromClients: 0, decryptedByContacts: 0, decryptFailures: 0 };
   policy: ConnectionPolicy = { mode: 'accept', delayMs: 0 };
   /** Base URL of the HTTP side (admin API, picture files), set once the server listens. */
@@ -141,8 +143,14 @@ export class Simulator {
       case 'chatstate':
         handleChatstate(this, connection, node);
         return;
+      case 'call':
+        handleClientCall(this, connection, node);
+        return;
+      case 'ack':
+        if (node.attrs.class === 'call') handleCallAck(this, node);
+        return;
       default:
-        // acks, ib telemetry and calls need no answer here.
+        // Other acks and ib telemetry need no answer.
         return;
     }
   }

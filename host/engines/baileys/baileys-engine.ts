@@ -8,6 +8,7 @@ import makeWASocket, {
   DisconnectReason,
   jidDecode,
   type proto,
+  S_WHATSAPP_NET,
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
@@ -41,6 +42,7 @@ export class BaileysEngine implements MessagingEngine {
   private socket: WASocket | null = null;
   private closed = false;
   private credentialsWiped = false;
+  private logoutInFlight: Promise<void> | null = null;
 
   constructor(
     private readonly session: EngineSession,
@@ -59,17 +61,39 @@ export class BaileysEngine implements MessagingEngine {
     await socket?.end(undefined);
   }
 
+  /**
+   * Unlinks the device and resolves only once the server confirmed it. (Baileys' own `logout()` writes the request
+   * and closes without waiting for the answer, so a lost request would look like a successful logout.)
+   */
   async logout(): Promise<void> {
     const socket = this.socket;
-    if (!socket) throw new Error('no open connection to log out');
-    // Sends remove-companion-device; the server then closes the socket, which we ignore from here on.
+    const me = socket?.authState.creds.me?.id;
+    if (!socket || !me) throw new Error('no open connection to log out');
     this.closed = true;
-    await socket.logout();
-    this.socket = null;
+    const confirmed = socket
+      .query({
+        tag: 'iq',
+        attrs: { to: S_WHATSAPP_NET, type: 'set', id: socket.generateMessageTag(), xmlns: 'md' },
+        content: [{ tag: 'remove-companion-device', attrs: { jid: me, reason: 'user_initiated' } }],
+      })
+      .then((reply: unknown) => {
+        if (!reply) throw new Error('logout not confirmed by the network');
+      });
+    this.logoutInFlight = confirmed;
+    try {
+      await confirmed;
+    } finally {
+      this.logoutInFlight = null;
+      this.socket = null;
+      await socket.end(undefined);
+    }
   }
 
   async forceDestroy(): Promise<void> {
     this.closed = true;
+    // A logout still waiting for the server keeps its socket: closing it would lose the server's answer, and the
+    // logout closes the socket itself once it settles.
+    if (this.logoutInFlight) return;
     const socket = this.socket;
     this.socket = null;
     socket?.ws.close();

@@ -1,0 +1,102 @@
+/**
+ * Incoming calls end to end: a simulated contact calls the linked account; a session created with
+ * `config.autoRejectCalls` has the real Baileys client inside the gateway reject it (the simulator records
+ * the reject), a session without it leaves the call ringing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
+import {
+  sessionName,
+  startTestGateway,
+  type TestGateway,
+  waitFor,
+  waitForStatus,
+} from '../helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+
+interface CallView {
+  callId: string;
+  to: string;
+  status: 'ringing' | 'rejected';
+  devices: number;
+  acks: number;
+  rejectedBy?: string;
+}
+
+let phoneCounter = 0;
+const nextPhone = () =>
+  `1558${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const CONTACT = `1558${String(process.pid % 1000).padStart(3, '0')}9000`;
+/** How long a call must stay ringing to count as left alone (the gateway rejects within milliseconds). */
+const LEFT_ALONE_MS = 1_500;
+
+describe('incoming calls with the Baileys engine against the simulator', () => {
+  let sim: SimulatorProcess;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    unrefBaileysUploadTimeouts();
+    sim = await startSimulatorProcess();
+    gw = await startTestGateway(sim.gatewayEnv);
+    await sim.admin.ok('/contacts', { number: CONTACT });
+  }, 30_000);
+  afterAll(async () => {
+    await gw?.close();
+    await sim?.stop();
+  });
+
+  /** Creates a session with `config`, links it by QR and waits until it is ready. */
+  async function linkedSession(config?: Record<string, unknown>): Promise<{ id: string; phone: string }> {
+    const created = await gw.request('POST', '/api/sessions', {
+      body: { name: sessionName('call'), ...(config ? { config } : {}) },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    expect((await gw.request('POST', `/api/sessions/${id}/start`)).status).toBe(200);
+    await waitForStatus(gw, id, 'qr_ready', 15_000);
+    const qr = await gw.request('GET', `/api/sessions/${id}/qr`);
+    const phone = nextPhone();
+    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
+    await waitForStatus(gw, id, 'ready', 15_000);
+    return { id, phone };
+  }
+
+  /** The contact calls `phone`; answers the call id once the offer reached the session's device. */
+  async function call(phone: string, video = false): Promise<string> {
+    const placed = await sim.admin.ok<{ callId: string; devices: number }>(`/contacts/${CONTACT}/call`, {
+      to: phone,
+      video,
+    });
+    expect(placed.devices).toBe(1);
+    return placed.callId;
+  }
+
+  const callView = async (callId: string): Promise<CallView | undefined> =>
+    (await sim.admin.get<CallView[]>(`/contacts/${CONTACT}/calls`)).body.find((c) => c.callId === callId);
+
+  it('rejects an incoming call when the session has autoRejectCalls', async () => {
+    // The config is stored but never shown in responses: the network is what tells whether it took effect.
+    const { id, phone } = await linkedSession({ autoRejectCalls: true });
+    const callId = await call(phone);
+    const rejected = await waitFor(async () => {
+      const view = await callView(callId);
+      return view?.status === 'rejected' ? view : null;
+    }, 10_000);
+    expect(rejected).toMatchObject({ to: phone, acks: 1, rejectedBy: `${phone}:1@s.whatsapp.net` });
+
+    // A video call is rejected the same way, and the session stays ready throughout.
+    const videoId = await call(phone, true);
+    await waitFor(async () => (await callView(videoId))?.status === 'rejected', 10_000);
+    expect((await gw.request('GET', `/api/sessions/${id}`)).body.status).toBe('ready');
+  }, 60_000);
+
+  it('leaves the call ringing when the session does not have autoRejectCalls', async () => {
+    const { id, phone } = await linkedSession();
+    const callId = await call(phone);
+    // The device handled the offer (its ack came back), so a reject would have been sent by now.
+    await waitFor(async () => (await callView(callId))?.acks === 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, LEFT_ALONE_MS));
+    expect(await callView(callId)).toMatchObject({ status: 'ringing', to: phone });
+    expect((await gw.request('GET', `/api/sessions/${id}`)).body.status).toBe('ready');
+  }, 60_000);
+});
