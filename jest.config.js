@@ -23,5 +23,7 @@ export default {
     // The Baileys engine against the simulator in its own process. Trusting the simulator's root key patches
     // Baileys process-wide, so these files never share a worker with anything else.
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
+    // AWS adapters against DynamoDB Local (Java, from an npm package) and an SQS emulator from npm.
+    { ...common, displayName: 'aws', testMatch: ['<rootDir>/tests/aws/**/*.test.ts'] },
   ],
 };
