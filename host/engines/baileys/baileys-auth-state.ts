@@ -29,6 +29,21 @@ export interface LoadedAuthState {
  * Loads a session's auth state. `persisting()` is asked before every write: once the session's credentials are
  * wiped (logout, delete), a socket still winding down must not write them back.
  */
+/** Decoded keys kept per socket: every encrypt reads the contact's Signal session, and parsing it again is costly. */
+const DECODED_CACHE_ENTRIES = 4_000;
+/**
+ * Categories whose values Baileys treats as immutable (byte strings, key pairs, protos). Maps and arrays that it
+ * reads, changes in place and writes back (sender-key-memory, app-state versions, device lists) are not cached.
+ */
+const CACHEABLE: ReadonlySet<string> = new Set([
+  'session',
+  'pre-key',
+  'sender-key',
+  'identity-key',
+  'app-state-sync-key',
+  'lid-mapping',
+]);
+
 export async function loadAuthState(
   store: AuthStateStore,
   sessionId: string,
@@ -36,17 +51,36 @@ export async function loadAuthState(
 ): Promise<LoadedAuthState> {
   const document = await store.readCredentials(sessionId);
   const creds: AuthenticationCreds = document ? (decode(document) as AuthenticationCreds) : initAuthCreds();
+  // The socket is its session's only writer, so what it wrote is what a read would return. Values are plain data
+  // (Signal records serialise to base64 strings) that Baileys and libsignal only read.
+  const decoded = new Map<string, unknown>();
+  const remember = (key: string, value: unknown) => {
+    decoded.delete(key);
+    decoded.set(key, value);
+    if (decoded.size > DECODED_CACHE_ENTRIES) {
+      const oldest = decoded.keys().next().value;
+      if (oldest !== undefined) decoded.delete(oldest);
+    }
+  };
 
   const keys: SignalKeyStore = {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
-      const stored = await store.readKeys(sessionId, type, ids);
       const result: { [id: string]: SignalDataTypeMap[T] } = {};
+      const missing: string[] = [];
+      for (const id of ids) {
+        const hit = CACHEABLE.has(type) ? decoded.get(`${type}\u0000${id}`) : undefined;
+        if (hit === undefined) missing.push(id);
+        else result[id] = hit as SignalDataTypeMap[T];
+      }
+      if (missing.length === 0) return result;
+      const stored = await store.readKeys(sessionId, type, missing);
       for (const [id, text] of stored) {
         let value = decode(text);
         // Baileys expects a proto instance for app-state keys, not the plain object JSON gives back.
         if (type === 'app-state-sync-key' && value) {
           value = proto.Message.AppStateSyncKeyData.fromObject(value as Record<string, unknown>);
         }
+        if (CACHEABLE.has(type)) remember(`${type}\u0000${id}`, value);
         result[id] = value as SignalDataTypeMap[T];
       }
       return result;
@@ -61,6 +95,13 @@ export async function loadAuthState(
         }
       }
       await store.writeKeys(sessionId, changes);
+      // Only after the write succeeded: a failed batch must not be visible to later reads.
+      for (const change of changes) {
+        if (!CACHEABLE.has(change.category)) continue;
+        const key = `${change.category}\u0000${change.id}`;
+        if (change.value === null) decoded.delete(key);
+        else remember(key, (data as Record<string, Record<string, unknown>>)[change.category]?.[change.id]);
+      }
     },
   };
 
