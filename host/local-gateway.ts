@@ -107,10 +107,8 @@ async function readBody(
     req.destroy();
     return false;
   }
-  if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
-    req.resume();
-    return null;
-  }
+  // No body to read: node:http discards the (empty) request stream itself once the response ends.
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return null;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
