@@ -49,7 +49,7 @@ export function queueContract(
       if (reason === undefined) {
         it(testName, fn);
       } else {
-        it.skip(`${testName} [skipped: ${reason}]`, fn);
+        it.skip(`${testName} [skipped: ${reason}]`, fn); // skip reason: written by the adapter's suite, shown in the name
       }
     }
 
