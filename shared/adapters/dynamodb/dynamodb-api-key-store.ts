@@ -1,0 +1,288 @@
+/**
+ * API keys in DynamoDB. Keys share one partition so every read that judges the last usable admin is a strongly
+ * consistent Query; a hash-lock item (same transaction as the key) keeps hashes unique and serves lookups.
+ *
+ * `applyGuarded` uses optimistic versioning: it reads the guard item's `version`, reads every key, judges the
+ * change, and commits the change in one transaction with `version = :seen` → `version + 1`. Two concurrent
+ * guarded changes therefore cannot both commit on the same snapshot; the loser re-reads and is judged again (so
+ * two admins deleting each other leave one). Creating keys and recording usage never make an admin unusable, so
+ * they skip the guard.
+ */
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { type ApiKey, isUsable } from '../../domain/api-key.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type {
+  ApiKeyChange,
+  ApiKeyStore,
+  ApiKeyUsage,
+  GuardedChangeResult,
+} from '../../ports/api-key-store.port.js';
+import {
+  cancellationCodes,
+  copy,
+  definedFields,
+  failedAt,
+  guard,
+  type Item,
+  isConditionFailed,
+  queryAll,
+  setExpression,
+} from './dynamodb-support.js';
+
+const STORE = 'Main store';
+const PARTITION = 'APIKEYS';
+const GUARD_KEY = { pk: 'APIKEYGUARD', sk: 'GUARD' };
+const MAX_ATTEMPTS = 10;
+
+const keyKey = (id: string) => ({ pk: PARTITION, sk: `KEY#${id}` });
+const hashKey = (keyHash: string) => ({ pk: `APIKEYHASH#${keyHash}`, sk: 'LOCK' });
+
+const FIELDS = [
+  'id',
+  'name',
+  'keyHash',
+  'keyPrefix',
+  'role',
+  'allowedIps',
+  'allowedSessions',
+  'isActive',
+  'expiresAt',
+  'lastUsedAt',
+  'usageCount',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof ApiKey)[];
+
+function toApiKey(item: Item): ApiKey {
+  const key: Record<string, unknown> = {};
+  for (const field of FIELDS) key[field] = item[field] ?? null;
+  // Allowlists fail closed: anything but an array of strings becomes an empty list.
+  for (const field of ['allowedIps', 'allowedSessions'] as const) {
+    const list = key[field];
+    if (list !== null && !(Array.isArray(list) && list.every((entry) => typeof entry === 'string')))
+      key[field] = [];
+  }
+  return key as ApiKey;
+}
+
+const usableAdmin = (key: ApiKey, now: Date) => key.role === 'admin' && isUsable(key, now);
+
+/** ApiKeyStore on the main table. */
+export class DynamoDbApiKeyStore implements ApiKeyStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  create(key: ApiKey): Promise<void> {
+    return guard(STORE, async () => {
+      const unique = 'attribute_not_exists(pk)';
+      try {
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...copy(key), ...keyKey(key.id) },
+                  ConditionExpression: unique,
+                },
+              },
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...hashKey(key.keyHash), keyId: key.id },
+                  ConditionExpression: unique,
+                },
+              },
+            ],
+          }),
+        );
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'An API key with this id already exists');
+        if (failedAt(codes, 1))
+          throw new ConflictError('CONFLICT', 'An API key with this hash already exists');
+        throw error;
+      }
+    });
+  }
+
+  findById(id: string): Promise<ApiKey | null> {
+    return guard(STORE, () => this.read(id));
+  }
+
+  findByHash(keyHash: string): Promise<ApiKey | null> {
+    return guard(STORE, async () => {
+      const lock = await this.doc.send(
+        new GetCommand({ TableName: this.table, Key: hashKey(keyHash), ConsistentRead: true }),
+      );
+      const keyId = lock.Item?.keyId;
+      if (typeof keyId !== 'string') return null;
+      const key = await this.read(keyId);
+      return key?.keyHash === keyHash ? key : null;
+    });
+  }
+
+  list(): Promise<ApiKey[]> {
+    return guard(STORE, async () =>
+      (await this.all()).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)),
+    );
+  }
+
+  count(): Promise<number> {
+    return guard(STORE, async () => {
+      let total = 0;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await this.doc.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': PARTITION },
+            Select: 'COUNT',
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        total += page.Count ?? 0;
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return total;
+    });
+  }
+
+  applyGuarded(id: string, change: ApiKeyChange, now: Date): Promise<GuardedChangeResult> {
+    return guard(STORE, async () => {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const guardItem = await this.doc.send(
+          new GetCommand({ TableName: this.table, Key: GUARD_KEY, ConsistentRead: true }),
+        );
+        const version = typeof guardItem.Item?.version === 'number' ? guardItem.Item.version : 0;
+        const keys = await this.all();
+        const target = keys.find((key) => key.id === id);
+        if (!target) return { outcome: 'not_found' };
+        const patch = change.kind === 'update' ? definedFields(change.patch) : {};
+        const after = change.kind === 'update' ? { ...target, ...patch } : null;
+        const losesAdmin = usableAdmin(target, now) && !(after && usableAdmin(after, now));
+        if (losesAdmin && !keys.some((key) => key.id !== id && usableAdmin(key, now))) {
+          return { outcome: 'last_admin' };
+        }
+        const bump = {
+          Update: {
+            TableName: this.table,
+            Key: GUARD_KEY,
+            UpdateExpression: 'SET version = :next',
+            ConditionExpression: version === 0 ? 'attribute_not_exists(version)' : 'version = :seen',
+            ExpressionAttributeValues: {
+              ':next': version + 1,
+              ...(version === 0 ? {} : { ':seen': version }),
+            },
+          },
+        };
+        const writes =
+          change.kind === 'delete'
+            ? [
+                {
+                  Delete: {
+                    TableName: this.table,
+                    Key: keyKey(id),
+                    ConditionExpression: 'attribute_exists(pk)',
+                  },
+                },
+                { Delete: { TableName: this.table, Key: hashKey(target.keyHash) } },
+              ]
+            : Object.keys(patch).length === 0
+              ? []
+              : [
+                  {
+                    Update: {
+                      TableName: this.table,
+                      Key: keyKey(id),
+                      ...setExpression(patch),
+                      ConditionExpression: 'attribute_exists(pk)',
+                    },
+                  },
+                ];
+        try {
+          await this.doc.send(new TransactWriteCommand({ TransactItems: [bump, ...writes] }));
+        } catch (error) {
+          // Another guarded change (or a delete of this key) committed first: judge again on fresh data.
+          if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) continue;
+          throw error;
+        }
+        return { outcome: 'applied', key: change.kind === 'delete' ? null : await this.read(id) };
+      }
+      throw new ConflictError('CONFLICT', 'API keys changed concurrently; retry');
+    });
+  }
+
+  recordUsage(usages: readonly ApiKeyUsage[]): Promise<void> {
+    return guard(STORE, async () => {
+      const merged = new Map<string, ApiKeyUsage>();
+      for (const usage of usages) {
+        const seen = merged.get(usage.id);
+        merged.set(usage.id, {
+          id: usage.id,
+          count: (seen?.count ?? 0) + usage.count,
+          lastUsedAt: seen && seen.lastUsedAt > usage.lastUsedAt ? seen.lastUsedAt : usage.lastUsedAt,
+        });
+      }
+      await Promise.all([...merged.values()].map((usage) => this.addUsage(usage)));
+    });
+  }
+
+  /** Adds the count, moving lastUsedAt only forward; an unknown id fails its condition and is ignored. */
+  private async addUsage(usage: ApiKeyUsage): Promise<void> {
+    const base = { TableName: this.table, Key: keyKey(usage.id) };
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          ...base,
+          UpdateExpression: 'ADD usageCount :count SET lastUsedAt = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR attribute_type(lastUsedAt, :null) OR lastUsedAt < :at)',
+          ExpressionAttributeValues: { ':count': usage.count, ':at': usage.lastUsedAt, ':null': 'NULL' },
+        }),
+      );
+      return;
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          ...base,
+          UpdateExpression: 'ADD usageCount :count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':count': usage.count },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  private async read(id: string): Promise<ApiKey | null> {
+    const result = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: keyKey(id), ConsistentRead: true }),
+    );
+    return result.Item ? toApiKey(result.Item) : null;
+  }
+
+  private async all(): Promise<ApiKey[]> {
+    const items = await queryAll(this.doc, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': PARTITION },
+      ConsistentRead: true,
+    });
+    return items.map(toApiKey);
+  }
+}

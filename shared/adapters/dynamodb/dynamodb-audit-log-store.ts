@@ -1,0 +1,159 @@
+/**
+ * The audit log in DynamoDB. Each entry is its own item (unique id by condition); gsi1 orders every entry by
+ * time and gsi2 the entries of one session, so a `sessionId` query reads only that session. The other filters
+ * (action, severity, apiKeyId, a scope of several sessions) are filter expressions over the time index; the log
+ * is bounded by pruneBefore, and these are operator queries, not hot paths.
+ */
+import {
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../../domain/audit.js';
+import type { Page } from '../../domain/common.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
+import {
+  cancellationCodes,
+  chunks,
+  copy,
+  guard,
+  type Item,
+  queryAll,
+  queryPage,
+} from './dynamodb-support.js';
+
+const STORE = 'Main store';
+/** Items per transaction: DynamoDB allows 100 actions per TransactWriteItems. */
+const TRANSACTION_SIZE = 100;
+
+const entryKey = (id: string) => ({ pk: `AUDIT#${id}`, sk: 'AUDIT' });
+
+const FIELDS = [
+  'id',
+  'action',
+  'severity',
+  'apiKeyId',
+  'apiKeyName',
+  'sessionId',
+  'sessionName',
+  'ipAddress',
+  'userAgent',
+  'method',
+  'path',
+  'statusCode',
+  'metadata',
+  'errorMessage',
+  'createdAt',
+] as const satisfies readonly (keyof AuditEntry)[];
+
+function toEntry(item: Item): AuditEntry {
+  const entry: Record<string, unknown> = {};
+  for (const field of FIELDS) entry[field] = item[field] ?? null;
+  const metadata = entry.metadata;
+  entry.metadata =
+    metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : null;
+  return entry as AuditEntry;
+}
+
+/** AuditLogStore on the main table. */
+export class DynamoDbAuditLogStore implements AuditLogStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /**
+   * Appends in transactions of up to 100 entries: a batch that fits is all-or-nothing (a known id writes none of
+   * it); a larger batch is atomic per chunk only.
+   */
+  append(entries: readonly AuditEntry[]): Promise<void> {
+    return guard(STORE, async () => {
+      for (const chunk of chunks(entries, TRANSACTION_SIZE)) {
+        const TransactItems = chunk.map((entry) => {
+          const order = `${entry.createdAt}#${entry.id}`;
+          const item: Item = { ...copy(entry), ...entryKey(entry.id), gsi1pk: 'AUDIT', gsi1sk: order };
+          if (entry.sessionId !== null)
+            Object.assign(item, { gsi2pk: `AUDITSESSION#${entry.sessionId}`, gsi2sk: order });
+          return {
+            Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+          };
+        });
+        try {
+          await this.doc.send(new TransactWriteCommand({ TransactItems }));
+        } catch (error) {
+          if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) {
+            throw new ConflictError('CONFLICT', 'An audit entry with this id already exists', {
+              cause: error,
+            });
+          }
+          throw error;
+        }
+      }
+    });
+  }
+
+  query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {
+    return guard(STORE, async () => {
+      if (filter.sessionIds?.length === 0) return { data: [], total: 0 };
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const conditions: string[] = [];
+      const equals = (field: string, value: string | undefined) => {
+        if (value === undefined) return;
+        names[`#${field}`] = field;
+        values[`:${field}`] = value;
+        conditions.push(`#${field} = :${field}`);
+      };
+      equals('action', filter.action);
+      equals('severity', filter.severity);
+      equals('apiKeyId', filter.apiKeyId);
+      if (filter.sessionIds) {
+        names['#sessionId'] = 'sessionId';
+        const placeholders = filter.sessionIds.map((sessionId, index) => {
+          values[`:scope${index}`] = sessionId;
+          return `:scope${index}`;
+        });
+        conditions.push(`#sessionId IN (${placeholders.join(', ')})`);
+      }
+      const bySession = filter.sessionId !== undefined;
+      values[':pk'] = bySession ? `AUDITSESSION#${filter.sessionId}` : 'AUDIT';
+      const input: QueryCommandInput = {
+        TableName: this.table,
+        IndexName: bySession ? 'gsi2' : 'gsi1',
+        KeyConditionExpression: bySession ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+      };
+      if (conditions.length > 0) {
+        input.FilterExpression = conditions.join(' AND ');
+        input.ExpressionAttributeNames = names;
+      }
+      const { items, total } = await queryPage(this.doc, input, page);
+      return { data: items.map(toEntry), total };
+    });
+  }
+
+  pruneBefore(cutoff: Date): Promise<number> {
+    return guard(STORE, async () => {
+      const old = await queryAll(this.doc, {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+        ExpressionAttributeValues: { ':pk': 'AUDIT', ':cutoff': cutoff.toISOString() },
+        ProjectionExpression: 'id',
+      });
+      // Deleting through transactions of 100 keeps this simple; prune runs rarely and in the background.
+      for (const chunk of chunks(old, TRANSACTION_SIZE)) {
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: chunk.map((item) => ({
+              Delete: { TableName: this.table, Key: entryKey(String(item.id)) },
+            })),
+          }),
+        );
+      }
+      return old.length;
+    });
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Messages in DynamoDB. A message and its network-id lock item are written in one transaction (with a check
+ * that the session exists), so (sessionId, waMessageId) stays unique. History pages query gsi1 (per session) or
+ * gsi2 (per session and chat) newest first; `from` is a filter expression because it must also match `author`.
+ */
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../domain/common.js';
+import { isStatusAdvance, type Message, type MessageStatus } from '../../domain/message.js';
+import { ConflictError, NotFoundError } from '../../errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+import {
+  cancellationCodes,
+  chunks,
+  copy,
+  failedAt,
+  guard,
+  type Item,
+  isConditionFailed,
+  queryAll,
+  queryPage,
+} from './dynamodb-support.js';
+
+const STORE = 'Data store';
+const MAX_ATTEMPTS = 10;
+
+const messageKey = (id: string) => ({ pk: `MESSAGE#${id}`, sk: 'MESSAGE' });
+const waKey = (sessionId: string, waMessageId: string) => ({
+  pk: `WAMSG#${sessionId}#${waMessageId}`,
+  sk: 'LOCK',
+});
+
+/**
+ * The history sort key: newest first under a descending query means timestamp, then createdAt, then id, all
+ * descending, and messages without a timestamp last ('0' sorts below '1').
+ */
+function messageOrderKey(message: Message): string {
+  const time = message.timestamp === null ? '0' : `1#${String(message.timestamp).padStart(15, '0')}`;
+  return `${time}#${message.createdAt}#${message.id}`;
+}
+
+const FIELDS = [
+  'id',
+  'sessionId',
+  'waMessageId',
+  'chatId',
+  'chatName',
+  'author',
+  'from',
+  'to',
+  'body',
+  'type',
+  'direction',
+  'timestamp',
+  'metadata',
+  'status',
+  'mediaPath',
+  'mediaMimetype',
+  'createdAt',
+] as const satisfies readonly (keyof Message)[];
+
+function toMessage(item: Item): Message {
+  const message: Record<string, unknown> = {};
+  for (const field of FIELDS) message[field] = item[field] ?? null;
+  const metadata = message.metadata;
+  message.metadata =
+    metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : null;
+  return message as Message;
+}
+
+/** MessageStore on the data table (the same table as the sessions, whose existence inserts check). */
+export class DynamoDbMessageStore implements MessageStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  insert(message: Message): Promise<boolean> {
+    return guard(STORE, async () => {
+      const order = messageOrderKey(message);
+      const item = {
+        ...copy(message),
+        ...messageKey(message.id),
+        gsi1pk: `MSG#${message.sessionId}`,
+        gsi1sk: order,
+        gsi2pk: `MSGCHAT#${message.sessionId}#${message.chatId}`,
+        gsi2sk: order,
+      };
+      const sessionCheck = {
+        ConditionCheck: {
+          TableName: this.table,
+          Key: { pk: 'SESSIONS', sk: `SESSION#${message.sessionId}` },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      };
+      const put = {
+        Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+      };
+      const lock =
+        message.waMessageId === null
+          ? []
+          : [
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...waKey(message.sessionId, message.waMessageId), messageId: message.id },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ];
+      try {
+        await this.doc.send(new TransactWriteCommand({ TransactItems: [sessionCheck, put, ...lock] }));
+        return true;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (failedAt(codes, 0))
+          throw new NotFoundError(`Session ${message.sessionId} not found`, { cause: error });
+        // A re-fired network id is the expected duplicate: ignore it before judging the row id.
+        if (failedAt(codes, 2)) return false;
+        if (failedAt(codes, 1)) throw new ConflictError('CONFLICT', 'A message with this id already exists');
+        throw error;
+      }
+    });
+  }
+
+  findById(sessionId: string, id: string): Promise<Message | null> {
+    return guard(STORE, async () => {
+      const message = await this.read(id);
+      return message?.sessionId === sessionId ? message : null;
+    });
+  }
+
+  findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null> {
+    return guard(STORE, () => this.readByWa(sessionId, waMessageId));
+  }
+
+  list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
+    return guard(STORE, async () => {
+      const input: QueryCommandInput =
+        filter.chatId === undefined
+          ? {
+              TableName: this.table,
+              IndexName: 'gsi1',
+              KeyConditionExpression: 'gsi1pk = :pk',
+              ExpressionAttributeValues: { ':pk': `MSG#${filter.sessionId}` },
+            }
+          : {
+              TableName: this.table,
+              IndexName: 'gsi2',
+              KeyConditionExpression: 'gsi2pk = :pk',
+              ExpressionAttributeValues: { ':pk': `MSGCHAT#${filter.sessionId}#${filter.chatId}` },
+            };
+      input.ScanIndexForward = false;
+      if (filter.from !== undefined) {
+        input.FilterExpression = '#from = :from OR author = :from';
+        input.ExpressionAttributeNames = { '#from': 'from' };
+        input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ':from': filter.from };
+      }
+      const { items, total } = await queryPage(this.doc, input, page);
+      return { messages: items.map(toMessage), total };
+    });
+  }
+
+  advanceStatus(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp?: number,
+  ): Promise<StatusChange> {
+    return guard(STORE, async () => {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const current = await this.readByWa(sessionId, waMessageId);
+        if (!current) return { outcome: 'not_found' };
+        if (!isStatusAdvance(current.status, status)) return { outcome: 'unchanged', message: current };
+        const fillTimestamp = timestamp !== undefined && current.timestamp === null;
+        try {
+          const result = await this.doc.send(
+            new UpdateCommand({
+              TableName: this.table,
+              Key: messageKey(current.id),
+              // The write only lands on the status it was judged against; a concurrent ack makes it re-read.
+              ConditionExpression: '#status = :current',
+              UpdateExpression: fillTimestamp
+                ? 'SET #status = :next, #ts = :ts, gsi1sk = :order, gsi2sk = :order'
+                : 'SET #status = :next',
+              ExpressionAttributeNames: {
+                '#status': 'status',
+                ...(fillTimestamp ? { '#ts': 'timestamp' } : {}),
+              },
+              ExpressionAttributeValues: {
+                ':current': current.status,
+                ':next': status,
+                ...(fillTimestamp
+                  ? { ':ts': timestamp, ':order': messageOrderKey({ ...current, timestamp }) }
+                  : {}),
+              },
+              ReturnValues: 'ALL_NEW',
+            }),
+          );
+          if (result.Attributes) return { outcome: 'updated', message: toMessage(result.Attributes) };
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+        }
+      }
+      throw new ConflictError('CONFLICT', 'The message status changed concurrently; retry');
+    });
+  }
+
+  deleteBySession(sessionId: string): Promise<number> {
+    return guard(STORE, async () => {
+      const items = await queryAll(this.doc, {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `MSG#${sessionId}` },
+        ProjectionExpression: 'id, waMessageId',
+      });
+      const keys: Record<string, string>[] = [];
+      for (const item of items) {
+        keys.push(messageKey(String(item.id)));
+        if (typeof item.waMessageId === 'string') keys.push(waKey(sessionId, item.waMessageId));
+      }
+      for (const batch of chunks(keys, 25)) await this.deleteKeys(batch);
+      return items.length;
+    });
+  }
+
+  /** Deletes keys with BatchWriteItem, resending whatever DynamoDB reports as unprocessed. */
+  private async deleteKeys(keys: Record<string, string>[]): Promise<void> {
+    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
+      requests = (result.UnprocessedItems?.[this.table] ?? []).flatMap((request) =>
+        request.DeleteRequest?.Key
+          ? [{ DeleteRequest: { Key: request.DeleteRequest.Key as Record<string, string> } }]
+          : [],
+      );
+      if (attempt > 8 && requests.length > 0) throw new Error('DynamoDB left deletes unprocessed');
+    }
+  }
+
+  private async read(id: string): Promise<Message | null> {
+    const result = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: messageKey(id), ConsistentRead: true }),
+    );
+    return result.Item ? toMessage(result.Item) : null;
+  }
+
+  private async readByWa(sessionId: string, waMessageId: string): Promise<Message | null> {
+    const lock = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: waKey(sessionId, waMessageId), ConsistentRead: true }),
+    );
+    const messageId = lock.Item?.messageId;
+    if (typeof messageId !== 'string') return null;
+    const message = await this.read(messageId);
+    return message?.sessionId === sessionId ? message : null;
+  }
+}

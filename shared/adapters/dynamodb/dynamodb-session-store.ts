@@ -1,0 +1,283 @@
+/**
+ * Sessions in DynamoDB. Every session lives in the `SESSIONS` partition (consistent list queries); a name-lock
+ * item written in the same transaction keeps names unique. Compare-and-set updates are a ConditionExpression on
+ * `status`, so of two concurrent starts exactly one write passes.
+ */
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../domain/common.js';
+import type { Session, SessionStatus } from '../../domain/session.js';
+import { ConflictError } from '../../errors/app-error.js';
+import type {
+  SessionFilter,
+  SessionPatch,
+  SessionStore,
+  SessionUpdateResult,
+} from '../../ports/session-store.port.js';
+import {
+  cancellationCodes,
+  copy,
+  failedAt,
+  guard,
+  type Item,
+  isConditionFailed,
+  queryAll,
+} from './dynamodb-support.js';
+
+const STORE = 'Data store';
+const PARTITION = 'SESSIONS';
+const MAX_ATTEMPTS = 5;
+
+const sessionKey = (id: string) => ({ pk: PARTITION, sk: `SESSION#${id}` });
+const nameKey = (name: string) => ({ pk: `SESSIONNAME#${name}`, sk: 'LOCK' });
+const nameTaken = (name: string) =>
+  new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`);
+
+const FIELDS = [
+  'id',
+  'name',
+  'status',
+  'phone',
+  'pushName',
+  'config',
+  'proxyUrl',
+  'proxyType',
+  'connectedAt',
+  'lastActiveAt',
+  'lastError',
+  'nodeId',
+  'nodeUrl',
+  'claimedAt',
+  'leaseExpiresAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Session)[];
+
+/** The session fields of an item, without the key attributes. */
+function toSession(item: Item): Session {
+  const session: Record<string, unknown> = {};
+  for (const field of FIELDS) session[field] = item[field] ?? null;
+  const config = session.config;
+  session.config = config !== null && typeof config === 'object' && !Array.isArray(config) ? config : {};
+  return session as Session;
+}
+
+/** SessionStore on the data table. */
+export class DynamoDbSessionStore implements SessionStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  create(session: Session): Promise<void> {
+    return guard(STORE, async () => {
+      try {
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...copy(session), ...sessionKey(session.id) },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: { ...nameKey(session.name), sessionId: session.id },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ],
+          }),
+        );
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'A session with this id already exists');
+        if (failedAt(codes, 1)) throw nameTaken(session.name);
+        throw error;
+      }
+    });
+  }
+
+  findById(id: string): Promise<Session | null> {
+    return guard(STORE, () => this.read(id));
+  }
+
+  list(filter: SessionFilter, page: Page): Promise<Session[]> {
+    return guard(STORE, async () => {
+      const newestFirst = (await this.matching(filter)).reverse();
+      return newestFirst.slice(page.offset, page.offset + page.limit);
+    });
+  }
+
+  listByStatus(statuses: readonly SessionStatus[]): Promise<Session[]> {
+    return guard(STORE, async () => {
+      if (statuses.length === 0) return [];
+      return (await this.all()).filter((session) => statuses.includes(session.status));
+    });
+  }
+
+  countByStatus(filter: SessionFilter): Promise<Partial<Record<SessionStatus, number>>> {
+    return guard(STORE, async () => {
+      const counts: Partial<Record<SessionStatus, number>> = {};
+      for (const session of await this.matching(filter)) {
+        counts[session.status] = (counts[session.status] ?? 0) + 1;
+      }
+      return counts;
+    });
+  }
+
+  update(
+    id: string,
+    patch: SessionPatch,
+    options: { expectStatus?: readonly SessionStatus[] } = {},
+  ): Promise<SessionUpdateResult> {
+    return guard(STORE, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.read(id);
+        if (!current) return { outcome: 'not_found' };
+        const expect = options.expectStatus;
+        if (expect && !expect.includes(current.status)) return { outcome: 'conflict', session: current };
+        const result = await this.tryUpdate(current, patch, expect);
+        // A lost race on the name or status re-reads: the next round answers conflict or not_found truthfully.
+        if (result || attempt >= MAX_ATTEMPTS) {
+          if (result) return { outcome: 'updated', session: result };
+          throw new ConflictError('CONFLICT', 'The session changed concurrently; retry');
+        }
+      }
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    return guard(STORE, async () => {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const current = await this.read(id);
+        if (!current) return false;
+        try {
+          await this.doc.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Delete: {
+                    TableName: this.table,
+                    Key: sessionKey(id),
+                    ConditionExpression: '#name = :name',
+                    ExpressionAttributeNames: { '#name': 'name' },
+                    ExpressionAttributeValues: { ':name': current.name },
+                  },
+                },
+                { Delete: { TableName: this.table, Key: nameKey(current.name) } },
+              ],
+            }),
+          );
+          return true;
+        } catch (error) {
+          if (!failedAt(cancellationCodes(error), 0)) throw error;
+        }
+      }
+      throw new ConflictError('CONFLICT', 'The session changed concurrently; retry');
+    });
+  }
+
+  private async read(id: string): Promise<Session | null> {
+    const result = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }),
+    );
+    return result.Item ? toSession(result.Item) : null;
+  }
+
+  /** Every session, oldest first (createdAt, then id). */
+  private async all(): Promise<Session[]> {
+    const items = await queryAll(this.doc, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': PARTITION },
+      ConsistentRead: true,
+    });
+    const sessions = items.map(toSession);
+    return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  private async matching(filter: SessionFilter): Promise<Session[]> {
+    if (filter.ids?.length === 0) return [];
+    const ids = filter.ids ? new Set(filter.ids) : null;
+    return (await this.all()).filter(
+      (session) =>
+        (!ids || ids.has(session.id)) && (filter.name === undefined || session.name === filter.name),
+    );
+  }
+
+  /** One conditional write of `patch` over `current`; null when a condition failed (raced). */
+  private async tryUpdate(
+    current: Session,
+    patch: SessionPatch,
+    expect: readonly SessionStatus[] | undefined,
+  ): Promise<Session | null> {
+    const names: Record<string, string> = { '#name': 'name' };
+    const values: Record<string, unknown> = { ':oldName': current.name };
+    const sets: string[] = [];
+    Object.entries(patch).forEach(([field, value], index) => {
+      if (value === undefined || field === 'id' || field === 'createdAt') return;
+      names[`#f${index}`] = field;
+      values[`:v${index}`] = copy(value);
+      sets.push(`#f${index} = :v${index}`);
+    });
+    let condition = 'attribute_exists(pk) AND #name = :oldName';
+    if (expect) {
+      names['#status'] = 'status';
+      const placeholders = expect.map((status, index) => {
+        values[`:s${index}`] = status;
+        return `:s${index}`;
+      });
+      condition += ` AND #status IN (${placeholders.join(', ')})`;
+    }
+    if (sets.length === 0) return current;
+    const update = {
+      TableName: this.table,
+      Key: sessionKey(current.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    const newName = patch.name;
+    if (newName === undefined || newName === current.name) {
+      try {
+        const result = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+        return result.Attributes ? toSession(result.Attributes) : null;
+      } catch (error) {
+        if (isConditionFailed(error)) return null;
+        throw error;
+      }
+    }
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: update },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...nameKey(newName), sessionId: current.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Delete: { TableName: this.table, Key: nameKey(current.name) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (failedAt(codes, 1)) throw nameTaken(newName);
+      if (failedAt(codes, 0)) return null;
+      throw error;
+    }
+    return this.read(current.id);
+  }
+}

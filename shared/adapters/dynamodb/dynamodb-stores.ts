@@ -1,0 +1,58 @@
+/**
+ * Composition of the DynamoDB stores: the data store (sessions, fences, messages) on `<prefix>data` and the main
+ * store (API keys, audit log) on `<prefix>main`. Tables come from createTables (tests, local use) or from
+ * infrastructure code with the same schema (see dynamodb-tables.ts).
+ */
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { UnavailableError } from '../../errors/app-error.js';
+import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
+import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
+import { DynamoDbMessageStore } from './dynamodb-message-store.js';
+import { DynamoDbSessionStore } from './dynamodb-session-store.js';
+import { documentClient, guard } from './dynamodb-support.js';
+import { tableNames } from './dynamodb-tables.js';
+import { DynamoDbTeardownFenceStore } from './dynamodb-teardown-fence-store.js';
+
+/** Where the stores live: a client (region, endpoint, credentials are the caller's) and the table-name prefix. */
+export interface DynamoDbStoreOptions {
+  client: DynamoDBClient;
+  tablePrefix: string;
+}
+
+function lifecycleOf(client: DynamoDBClient, table: string, store: string) {
+  let closed = false;
+  return {
+    async ping() {
+      if (closed) throw new UnavailableError('DEPENDENCY_UNAVAILABLE', `${store} is closed`);
+      await guard(store, () => client.send(new DescribeTableCommand({ TableName: table })));
+    },
+    // The client belongs to the caller (it may serve both stores), so closing only stops this store's pings.
+    async close() {
+      closed = true;
+    },
+  };
+}
+
+/** The main store (API keys and audit log) on `<tablePrefix>main`. */
+export function openDynamoDbMainStore({ client, tablePrefix }: DynamoDbStoreOptions): MainStore {
+  const table = tableNames(tablePrefix).main;
+  const doc = documentClient(client);
+  return {
+    apiKeys: new DynamoDbApiKeyStore(doc, table),
+    audit: new DynamoDbAuditLogStore(doc, table),
+    ...lifecycleOf(client, table, 'Main store'),
+  };
+}
+
+/** The data store (sessions, teardown fences, messages) on `<tablePrefix>data`. */
+export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOptions): DataStore {
+  const table = tableNames(tablePrefix).data;
+  const doc = documentClient(client);
+  return {
+    sessions: new DynamoDbSessionStore(doc, table),
+    fences: new DynamoDbTeardownFenceStore(doc, table),
+    messages: new DynamoDbMessageStore(doc, table),
+    ...lifecycleOf(client, table, 'Data store'),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Shared plumbing of the DynamoDB adapters: the document client, error translation and paged queries.
+ */
+import { type DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import { AppError, ConflictError, UnavailableError } from '../../errors/app-error.js';
+
+/** An item as the document client hands it out. */
+export type Item = Record<string, unknown>;
+
+/** The document client every adapter uses; undefined attributes are dropped rather than rejected. */
+export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** True for a failed single-item condition. */
+export function isConditionFailed(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The cancellation codes of a failed transaction, one per action ('None' for the ones that were fine), or null
+ * when the error is not a cancelled transaction.
+ */
+export function cancellationCodes(error: unknown): string[] | null {
+  if (
+    !(error instanceof TransactionCanceledException) &&
+    !(error instanceof Error && error.name === 'TransactionCanceledException')
+  ) {
+    return null;
+  }
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? 'None');
+}
+
+/** True when the transaction was cancelled because the condition of action `index` failed. */
+export function failedAt(codes: readonly string[] | null, index: number): boolean {
+  return codes?.[index] === 'ConditionalCheckFailed';
+}
+
+/** Maps anything that is not already an AppError to a retryable 503, so a driver error never leaks as a 500. */
+export function toStoreError(error: unknown, store: string): AppError {
+  if (error instanceof AppError) return error;
+  if (cancellationCodes(error)?.includes('ConditionalCheckFailed') || isConditionFailed(error)) {
+    return new ConflictError('CONFLICT', `${store}: the record changed concurrently`, { cause: error });
+  }
+  return new UnavailableError('DEPENDENCY_UNAVAILABLE', `${store} is unavailable`, { cause: error });
+}
+
+/** Runs a store operation and translates whatever it throws. */
+export async function guard<T>(store: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw toStoreError(error, store);
+  }
+}
+
+/** Every item of a query, following LastEvaluatedKey. */
+export async function queryAll(doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await doc.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...((page.Items ?? []) as Item[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/**
+ * One offset page of a query plus the number of all matching items. DynamoDB has no offsets: the page walks the
+ * index until it has `offset + limit` matches, and the total is a separate COUNT query (filters apply to both).
+ */
+export async function queryPage(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  page: { limit: number; offset: number },
+): Promise<{ items: Item[]; total: number }> {
+  const wanted = page.offset + page.limit;
+  const items: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await doc.send(
+      new QueryCommand({ ...input, ExclusiveStartKey: start }),
+    );
+    items.push(...((result.Items ?? []) as Item[]));
+    start = result.LastEvaluatedKey;
+  } while (start && items.length < wanted);
+  let total = 0;
+  start = undefined;
+  do {
+    const result: QueryCommandOutput = await doc.send(
+      new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }),
+    );
+    total += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return { items: items.slice(page.offset, wanted), total };
+}
+
+/** A deep copy, so callers never share objects with what was sent or received. */
+export function copy<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Splits a list into chunks of at most `size` (batch and transaction limits). */
+export function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** The entries of a patch that are not undefined (undefined means "leave alone"). */
+export function definedFields(patch: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+}
+
+/** `SET` clauses for every field of `patch`, with placeholder names (field names may be reserved words). */
+export function setExpression(patch: Record<string, unknown>) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(patch).map(([field, value], index) => {
+    names[`#f${index}`] = field;
+    values[`:v${index}`] = copy(value);
+    return `#f${index} = :v${index}`;
+  });
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages) and `<prefix>main` (API
+ * keys, audit log), both PAY_PER_REQUEST with string keys `pk`/`sk` and two sparse GSIs (`gsi1`, `gsi2`, keys
+ * `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`, projection ALL). Items, by family:
+ *
+ * data table
+ * - session          pk `SESSIONS`, sk `SESSION#<id>`. One partition for all sessions, so list, sweeps and counts
+ *                    are strongly consistent Query calls (sessions number in the hundreds, not millions).
+ * - session name     pk `SESSIONNAME#<name>`, sk `LOCK`, `sessionId`: written in the same transaction as the
+ *                    session, which is what makes names unique (case-sensitive, like the key).
+ * - fence            pk `FENCE#<name>`, sk `FENCE`, `expiresAt` (ISO), `ttl` (epoch s) so DynamoDB TTL deletes
+ *                    settled fences eventually; reads compare `expiresAt` and never rely on TTL having run.
+ * - message          pk `MESSAGE#<id>`, sk `MESSAGE` (ids unique store-wide); gsi1pk `MSG#<sessionId>`,
+ *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey).
+ * - network id       pk `WAMSG#<sessionId>#<waMessageId>`, sk `LOCK`, `messageId`: written with the message in one
+ *                    transaction; it deduplicates re-fired inbound messages and serves findByWaMessageId.
+ *
+ * main table
+ * - API key          pk `APIKEYS`, sk `KEY#<id>`: one consistent partition, so the last-admin guard reads every
+ *                    key strongly consistently (a GSI read could be stale and let the last admin go).
+ * - key hash         pk `APIKEYHASH#<keyHash>`, sk `LOCK`, `keyId`: unique hashes and lookup by hash.
+ * - admin guard      pk `APIKEYGUARD`, sk `GUARD`, `version`: bumped by every guarded change (optimistic lock).
+ * - audit entry      pk `AUDIT#<id>`, sk `AUDIT`; gsi1pk `AUDIT` (everything, by time), gsi2pk
+ *                    `AUDITSESSION#<sessionId>` (entries of one session); both sks `<createdAt>#<id>`.
+ *
+ * Time-ordered sort keys use the ISO strings as stored; the gateway always writes `toISOString()` (UTC, ms),
+ * whose lexical order is chronological.
+ */
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+
+/** The table names for a prefix. */
+export function tableNames(prefix: string): { data: string; main: string } {
+  return { data: `${prefix}data`, main: `${prefix}main` };
+}
+
+const S = 'S' as const;
+
+function tableInput(name: string) {
+  const gsi = (n: 1 | 2) => ({
+    IndexName: `gsi${n}`,
+    KeySchema: [
+      { AttributeName: `gsi${n}pk`, KeyType: 'HASH' as const },
+      { AttributeName: `gsi${n}sk`, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  });
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map((AttributeName) => ({
+      AttributeName,
+      AttributeType: S,
+    })),
+    KeySchema: [
+      { AttributeName: 'pk', KeyType: 'HASH' as const },
+      { AttributeName: 'sk', KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: [gsi(1), gsi(2)],
+  };
+}
+
+/** Creates both tables of a prefix (PAY_PER_REQUEST), waits until they exist and turns on TTL for fences. */
+export async function createTables(client: DynamoDBClient, prefix: string): Promise<void> {
+  const names = tableNames(prefix);
+  await Promise.all(
+    [names.data, names.main].map(async (name) => {
+      await client.send(new CreateTableCommand(tableInput(name)));
+      await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: name });
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: names.data,
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    }),
+  );
+}

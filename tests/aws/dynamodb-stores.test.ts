@@ -1,0 +1,148 @@
+/**
+ * Every store contract against the DynamoDB adapters on DynamoDB Local (one JVM per file). Each opened store gets
+ * fresh tables under a unique prefix, deleted again on close, so tests never see each other's items.
+ */
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  openDynamoDbDataStore,
+  openDynamoDbMainStore,
+} from '../../shared/adapters/dynamodb/dynamodb-stores.js';
+import { createTables, tableNames } from '../../shared/adapters/dynamodb/dynamodb-tables.js';
+import { UnavailableError } from '../../shared/errors/app-error.js';
+import type { DataStore, MainStore } from '../../shared/ports/stores.port.js';
+import { apiKeyStoreContract } from '../contract/api-key-store.contract.js';
+import { auditLogStoreContract } from '../contract/audit-log-store.contract.js';
+import { messageStoreContract } from '../contract/message-store.contract.js';
+import { sessionStoreContract, teardownFenceStoreContract } from '../contract/session-store.contract.js';
+import { aMessage, anApiKey, aSession, T0 } from '../helpers/builders.js';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
+
+let local: DynamoDbLocal;
+let client: DynamoDBClient;
+let prefixes = 0;
+
+beforeAll(async () => {
+  local = await startDynamoDbLocal();
+  client = new DynamoDBClient({
+    endpoint: local.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  client?.destroy();
+  await local?.stop();
+});
+
+/** Fresh tables under a new prefix; `drop` deletes them. */
+async function freshTables(): Promise<{ tablePrefix: string; drop: () => Promise<void> }> {
+  prefixes += 1;
+  const tablePrefix = `t${prefixes}_${process.pid}_`;
+  await createTables(client, tablePrefix);
+  const names = tableNames(tablePrefix);
+  return {
+    tablePrefix,
+    drop: async () => {
+      await Promise.all(
+        [names.data, names.main].map((TableName) => client.send(new DeleteTableCommand({ TableName }))),
+      );
+    },
+  };
+}
+
+function opened<S extends MainStore | DataStore, T>(
+  openStore: (options: { client: DynamoDBClient; tablePrefix: string }) => S,
+  pick: (store: S) => T,
+) {
+  return async () => {
+    const { tablePrefix, drop } = await freshTables();
+    const store = openStore({ client, tablePrefix });
+    return {
+      store: pick(store),
+      close: async () => {
+        await store.close();
+        await drop();
+      },
+    };
+  };
+}
+
+apiKeyStoreContract(
+  'dynamodb',
+  opened(openDynamoDbMainStore, (main) => main.apiKeys),
+);
+auditLogStoreContract(
+  'dynamodb',
+  opened(openDynamoDbMainStore, (main) => main.audit),
+);
+sessionStoreContract(
+  'dynamodb',
+  opened(openDynamoDbDataStore, (data) => data.sessions),
+);
+teardownFenceStoreContract(
+  'dynamodb',
+  opened(openDynamoDbDataStore, (data) => data.fences),
+);
+messageStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.messages, sessions: data.sessions, close };
+});
+
+describe('dynamodb stores', () => {
+  it('rejects a message for an unknown session with NotFoundError, not a retryable 503', async () => {
+    const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+    try {
+      const message = aMessage({ sessionId: '00000000-0000-4000-8000-000000000000' });
+      await expect(data.messages.insert(message)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      const session = aSession();
+      await data.sessions.create(session);
+      expect(await data.messages.insert(aMessage({ sessionId: session.id }))).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers ping while open, and UnavailableError after close or for missing tables', async () => {
+    const { store: main, close } = await opened(openDynamoDbMainStore, (store) => store)();
+    await expect(main.ping()).resolves.toBeUndefined();
+    await close();
+    await expect(main.ping()).rejects.toBeInstanceOf(UnavailableError);
+    const missing = openDynamoDbDataStore({ client, tablePrefix: 'never_created_' });
+    await expect(missing.ping()).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+    await expect(missing.sessions.findById('x')).rejects.toBeInstanceOf(UnavailableError);
+  });
+
+  it('keeps one usable admin when two admins are deleted concurrently (optimistic guard)', async () => {
+    const { store: main, close } = await opened(openDynamoDbMainStore, (store) => store)();
+    try {
+      const a = anApiKey({ role: 'admin' });
+      const b = anApiKey({ role: 'admin' });
+      await main.apiKeys.create(a);
+      await main.apiKeys.create(b);
+      const results = await Promise.all([
+        main.apiKeys.applyGuarded(a.id, { kind: 'delete' }, T0),
+        main.apiKeys.applyGuarded(b.id, { kind: 'delete' }, T0),
+      ]);
+      expect(results.map((result) => result.outcome).sort()).toEqual(['applied', 'last_admin']);
+      expect(await main.apiKeys.count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('stores one row when the same network id is inserted concurrently', async () => {
+    const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+    try {
+      const session = aSession();
+      await data.sessions.create(session);
+      const inserts = [1, 2, 3].map(() =>
+        data.messages.insert(aMessage({ sessionId: session.id, waMessageId: 'WA1' })),
+      );
+      expect((await Promise.all(inserts)).filter(Boolean)).toHaveLength(1);
+      expect((await data.messages.list({ sessionId: session.id }, { limit: 10, offset: 0 })).total).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+});
