@@ -1,7 +1,15 @@
 import type { Page } from '../domain/common.js';
-import type { Session, SessionStatus } from '../domain/session.js';
+import { type Session, Session as SessionSchema, type SessionStatus } from '../domain/session.js';
 
 export type SessionPatch = Partial<Omit<Session, 'id' | 'createdAt'>>;
+
+/** Every field of a session row, in schema order (adapters map rows and items field by field). */
+export const SESSION_FIELDS = SessionSchema.keyof().options;
+
+/** The fields an update may change: all but the identity and the creation time. */
+export const SESSION_PATCH_FIELDS = SESSION_FIELDS.filter(
+  (field): field is keyof SessionPatch => field !== 'id' && field !== 'createdAt',
+);
 
 export type SessionUpdateResult =
   | { outcome: 'updated'; session: Session }

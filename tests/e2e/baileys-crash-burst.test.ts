@@ -4,17 +4,16 @@
  * contact saw a message it could not decrypt, and every row of the burst settles (none stays `pending`). The
  * gateway runs as a child process with the real Baileys engine, the simulator in a process of its own.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Message } from '../../shared/domain/message.js';
+import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { sessionName, waitFor } from '../helpers/test-gateway.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const _ROOT = path.resolve(import.meta.dirname, '../..');
 const PREFIX = `1558${String(process.pid % 10_000).padStart(4, '0')}`;
 const PHONE = `${PREFIX}001`;
 const CONTACT_A = `${PREFIX}901`;
@@ -28,74 +27,8 @@ interface ContactMessage {
   text: string;
 }
 
-interface GatewayProcess {
-  child: ChildProcess;
-  request<T = any>(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: T }>;
-  stop(): Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-  });
-}
-
-/** Spawns the gateway on `dataDir` (as baileys-host-kill does) and waits for its banner. */
-async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: '0',
-      BIND_HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ENGINE_TEARDOWN_TIMEOUT_MS: '1000',
-      // Requests answer at once with the `pending` row; a command in flight at the kill reappears after 2 s.
-      SEND_WAIT_MS: '1',
-      COMMAND_VISIBILITY_TIMEOUT_S: '2',
-      RATE_LIMIT_MAX: '100000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) readline.createInterface({ input: stream }).on('line', (line) => output.push(line));
-  }
-  const url = await waitFor(
-    () => {
-      if (child.exitCode !== null)
-        throw new Error(`gateway exited with ${child.exitCode}:\n${output.join('\n')}`);
-      return output.map((line) => /listening on (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-    },
-    30_000,
-    50,
-  );
-  const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
-  return {
-    child,
-    async request(method, urlPath, body) {
-      const response = await fetch(`${url}${urlPath}`, {
-        method,
-        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const done = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await done;
-      clearTimeout(timer);
-    },
-  };
-}
+/** Requests answer at once with the `pending` row; a command in flight at the kill reappears after 2 s. */
+const BURST_ENV = { SEND_WAIT_MS: '1', COMMAND_VISIBILITY_TIMEOUT_S: '2', RATE_LIMIT_MAX: '100000' };
 
 describe('Baileys engine: a host killed with SIGKILL during a burst of sends', () => {
   let sim: SimulatorProcess;
@@ -133,7 +66,7 @@ describe('Baileys engine: a host killed with SIGKILL during a burst of sends', (
   }, 30_000);
 
   it('comes back ready without a new QR after a SIGKILL in the middle of the burst', async () => {
-    const first = await spawnGateway(dataDir, sim.gatewayEnv);
+    const first = await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv });
     gateways.push(first);
     const created = await first.request<{ id: string }>('POST', '/api/sessions', {
       name: sessionName('burst'),
@@ -188,7 +121,7 @@ describe('Baileys engine: a host killed with SIGKILL during a burst of sends', (
     // The kill landed in the middle of the burst: rows were accepted that no contact had received yet.
     expect(sentBeforeKill).toBeLessThan(accepted.size);
 
-    second = await spawnGateway(dataDir, sim.gatewayEnv);
+    second = await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv });
     gateways.push(second);
     const seen: string[] = [];
     await waitFor(async () => {

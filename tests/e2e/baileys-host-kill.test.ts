@@ -3,89 +3,16 @@
  * `npm start` runs its bundle) with the real Baileys engine against the simulator in its own process. After the
  * kill a new process on the same DATA_DIR resumes the linked session from its stored credentials.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { sessionName, waitFor } from '../helpers/test-gateway.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
 interface Account {
   devices: { deviceId: number; liveConnections: number; loggedOut: boolean }[];
-}
-
-interface GatewayProcess {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  request<T = any>(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
-  stop(): Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-  });
-}
-
-/** Spawns the gateway on `dataDir` and waits for its banner (the first line naming its URL). */
-async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: '0',
-      BIND_HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ENGINE_TEARDOWN_TIMEOUT_MS: '1000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) readline.createInterface({ input: stream }).on('line', (line) => output.push(line));
-  }
-  const url = await waitFor(
-    () => {
-      if (child.exitCode !== null)
-        throw new Error(`gateway exited with ${child.exitCode}:\n${output.join('\n')}`);
-      return output.map((line) => /listening on (http:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-    },
-    30_000,
-    50,
-  );
-  const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
-  return {
-    url,
-    child,
-    output,
-    async request(method, urlPath, body) {
-      const response = await fetch(`${url}${urlPath}`, {
-        method,
-        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const done = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await done;
-      clearTimeout(timer);
-    },
-  };
 }
 
 describe('Baileys engine: a gateway host killed with SIGKILL', () => {

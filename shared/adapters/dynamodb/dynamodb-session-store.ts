@@ -12,11 +12,12 @@ import {
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
-import type {
-  SessionFilter,
-  SessionPatch,
-  SessionStore,
-  SessionUpdateResult,
+import {
+  SESSION_FIELDS,
+  type SessionFilter,
+  type SessionPatch,
+  type SessionStore,
+  type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import {
   cancellationCodes,
@@ -37,30 +38,10 @@ const nameKey = (name: string) => ({ pk: `SESSIONNAME#${name}`, sk: 'LOCK' });
 const nameTaken = (name: string) =>
   new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`);
 
-const FIELDS = [
-  'id',
-  'name',
-  'status',
-  'phone',
-  'pushName',
-  'config',
-  'proxyUrl',
-  'proxyType',
-  'connectedAt',
-  'lastActiveAt',
-  'lastError',
-  'nodeId',
-  'nodeUrl',
-  'claimedAt',
-  'leaseExpiresAt',
-  'createdAt',
-  'updatedAt',
-] as const satisfies readonly (keyof Session)[];
-
 /** The session fields of an item, without the key attributes. */
 function toSession(item: Item): Session {
   const session: Record<string, unknown> = {};
-  for (const field of FIELDS) session[field] = item[field] ?? null;
+  for (const field of SESSION_FIELDS) session[field] = item[field] ?? null;
   const config = session.config;
   session.config = config !== null && typeof config === 'object' && !Array.isArray(config) ? config : {};
   return session as Session;

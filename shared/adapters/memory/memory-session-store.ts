@@ -2,31 +2,14 @@
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
-import type {
-  SessionFilter,
-  SessionPatch,
-  SessionStore,
-  SessionUpdateResult,
+import {
+  SESSION_PATCH_FIELDS,
+  type SessionFilter,
+  type SessionPatch,
+  type SessionStore,
+  type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import { applyPatch, jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
-
-const PATCHABLE: readonly (keyof SessionPatch)[] = [
-  'name',
-  'status',
-  'phone',
-  'pushName',
-  'config',
-  'proxyUrl',
-  'proxyType',
-  'connectedAt',
-  'lastActiveAt',
-  'lastError',
-  'nodeId',
-  'nodeUrl',
-  'claimedAt',
-  'leaseExpiresAt',
-  'updatedAt',
-];
 
 /** Field-by-field copy so callers never hold the stored object or its config, and stray fields are dropped. */
 function copySession(session: Session): Session {
@@ -110,7 +93,7 @@ export class MemorySessionStore implements SessionStore {
     if (options.expectStatus !== undefined && !options.expectStatus.includes(current.status)) {
       return { outcome: 'conflict', session: copySession(current) };
     }
-    const next = copySession(applyPatch(current, patch, PATCHABLE));
+    const next = copySession(applyPatch(current, patch, SESSION_PATCH_FIELDS));
     const owner = this.nameOwner(next.name);
     if (owner !== undefined && owner !== id) throw nameTaken(next.name);
     this.byId.set(id, next);

@@ -7,11 +7,12 @@ import type Database from 'better-sqlite3';
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
-import type {
-  SessionFilter,
-  SessionPatch,
-  SessionStore,
-  SessionUpdateResult,
+import {
+  SESSION_PATCH_FIELDS,
+  type SessionFilter,
+  type SessionPatch,
+  type SessionStore,
+  type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { applyPatch, parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
@@ -43,24 +44,6 @@ type UpdateFn = (
 ) => SessionUpdateResult;
 
 const STORE = 'Session store';
-
-const PATCHABLE: readonly (keyof SessionPatch)[] = [
-  'name',
-  'status',
-  'phone',
-  'pushName',
-  'config',
-  'proxyUrl',
-  'proxyType',
-  'connectedAt',
-  'lastActiveAt',
-  'lastError',
-  'nodeId',
-  'nodeUrl',
-  'claimedAt',
-  'leaseExpiresAt',
-  'updatedAt',
-];
 
 function toSession(row: SessionRow): Session {
   return {
@@ -233,7 +216,7 @@ export class SqliteSessionStore implements SessionStore {
     if (expectStatus !== undefined && !expectStatus.includes(current.status)) {
       return { outcome: 'conflict', session: current };
     }
-    this.updateRow.run(toRow(applyPatch(current, patch, PATCHABLE)));
+    this.updateRow.run(toRow(applyPatch(current, patch, SESSION_PATCH_FIELDS)));
     const written = this.selectById.get(id);
     return written === undefined
       ? { outcome: 'not_found' }
