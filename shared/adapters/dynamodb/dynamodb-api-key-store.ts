@@ -31,7 +31,7 @@ import {
   guard,
   type Item,
   isConditionFailed,
-  queryAll,
+  queryPartition,
   setExpression,
 } from './dynamodb-support.js';
 
@@ -277,12 +277,7 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   }
 
   private async all(): Promise<ApiKey[]> {
-    const items = await queryAll(this.doc, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-      ConsistentRead: true,
-    });
+    const items = await queryPartition(this.doc, this.table, PARTITION);
     return items.map(toApiKey);
   }
 }

@@ -12,7 +12,12 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/common.js';
-import { isStatusAdvance, type Message, type MessageStatus } from '../../domain/message.js';
+import {
+  isStatusAdvance,
+  type Message,
+  Message as MessageSchema,
+  type MessageStatus,
+} from '../../domain/message.js';
 import { ConflictError, NotFoundError } from '../../errors/app-error.js';
 import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
 import {
@@ -45,25 +50,8 @@ function messageOrderKey(message: Message): string {
   return `${time}#${message.createdAt}#${message.id}`;
 }
 
-const FIELDS = [
-  'id',
-  'sessionId',
-  'waMessageId',
-  'chatId',
-  'chatName',
-  'author',
-  'from',
-  'to',
-  'body',
-  'type',
-  'direction',
-  'timestamp',
-  'metadata',
-  'status',
-  'mediaPath',
-  'mediaMimetype',
-  'createdAt',
-] as const satisfies readonly (keyof Message)[];
+/** Every field of a message, in schema order. */
+const FIELDS = MessageSchema.keyof().options;
 
 function toMessage(item: Item): Message {
   const message: Record<string, unknown> = {};

@@ -26,7 +26,7 @@ import {
   guard,
   type Item,
   isConditionFailed,
-  queryAll,
+  queryPartition,
 } from './dynamodb-support.js';
 
 const STORE = 'Data store';
@@ -175,12 +175,7 @@ export class DynamoDbSessionStore implements SessionStore {
 
   /** Every session, oldest first (createdAt, then id). */
   private async all(): Promise<Session[]> {
-    const items = await queryAll(this.doc, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': PARTITION },
-      ConsistentRead: true,
-    });
+    const items = await queryPartition(this.doc, this.table, PARTITION);
     const sessions = items.map(toSession);
     return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }

@@ -73,6 +73,16 @@ export async function queryAll(doc: DynamoDBDocumentClient, input: QueryCommandI
   return items;
 }
 
+/** Every item of one partition, read strongly consistent (the single-partition stores list and guard from it). */
+export function queryPartition(doc: DynamoDBDocumentClient, table: string, pk: string): Promise<Item[]> {
+  return queryAll(doc, {
+    TableName: table,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ConsistentRead: true,
+  });
+}
+
 /**
  * One offset page of a query plus the number of all matching items. DynamoDB has no offsets: the page walks the
  * index until it has `offset + limit` matches, and the total is a separate COUNT query (filters apply to both).
