@@ -4,14 +4,9 @@
  * the reject), a session without it leaves the call ringing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import {
-  sessionName,
-  startTestGateway,
-  type TestGateway,
-  waitFor,
-  waitForStatus,
-} from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
 
 interface CallView {
@@ -47,18 +42,7 @@ describe('incoming calls with the Baileys engine against the simulator', () => {
 
   /** Creates a session with `config`, links it by QR and waits until it is ready. */
   async function linkedSession(config?: Record<string, unknown>): Promise<{ id: string; phone: string }> {
-    const created = await gw.request('POST', '/api/sessions', {
-      body: { name: sessionName('call'), ...(config ? { config } : {}) },
-    });
-    expect(created.status).toBe(201);
-    const id: string = created.body.id;
-    expect((await gw.request('POST', `/api/sessions/${id}/start`)).status).toBe(200);
-    await waitForStatus(gw, id, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${id}/qr`);
-    const phone = nextPhone();
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
-    await waitForStatus(gw, id, 'ready', 15_000);
-    return { id, phone };
+    return linkSessionByQr(gw, sim, nextPhone(), config);
   }
 
   /** The contact calls `phone`; answers the call id once the offer reached the session's device. */

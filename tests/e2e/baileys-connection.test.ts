@@ -8,14 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { recordEvents } from '../api/sessions-support.js';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import {
-  sessionName,
-  startTestGateway,
-  type TestGateway,
-  waitFor,
-  waitForStatus,
-} from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
 
 interface Account {
@@ -66,17 +61,7 @@ describe('Baileys engine: connection loss and recovery against the simulator', (
 
   /** Creates a session with `config`, links it by scanning its QR as a new phone, and waits for ready. */
   async function linkedSession(config: Record<string, unknown> = {}): Promise<{ id: string; phone: string }> {
-    const created = await gw.request<SessionBody>('POST', '/api/sessions', {
-      body: { name: sessionName('e2e'), config },
-    });
-    expect(created.status).toBe(201);
-    const { id } = created.body;
-    await start(id);
-    await waitForStatus(gw, id, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${id}/qr`);
-    const phone = nextPhone();
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
-    await waitForStatus(gw, id, 'ready', 15_000);
+    const { id, phone } = await linkSessionByQr(gw, sim, nextPhone(), config);
     await waitFor(async () => (await liveConnections(phone)) === 1);
     return { id, phone };
   }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -37,15 +38,9 @@ describe('Baileys engine against the simulator', () => {
   const authDir = (id: string) => path.join(gw.dataDir, 'auth', id);
 
   async function linkByQr(): Promise<{ id: string; phone: string }> {
-    const session = await gw.createSession();
-    expect((await gw.request('POST', `/api/sessions/${session.id}/start`)).status).toBe(200);
-    await waitForStatus(gw, session.id, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${session.id}/qr`);
-    expect(qr.body.qrCode).toMatch(/^data:image\/png;base64,/);
-    const phone = nextPhone();
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
-    await waitForStatus(gw, session.id, 'ready', 15_000);
-    return { id: session.id, phone };
+    const linked = await linkSessionByQr(gw, sim, nextPhone());
+    expect(linked.qrCode).toMatch(/^data:image\/png;base64,/);
+    return linked;
   }
 
   it('links by QR: the scanned PNG data URL links the account and the session is ready with its phone', async () => {

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '../../shared/domain/events.js';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
 
 interface ContactMessage {
@@ -32,13 +33,7 @@ describe('Baileys messaging against the simulator', () => {
     gw.gateway.events.subscribe((event) => {
       events.push(event);
     });
-    const session = await gw.createSession();
-    sessionId = session.id;
-    await gw.request('POST', `/api/sessions/${sessionId}/start`);
-    await waitForStatus(gw, sessionId, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${sessionId}/qr`);
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone: PHONE });
-    await waitForStatus(gw, sessionId, 'ready', 15_000);
+    sessionId = (await linkSessionByQr(gw, sim, PHONE)).id;
   }, 40_000);
   afterAll(async () => {
     await gw?.close();

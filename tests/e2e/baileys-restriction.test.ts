@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent, GatewayEventMap } from '../../shared/domain/events.js';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -48,14 +49,7 @@ describe('account restrictions with the Baileys engine against the simulator', (
   });
 
   async function linkedSession(): Promise<{ id: string; phone: string }> {
-    const session = await gw.createSession();
-    expect((await gw.request('POST', `/api/sessions/${session.id}/start`)).status).toBe(200);
-    await waitForStatus(gw, session.id, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${session.id}/qr`);
-    const phone = nextPhone();
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
-    await waitForStatus(gw, session.id, 'ready', 15_000);
-    return { id: session.id, phone };
+    return linkSessionByQr(gw, sim, nextPhone());
   }
 
   /** Restricts (or lifts) the account on the network; the simulator tells its connected device. */

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { linkSessionByQr } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import {
   type SessionBody,
@@ -51,13 +52,7 @@ describe('logout teardown fence with the Baileys engine against the simulator', 
   const authDir = (id: string) => path.join(gw.dataDir, 'auth', id);
 
   it('fences start and delete while the network sits on the logout, and settles once it answers', async () => {
-    const created = await gw.createSession();
-    const id = created.id;
-    expect((await gw.request('POST', `/api/sessions/${id}/start`)).status).toBe(200);
-    await waitForStatus(gw, id, 'qr_ready', 15_000);
-    const qr = await gw.request('GET', `/api/sessions/${id}/qr`);
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qr.body.qrCode, phone: PHONE });
-    await waitForStatus(gw, id, 'ready', 15_000);
+    const { id } = await linkSessionByQr(gw, sim, PHONE);
     expect(fs.existsSync(authDir(id))).toBe(true);
 
     await sim.admin.ok(`/accounts/${PHONE}/logout-hold`, { hold: true });
