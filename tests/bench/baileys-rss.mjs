@@ -2,47 +2,23 @@
 // esbuild, so `global.gc()` reaches it; run with --expose-gc), the simulator in its own. RSS after forced GC at
 // 0, 10, …, 50 sessions linked by QR through the REST API; the least-squares slope is the cost per session.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, stop as stopEsbuild } from 'esbuild';
 import { pino } from 'pino';
 import {
   apiClient,
   linkByQr,
   liveDevices,
+  loadGatewayModule,
   readAdminKey,
   round,
   sleep,
   startSimulator,
 } from './baileys-support.mjs';
-import { ROOT, tempDataDir } from './support.mjs';
+import { tempDataDir } from './support.mjs';
 
 const STEP = Number(process.env.BENCH_RSS_STEP ?? 10);
 const MAX = Number(process.env.BENCH_RSS_SESSIONS ?? 50);
 const SETTLE_MS = 2000;
-const BUNDLE = path.join(ROOT, 'dist/bench-gateway.mjs');
 const MB = 1024 * 1024;
-
-async function loadGatewayModule() {
-  await build({
-    stdin: {
-      contents:
-        "export { startGateway } from './host/gateway.ts';\nexport { loadEnv } from './shared/config/env.ts';\n",
-      resolveDir: ROOT,
-      sourcefile: 'bench-gateway-entry.ts',
-      loader: 'ts',
-    },
-    outfile: BUNDLE,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  await stopEsbuild(); // its service process is not needed any more
-  return import(pathToFileURL(BUNDLE).href);
-}
 
 /** Lets the sessions go idle, forces full GCs with pauses between, then samples memory. */
 async function measure() {

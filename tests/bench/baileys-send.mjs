@@ -19,8 +19,6 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, stop as stopEsbuild } from 'esbuild';
 import { pino } from 'pino';
 import { restPhase } from './baileys-send-rest.mjs';
 import {
@@ -33,45 +31,21 @@ import {
   TOTAL,
   waitDecrypted,
 } from './baileys-send-support.mjs';
-import { apiClient, linkByQr, readAdminKey, sleep, startSimulator } from './baileys-support.mjs';
-import { ROOT, tempDataDir } from './support.mjs';
+import {
+  apiClient,
+  linkByQr,
+  loadGatewayModule,
+  readAdminKey,
+  sleep,
+  startSimulator,
+} from './baileys-support.mjs';
+import { tempDataDir } from './support.mjs';
 
 const IN_FLIGHT = Number(process.env.BENCH_SEND_IN_FLIGHT ?? 50);
 /** BENCH_SEND_RECEIPTS=0 turns the contact's automatic delivery receipts off (on by default, as in production). */
 const RECEIPTS = process.env.BENCH_SEND_RECEIPTS !== '0';
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const BUNDLE = path.join(ROOT, 'dist/bench-gateway-messages.mjs');
-
-let gatewayModule = null;
-/** Bundles host/gateway.ts once per process (packages stay external) and imports it. */
-export async function loadGatewayModule() {
-  gatewayModule ??= (async () => {
-    await build({
-      stdin: {
-        contents: [
-          "export { startGateway } from './host/gateway.ts';",
-          "export { loadEnv } from './shared/config/env.ts';",
-          "export { generateWaMessageId } from './shared/domain/wa-ids.ts';",
-        ].join('\n'),
-        resolveDir: ROOT,
-        sourcefile: 'bench-gateway-messages-entry.ts',
-        loader: 'ts',
-      },
-      outfile: BUNDLE,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'warning',
-    });
-    await stopEsbuild(); // its service process is not needed any more
-    return import(pathToFileURL(BUNDLE).href);
-  })();
-  return gatewayModule;
-}
-
 /**
  * Starts the simulator (own process group) and the gateway in this process, links one session by QR, and runs
  * `fn` with them. Everything is stopped afterwards, failure or not.

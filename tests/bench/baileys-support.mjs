@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { build, stop as stopEsbuild } from 'esbuild';
 import { ROOT } from './support.mjs';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -185,4 +187,35 @@ export async function liveDevices(sim) {
   const accounts = await sim.admin('GET', '/accounts');
   const list = Array.isArray(accounts) ? accounts : (accounts.accounts ?? accounts.data ?? []);
   return list.filter((a) => a.devices?.some((d) => d.liveConnections === 1 && !d.loggedOut)).length;
+}
+
+const BUNDLE = path.join(ROOT, 'dist/bench-gateway.mjs');
+
+let gatewayModule = null;
+/** Bundles host/gateway.ts once per process (packages stay external) and imports it. */
+export async function loadGatewayModule() {
+  gatewayModule ??= (async () => {
+    await build({
+      stdin: {
+        contents: [
+          "export { startGateway } from './host/gateway.ts';",
+          "export { loadEnv } from './shared/config/env.ts';",
+          "export { generateWaMessageId } from './shared/domain/wa-ids.ts';",
+        ].join('\n'),
+        resolveDir: ROOT,
+        sourcefile: 'bench-gateway-messages-entry.ts',
+        loader: 'ts',
+      },
+      outfile: BUNDLE,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    await stopEsbuild(); // its service process is not needed any more
+    return import(pathToFileURL(BUNDLE).href);
+  })();
+  return gatewayModule;
 }
