@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../shared/config/env.js';
+import { ConflictError } from '../shared/errors/app-error.js';
 import type { ApiKeyStore } from '../shared/ports/api-key-store.port.js';
 import type { Clock } from '../shared/ports/clock.port.js';
 import { generateApiKey } from '../shared/security/secrets.js';
@@ -34,7 +35,15 @@ export async function ensureBootstrapAdminKey(
   if ((await apiKeys.count()) > 0)
     return { status: 'exists', file: fileExists ? env.BOOTSTRAP_KEY_FILE : null };
   const plaintext = env.BOOTSTRAP_ADMIN_KEY ?? generateApiKey();
-  await apiKeys.create(newKeyRecord(plaintext, { name: 'Bootstrap admin key', role: 'admin' }, clock.now()));
+  try {
+    await apiKeys.create(
+      newKeyRecord(plaintext, { name: 'Bootstrap admin key', role: 'admin' }, clock.now()),
+    );
+  } catch (error) {
+    // Several hosts booting at once against shared stores (aws mode) all try to insert the same injected key.
+    if (error instanceof ConflictError && env.BOOTSTRAP_ADMIN_KEY) return { status: 'exists', file: null };
+    throw error;
+  }
   if (env.BOOTSTRAP_ADMIN_KEY) return { status: 'created', plaintext, file: null };
   await writeSecretFile(env.BOOTSTRAP_KEY_FILE, `${plaintext}\n`);
   return { status: 'created', plaintext, file: env.BOOTSTRAP_KEY_FILE };

@@ -1,20 +1,22 @@
 /**
- * Composition root of the embedded mode: env → SQLite stores and queues → engines → host → command consumer →
- * the functions' dependencies → local HTTP gateway. `startGateway` is also what the API tests start.
+ * Composition root of the host process, in either deployment mode: env → stores and queue (backends.ts) → engines →
+ * host (with leases when several nodes share the stores) → command consumer → entry points. Embedded: the local HTTP
+ * gateway serves the functions in-process. Multi-node (aws, or MULTI_NODE=true): the RPC server on HOST_PORT answers
+ * owner-directed calls. `startGateway` is also what the API tests and benchmarks start.
  */
-import path from 'node:path';
 import { pino } from 'pino';
-import { createFunctionDeps, installDeps } from '../functions/deps.js';
-import { CachingSessionStore } from '../shared/adapters/caching/caching-session-store.js';
-import { openEmbeddedQueues } from '../shared/adapters/embedded-queue/open-embedded-queues.js';
-import { openSqliteDataStore, openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js';
+import { createFunctionDeps, type Deps, installDeps } from '../functions/deps.js';
+import { HttpHostRpcClient } from '../shared/adapters/host-rpc/http-host-rpc-client.js';
 import { AuditRecorder } from '../shared/audit/audit-recorder.js';
 import type { Env } from '../shared/config/env.js';
 import { createMetrics } from '../shared/observability/metrics.js';
 import { systemClock } from '../shared/ports/clock.port.js';
 import type { Logger } from '../shared/ports/logger.port.js';
 import { CommandQueue } from '../shared/queue/command-queue.js';
+import { LeaseRoutedHostGateway } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
+import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
 import { selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
@@ -24,9 +26,7 @@ import { startLocalGateway } from './local-gateway.js';
 import { scheduleAuditRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
-
-/** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
-const SESSION_CACHE_TTL_MS = 5_000;
+import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
 
 export interface GatewayOptions {
   env: Env;
@@ -36,7 +36,10 @@ export interface GatewayOptions {
 }
 
 export interface RunningGateway {
+  /** The API (embedded), or the RPC server when this process serves no API (aws). */
   url: string;
+  /** The RPC server's URL in multi-node mode. */
+  rpcUrl: string | null;
   version: string;
   host: Host;
   events: EventBus;
@@ -45,35 +48,33 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+function clusterOf(env: Env): Cluster | undefined {
+  if (!env.MULTI_NODE) return undefined;
+  if (!env.HOST_RPC_TOKEN) throw new Error('HOST_RPC_TOKEN is required with MULTI_NODE');
+  return {
+    nodeId: env.NODE_ID,
+    nodeUrl: env.NODE_URL,
+    rpc: new HttpHostRpcClient({ token: env.HOST_RPC_TOKEN, timeoutMs: env.HOST_RPC_TIMEOUT_MS }),
+    leaseTtlMs: env.LEASE_TTL_MS,
+    leaseRenewMs: env.LEASE_RENEW_MS,
+    sweepMs: env.LEASE_SWEEP_MS,
+  };
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { env } = options;
   const logger: Logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
   const clock = systemClock;
   const version = packageVersion();
+  const cluster = clusterOf(env);
 
-  const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
-  const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
-  // This process is the data store's only writer, so session rows can be served from memory (write-through).
-  const data = {
-    ...sqliteData,
-    sessions: new CachingSessionStore(sqliteData.sessions, SESSION_CACHE_TTL_MS),
-  };
-  const queueFile = path.join(env.DATA_DIR, 'queue.sqlite');
-  const queues = openEmbeddedQueues(queueFile, {
-    commands: {
-      fifo: true,
-      visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
-      maxReceiveCount: env.COMMAND_MAX_RECEIVES,
-      deadLetterQueue: 'commandsDead',
-    },
-    commandsDead: { fifo: true, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S },
-  });
-  const commands = new CommandQueue(queues.queues.commands);
+  const backends = openBackends(env);
+  const { main, data } = backends;
+  const commands = new CommandQueue(backends.commandQueue);
   const metrics = createMetrics();
   const audit = new AuditRecorder(main.audit, clock, logger);
   const events = new EventBus(logger);
-  const engine = selectEngine(env, options.testNetwork);
-
+  const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({ messages: data.messages, events, clock, logger });
   const host = new Host({
     sink,
@@ -88,20 +89,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     teardownTimeoutMs: env.ENGINE_TEARDOWN_TIMEOUT_MS,
     commands,
     metrics,
+    ...(cluster ? { cluster } : {}),
   });
-  const deps = createFunctionDeps({
-    clock,
-    logger,
-    main,
-    data,
-    commands,
-    host,
-    audit,
-    env,
-    version,
-    metrics,
-  });
-  installDeps(deps);
 
   const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
   const stopRetention = scheduleAuditRetention(main.audit, clock, env.AUDIT_RETENTION_DAYS, logger);
@@ -113,40 +102,89 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     logger,
     metrics,
-    {
-      waitTimeSeconds: 20,
-      visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
-      maxMessages: 10,
-    },
+    { waitTimeSeconds: 20, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S, maxMessages: 10 },
   );
+  // The RPC server comes first: other nodes may route to this one as soon as it holds a lease.
+  const rpc: RunningRpcServer | null =
+    cluster && env.HOST_RPC_TOKEN
+      ? await startRpcServer({
+          host,
+          token: env.HOST_RPC_TOKEN,
+          port: env.HOST_PORT,
+          bindHost: env.BIND_HOST,
+          nodeId: cluster.nodeId,
+          logger,
+        })
+      : null;
   // Resume first: commands queued before a restart (sends) must find their sessions' runners.
   const resumed = await host.resumeRunningSessions();
   consumer.start();
-  const { server, url } = await startLocalGateway({
-    port: env.PORT,
-    host: env.BIND_HOST,
-    bodyLimit: env.BODY_SIZE_LIMIT,
-    logger,
-  });
-  logger.info({ url, version, engine: env.ENGINE, resumed }, 'gateway listening');
+
+  let deps: Deps | null = null;
+  let api: Awaited<ReturnType<typeof startLocalGateway>> | null = null;
+  if (env.DEPLOYMENT_MODE === 'embedded') {
+    const hostGateway = cluster
+      ? new LeaseRoutedHostGateway({
+          sessions: data.sessions,
+          clock,
+          rpc: cluster.rpc,
+          wipeCredentials: (id) => engine.factory.wipeCredentials(id),
+        })
+      : host;
+    deps = createFunctionDeps({
+      clock,
+      logger,
+      main,
+      data,
+      commands,
+      host: hostGateway,
+      audit,
+      env,
+      version,
+      metrics,
+    });
+    installDeps(deps);
+    api = await startLocalGateway({
+      port: env.PORT,
+      host: env.BIND_HOST,
+      bodyLimit: env.BODY_SIZE_LIMIT,
+      logger,
+    });
+  }
+  const url = api?.url ?? rpc?.url ?? '';
+  logger.info(
+    { url, rpc: rpc?.url, version, mode: env.DEPLOYMENT_MODE, engine: env.ENGINE, resumed },
+    'host up',
+  );
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      if (api) {
+        const server = api.server;
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+      }
       stopRetention();
       await consumer.stop();
       await host.shutdown();
+      await rpc?.close();
       await engine.close();
-      await deps.usage.flush();
+      await deps?.usage.flush();
       await audit.flush();
-      await queues.close();
-      await data.close();
-      await main.close();
+      await backends.close();
     })());
 
-  return { url, version, host, events, testNetwork: engine.network, bootstrap, close };
+  return {
+    url,
+    rpcUrl: rpc?.url ?? null,
+    version,
+    host,
+    events,
+    testNetwork: engine.network,
+    bootstrap,
+    close,
+  };
 }

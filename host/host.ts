@@ -2,7 +2,7 @@
  * The host: runs one SessionRunner per started session on this node and answers the owner-directed calls of the
  * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
  */
-import type { CommandOf } from '../shared/domain/commands.js';
+import type { CommandOf, SessionCommand } from '../shared/domain/commands.js';
 import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
 import {
   ConflictError,
@@ -14,6 +14,7 @@ import type { Metrics } from '../shared/observability/metrics.js';
 import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../shared/ports/host-gateway.port.js';
 import type { MessageStore } from '../shared/ports/message-store.port.js';
 import type { CommandQueue } from '../shared/queue/command-queue.js';
+import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { sendMessage } from './messages/send-message.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
@@ -25,22 +26,50 @@ export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
   messages: MessageStore;
+  /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
+  cluster?: Cluster;
 }
 
 export class Host implements HostGateway {
   private readonly runners = new Map<string, SessionRunner>();
   private readonly sendsInFlight = new Set<string>();
+  private readonly placement: ClusterPlacement | null;
+  private readonly deps: HostDeps;
 
-  constructor(private readonly deps: HostDeps) {}
+  constructor(deps: HostDeps) {
+    // Multi-node: every status write of this host's runners also requires the lease to still be this node's.
+    this.deps = deps.cluster ? { ...deps, owner: deps.cluster.nodeId } : deps;
+    this.placement = deps.cluster
+      ? new ClusterPlacement(deps.cluster, this.deps, {
+          isLocal: (id) => this.runners.has(id),
+          launch: (session) => this.launch(session),
+          endLocal: (id) => this.runners.get(id)?.shutdown() ?? Promise.resolve(),
+        })
+      : null;
+  }
+
+  /** Carries out any queued command (the consumer's handlers, and commands other hosts forward to this owner). */
+  handleCommand(command: SessionCommand, forwarded = false): Promise<void> {
+    switch (command.type) {
+      case 'session.start':
+        return this.handleStart(command, forwarded);
+      case 'message.send':
+        return this.handleSend(command, forwarded);
+    }
+  }
 
   /** Carries out a start command: launches the engine unless the session was stopped or deleted meanwhile. */
-  async handleStart(command: CommandOf<'session.start'>): Promise<void> {
+  async handleStart(command: CommandOf<'session.start'>, forwarded = false): Promise<void> {
     const existing = this.runners.get(command.sessionId);
     if (existing) {
       await existing.reconnectNow();
       return;
     }
-    const session = await this.deps.sessions.findById(command.sessionId);
+    let session = await this.deps.sessions.findById(command.sessionId);
+    if (session?.status === 'initializing' && this.placement) {
+      session = await this.placement.claimForStart(command, forwarded);
+      if (!session) return;
+    }
     if (session?.status !== 'initializing') {
       this.deps.logger.info(
         { sessionId: command.sessionId, status: session?.status },
@@ -71,8 +100,11 @@ export class Host implements HostGateway {
     await runner.launch();
   }
 
-  /** Carries out a send command (see host/messages/send-message.ts). */
-  handleSend(command: CommandOf<'message.send'>): Promise<void> {
+  /** Carries out a send command (see host/messages/send-message.ts); multi-node: where the session runs. */
+  async handleSend(command: CommandOf<'message.send'>, forwarded = false): Promise<void> {
+    if (this.placement && !this.runners.has(command.sessionId)) {
+      if ((await this.placement.placeSend(command, forwarded)) === 'forwarded') return;
+    }
     return sendMessage(
       {
         messages: this.deps.messages,
@@ -91,6 +123,11 @@ export class Host implements HostGateway {
    * were queued before the restart find their session's runner.
    */
   async resumeRunningSessions(): Promise<number> {
+    // Multi-node: only the sessions no other node holds, each claimed before it is touched.
+    if (this.placement) {
+      this.placement.start();
+      return this.placement.adoptLapsed();
+    }
     const sessions = await this.deps.sessions.listByStatus([...RUNNING_STATUSES]);
     for (const session of sessions) {
       const resumed = await new SessionStatusWriter(this.deps, session.id).apply('resume');
@@ -170,14 +207,21 @@ export class Host implements HostGateway {
     return { activeEngines: sessionIds.filter((id) => this.runners.has(id)).length };
   }
 
-  /** Stops every engine without touching the rows, so the sessions resume on the next boot. */
+  /**
+   * Stops every engine without touching the rows, so the sessions resume on the next boot (multi-node: the leases
+   * are released once the engines are down, so another node adopts them at its next sweep).
+   */
   async shutdown(): Promise<void> {
+    this.placement?.beginShutdown();
     await Promise.allSettled([...this.runners.values()].map((runner) => runner.shutdown()));
+    await this.placement?.releaseAll();
   }
 
   private forget(runner: SessionRunner): void {
-    if (this.runners.get(runner.session.id) === runner) this.runners.delete(runner.session.id);
+    if (this.runners.get(runner.session.id) !== runner) return;
+    this.runners.delete(runner.session.id);
     this.deps.metrics.activeEngines.set(this.runners.size);
+    this.placement?.ended(runner.session.id);
   }
 
   private existing(sessionId: string, session: Session | null): Session {

@@ -1,5 +1,5 @@
 /**
- * `npm start`: runs the gateway in the embedded mode until SIGINT/SIGTERM. A bad configuration stops it before
+ * `npm start`: runs the gateway (embedded mode by default; DEPLOYMENT_MODE=aws runs a host) until SIGINT/SIGTERM. A bad configuration stops it before
  * anything is opened, with one message naming every bad variable.
  */
 import { EnvError, loadEnv } from '../shared/config/env.js';
@@ -29,7 +29,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const gateway = await startGateway({ env });
-  process.stdout.write(banner(gateway.url, gateway.bootstrap));
+  process.stdout.write(
+    env.DEPLOYMENT_MODE === 'aws'
+      ? `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${gateway.rpcUrl}, advertised as ${env.NODE_URL}\n`
+      : banner(gateway.url, gateway.bootstrap),
+  );
   const shutdown = (signal: string) => {
     process.stdout.write(`\n${signal} received, shutting down…\n`);
     const force = setTimeout(() => process.exit(1), env.SHUTDOWN_GRACE_MS + 10_000);

@@ -12,3 +12,23 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send
+// benchmark, tests/bench/baileys-send-dynamodb.mjs); splitting keeps one copy of the code they share.
+await build({
+  entryPoints: [
+    'shared/adapters/caching/caching-auth-state-store.ts',
+    'shared/adapters/dynamodb/dynamodb-auth-state-store.ts',
+    'shared/adapters/dynamodb/dynamodb-tables.ts',
+  ],
+  outbase: 'shared',
+  outdir: 'dist/shared',
+  bundle: true,
+  splitting: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+});

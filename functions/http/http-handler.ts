@@ -114,13 +114,25 @@ function observe(): middy.MiddlewareObj<Event, Result> {
       if (/%00/i.test(request.event.rawPath))
         throw new ValidationError('Path must not contain NUL characters');
     },
-    after: (request) => finish(request.event, request.response),
-    onError: (request) => {
+    after: async (request) => {
+      finish(request.event, request.response);
+      await flushAfterRequest();
+    },
+    onError: async (request) => {
       const state = states.get(request.event);
       request.response = errorResponse(request.error, requestLogger(state));
       finish(request.event, request.response);
+      await flushAfterRequest();
     },
   };
+}
+
+/** Lambda: buffered writes go out before the answer; a failure is logged, the answer stands. */
+async function flushAfterRequest(): Promise<void> {
+  const deps = getDeps();
+  await deps
+    .flushAfterRequest?.()
+    .catch((error: unknown) => deps.logger.error({ err: error }, 'flush failed'));
 }
 
 /** The request's logger, created only when something is logged (a child logger per request costs). */

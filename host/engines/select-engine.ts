@@ -1,8 +1,7 @@
-/** Chooses the engine factory named by ENGINE and builds what it needs (the Baileys auth-state store). */
+/** Chooses the engine factory named by ENGINE; the auth-state store is the composition root's (by mode). */
 import { pino } from 'pino';
-import { CachingAuthStateStore } from '../../shared/adapters/caching/caching-auth-state-store.js';
-import { SqliteAuthStateStore } from '../../shared/adapters/sqlite/sqlite-auth-state-store.js';
 import type { Env } from '../../shared/config/env.js';
+import type { AuthStateStore } from '../../shared/ports/auth-state-store.port.js';
 import { BaileysEngineFactory } from './baileys/baileys-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';
@@ -15,14 +14,17 @@ export interface SelectedEngine {
   close(): Promise<void>;
 }
 
-export function selectEngine(env: Env, testNetwork?: TestNetwork): SelectedEngine {
+export function selectEngine(
+  env: Env,
+  options: { authState: () => AuthStateStore; testNetwork?: TestNetwork | undefined },
+): SelectedEngine {
   switch (env.ENGINE) {
     case 'test': {
-      const network = testNetwork ?? new TestNetwork();
+      const network = options.testNetwork ?? new TestNetwork();
       return { factory: new TestEngineFactory(network), network, close: async () => {} };
     }
     case 'baileys': {
-      const authState = new CachingAuthStateStore(new SqliteAuthStateStore(env.AUTH_DIR));
+      const authState = options.authState();
       const factory = new BaileysEngineFactory({
         authState,
         webSocketUrl: env.WA_WEBSOCKET_URL,
@@ -30,7 +32,8 @@ export function selectEngine(env: Env, testNetwork?: TestNetwork): SelectedEngin
         logger: pino({ level: env.BAILEYS_LOG_LEVEL, base: { component: 'baileys' } }),
         messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
       });
-      return { factory, network: null, close: () => authState.close() };
+      // The store belongs to the composition root, which closes it after the engines.
+      return { factory, network: null, close: async () => {} };
     }
   }
 }

@@ -14,6 +14,11 @@ export interface StatusWriterDeps {
   events: EventPublisher;
   clock: Clock;
   logger: Logger;
+  /**
+   * Multi-node: this node's id. Every write then also requires the row's lease to be this node's, so an engine
+   * whose lease was lost can never overwrite the state the new owner writes.
+   */
+  owner?: string;
 }
 
 const MAX_CAS_ATTEMPTS = 3;
@@ -39,11 +44,19 @@ export class SessionStatusWriter {
   /** Writes fields that are not a status change (e.g. lastError during backoff), serialised with the rest. */
   patch(patch: SessionPatch): Promise<Session | null> {
     const next = this.chain.then(async () => {
-      const result = await this.deps.sessions.update(this.sessionId, { ...patch, updatedAt: this.now() });
+      const result = await this.deps.sessions.update(
+        this.sessionId,
+        { ...patch, updatedAt: this.now() },
+        this.ownerCondition(),
+      );
       return result.outcome === 'not_found' ? null : result.session;
     });
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  private ownerCondition(): { expectOwner?: string } {
+    return this.deps.owner === undefined ? {} : { expectOwner: this.deps.owner };
   }
 
   private now(): string {
@@ -65,10 +78,14 @@ export class SessionStatusWriter {
       const result = await this.deps.sessions.update(
         this.sessionId,
         { ...patch, status: to, updatedAt: this.now() },
-        { expectStatus: [current.status] },
+        { ...this.ownerCondition(), expectStatus: [current.status] },
       );
       if (result.outcome === 'not_found') return null;
-      if (result.outcome === 'conflict') continue;
+      if (result.outcome === 'conflict') {
+        // Not our row any more (lease lost): leave it to its owner.
+        if (this.deps.owner !== undefined && result.session.nodeId !== this.deps.owner) return result.session;
+        continue;
+      }
       if (to !== current.status) await this.publishStatus(result.session);
       return result.session;
     }

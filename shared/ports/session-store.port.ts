@@ -14,8 +14,31 @@ export const SESSION_PATCH_FIELDS = SESSION_FIELDS.filter(
 export type SessionUpdateResult =
   | { outcome: 'updated'; session: Session }
   | { outcome: 'not_found' }
-  /** The row's status was not one of `expectStatus`; nothing was written. */
+  /** A condition did not hold (status, owner, unowned, or a lease held by another node); nothing was written. */
   | { outcome: 'conflict'; session: Session };
+
+/** Conditions of an update; every given one must hold or nothing is written (outcome `conflict`). */
+export interface SessionUpdateOptions {
+  /** The current status is one of these (compare and set). */
+  expectStatus?: readonly SessionStatus[];
+  /** This node holds the row's lease (`nodeId` equals): the host's writes in multi-node mode. */
+  expectOwner?: string;
+  /**
+   * No node holds a live lease at this instant (`nodeId` null, or `leaseExpiresAt` at or before it): what a
+   * function writes for a session no host runs, so it can never overwrite a live owner's state.
+   */
+  expectUnownedAt?: Date;
+}
+
+/** A node's claim on a session in multi-node mode (DESIGN §3). */
+export interface LeaseClaim {
+  nodeId: string;
+  /** Where functions reach the node's RPC API. */
+  nodeUrl: string;
+  /** The claimant's clock: the lease runs until `now + ttlMs`. */
+  now: Date;
+  ttlMs: number;
+}
 
 export interface SessionFilter {
   /** Only these ids (a scoped key's allowedSessions). `undefined` = every session. */
@@ -30,7 +53,7 @@ export interface SessionStore {
   findById(id: string): Promise<Session | null>;
   /** Sessions matching the filter, newest first. */
   list(filter: SessionFilter, page: Page): Promise<Session[]>;
-  /** Sessions in any of the given statuses (host boot and sweeps), oldest first. */
+  /** Sessions in any of the given statuses (host boot and lease sweeps), oldest first. */
   listByStatus(statuses: readonly SessionStatus[]): Promise<Session[]>;
   /** Count per status of the sessions matching the filter. */
   countByStatus(filter: SessionFilter): Promise<Partial<Record<SessionStatus, number>>>;
@@ -38,11 +61,27 @@ export interface SessionStore {
    * Updates a row; with `expectStatus` the write happens only if the current status is one of them (compare and
    * set), so two concurrent starts cannot both win.
    */
-  update(
+  update(id: string, patch: SessionPatch, options?: SessionUpdateOptions): Promise<SessionUpdateResult>;
+  /**
+   * Takes the session's lease for `claim.nodeId` when no other node holds a live one (nodeId null, lease expired at
+   * `claim.now`, or already this node's): sets nodeId, nodeUrl, claimedAt = now and leaseExpiresAt = now + ttl in
+   * one conditional write, so of two nodes racing for a lapsed session exactly one wins. `expectStatus` narrows it
+   * further (a sweep claims only sessions that should be running). `updatedAt` is not touched: leases are not
+   * changes of the session. Conflict answers the row as it stands.
+   */
+  claimLease(
     id: string,
-    patch: SessionPatch,
+    claim: LeaseClaim,
     options?: { expectStatus?: readonly SessionStatus[] },
   ): Promise<SessionUpdateResult>;
+  /**
+   * Extends this node's lease to `claim.now + ttlMs` (and refreshes nodeUrl) if the row's nodeId is still
+   * `claim.nodeId`; conflict when another node took it or it was released, and then the caller must stop its engine
+   * without writing the row. claimedAt and updatedAt stay.
+   */
+  renewLease(id: string, claim: LeaseClaim): Promise<SessionUpdateResult>;
+  /** Clears the four lease fields if `nodeId` holds the lease; conflict otherwise (nothing written). */
+  releaseLease(id: string, nodeId: string): Promise<SessionUpdateResult>;
   /** Deletes the row; false when it did not exist. */
   delete(id: string): Promise<boolean>;
 }

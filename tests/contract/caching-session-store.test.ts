@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { CachingSessionStore } from '../../shared/adapters/caching/caching-session-store.js';
 import { createMemoryDataStore } from '../../shared/adapters/memory/memory-stores.js';
 import { openSqliteDataStore } from '../../shared/adapters/sqlite/sqlite-stores.js';
-import { aSession } from '../helpers/builders.js';
+import { aSession, T0 } from '../helpers/builders.js';
 import { sessionStoreContract } from './session-store.contract.js';
 
 sessionStoreContract('caching(sqlite)', async () => {
@@ -48,6 +48,35 @@ describe('CachingSessionStore', () => {
     const result = await cache.update(session.id, { status: 'initializing' }, { expectStatus: ['created'] });
     expect(result.outcome).toBe('conflict');
     expect((await cache.findById(session.id))?.status).toBe('disconnected');
+  });
+
+  it('caches the row a lease operation answers, updated or conflict, and forgets a row found missing', async () => {
+    const inner = createMemoryDataStore().sessions;
+    const cache = new CachingSessionStore(inner, 60_000, () => 0);
+    const session = aSession({ status: 'ready' });
+    await cache.create(session);
+    const claim = (nodeId: string) => ({ nodeId, nodeUrl: `http://${nodeId}`, now: T0, ttlMs: 60_000 });
+    let edits = 0;
+    // Changes the row behind the cache's back: a read that misses the change was answered from memory.
+    const editBehind = () => inner.update(session.id, { pushName: `edit ${++edits}` });
+
+    expect((await cache.claimLease(session.id, claim('node-a'))).outcome).toBe('updated');
+    await editBehind();
+    expect(await cache.findById(session.id)).toMatchObject({ nodeId: 'node-a', pushName: null });
+
+    await inner.releaseLease(session.id, 'node-a');
+    await inner.claimLease(session.id, claim('node-b'));
+    expect((await cache.renewLease(session.id, claim('node-a'))).outcome).toBe('conflict');
+    await editBehind();
+    expect(await cache.findById(session.id)).toMatchObject({ nodeId: 'node-b', pushName: 'edit 1' });
+
+    expect((await cache.releaseLease(session.id, 'node-b')).outcome).toBe('updated');
+    await editBehind();
+    expect(await cache.findById(session.id)).toMatchObject({ nodeId: null, pushName: 'edit 2' });
+
+    await inner.delete(session.id);
+    expect(await cache.claimLease(session.id, claim('node-a'))).toEqual({ outcome: 'not_found' });
+    expect(await cache.findById(session.id)).toBeNull();
   });
 
   it('hands out copies, so a caller cannot change the cached row', async () => {

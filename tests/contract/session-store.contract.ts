@@ -1,11 +1,13 @@
 /**
  * Behaviour every SessionStore and TeardownFenceStore adapter must show: unique names, newest-first filtered
- * pages, oldest-first status sweeps, compare-and-set updates, and fences that expire.
+ * pages, oldest-first status sweeps, compare-and-set updates, node leases (session-lease.contract.ts), and fences
+ * that expire.
  */
 import type { Session } from '../../shared/domain/session.js';
 import { ConflictError } from '../../shared/errors/app-error.js';
 import type { SessionStore, TeardownFenceStore } from '../../shared/ports/session-store.port.js';
 import { aSession, at, T0 } from '../helpers/builders.js';
+import { sessionLeaseContract } from './session-lease.contract.js';
 
 export interface OpenedSessionStore {
   store: SessionStore;
@@ -259,6 +261,8 @@ export function sessionStoreContract(name: string, open: () => Promise<OpenedSes
       });
     });
   });
+
+  sessionLeaseContract(name, open);
 }
 
 export function teardownFenceStoreContract(name: string, open: () => Promise<OpenedFenceStore>): void {

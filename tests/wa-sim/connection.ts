@@ -3,6 +3,7 @@
  * at a time in arrival order (Signal sessions need pkmsg before msg), except iq replies, which settle the
  * server's own pending queries at once so a handler may await the client without blocking its own queue.
  */
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { CompanionDevice } from './accounts.js';
 import { type BinaryNode, decodeNode, encodeNode, makeNode, nodeToString } from './binary.js';
@@ -39,6 +40,8 @@ export class SimConnection {
   >();
   private readonly closeListeners: Array<() => void> = [];
   private queryCounter = 0;
+  /** The TCP socket under the WebSocket while it is corked until the end of this event-loop turn. */
+  private corked: Duplex | null = null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -62,7 +65,29 @@ export class SimConnection {
   send(node: BinaryNode): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.log.debugEnabled) this.log.debug(`S→C#${this.id} ${nodeToString(node)}`);
+    this.holdWrites();
     this.socket.send(this.noise.encodeFrame(encodeNode(node)));
+  }
+
+  /**
+   * Nodes sent during one turn of the event loop (an ack and the receipt that follows it, say) leave in one write,
+   * as a busy server's would, instead of one system call and one TCP segment each. Order and content are unchanged;
+   * the frames go out when this turn ends.
+   */
+  private holdWrites(): void {
+    if (this.corked) return;
+    // ws keeps the TCP socket private; corking it only batches the frames ws writes (ws corks it the same way).
+    const raw = (this.socket as unknown as { _socket?: Duplex | null })._socket;
+    if (!raw || raw.destroyed) return;
+    raw.cork();
+    this.corked = raw;
+    setImmediate(() => this.flushWrites());
+  }
+
+  private flushWrites(): void {
+    const raw = this.corked;
+    this.corked = null;
+    raw?.uncork();
   }
 
   /** Sends an iq and resolves with the client's reply (result or error). */
@@ -108,6 +133,7 @@ export class SimConnection {
 
   /** Drops the socket without a goodbye, like a network cut. */
   terminate(): void {
+    this.flushWrites();
     this.socket.terminate();
   }
 

@@ -132,6 +132,10 @@ export class BaileysEngine implements MessagingEngine {
       logger: this.options.logger,
       ...(this.options.webSocketUrl ? { waWebSocketUrl: this.options.webSocketUrl } : {}),
       markOnlineOnConnect: false,
+      // Baileys would replay every message this socket sends as a `messages.upsert` (and its own app-state
+      // patches as events): the gateway already knows what it sent, and these replays cost a mutex, an event-buffer
+      // pass and a processMessage per send. Delivery states still arrive, as `messages.update`.
+      emitOwnEvents: false,
       syncFullHistory: false,
       // The gateway stores messages as they arrive; it has no use for the phone's history and must not wait for it.
       shouldSyncHistoryMessage: () => false,

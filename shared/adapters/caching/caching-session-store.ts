@@ -6,9 +6,11 @@
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import type {
+  LeaseClaim,
   SessionFilter,
   SessionPatch,
   SessionStore,
+  SessionUpdateOptions,
   SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 
@@ -39,15 +41,24 @@ export class CachingSessionStore implements SessionStore {
     this.remember(session);
   }
 
-  async update(
+  update(id: string, patch: SessionPatch, options?: SessionUpdateOptions): Promise<SessionUpdateResult> {
+    return this.writeThrough(id, () => this.inner.update(id, patch, options));
+  }
+
+  claimLease(
     id: string,
-    patch: SessionPatch,
+    claim: LeaseClaim,
     options?: { expectStatus?: readonly SessionStatus[] },
   ): Promise<SessionUpdateResult> {
-    this.byId.delete(id);
-    const result = await this.inner.update(id, patch, options);
-    if (result.outcome !== 'not_found') this.remember(result.session);
-    return result;
+    return this.writeThrough(id, () => this.inner.claimLease(id, claim, options));
+  }
+
+  renewLease(id: string, claim: LeaseClaim): Promise<SessionUpdateResult> {
+    return this.writeThrough(id, () => this.inner.renewLease(id, claim));
+  }
+
+  releaseLease(id: string, nodeId: string): Promise<SessionUpdateResult> {
+    return this.writeThrough(id, () => this.inner.releaseLease(id, nodeId));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -65,6 +76,21 @@ export class CachingSessionStore implements SessionStore {
 
   countByStatus(filter: SessionFilter): Promise<Partial<Record<SessionStatus, number>>> {
     return this.inner.countByStatus(filter);
+  }
+
+  /**
+   * Runs a conditional write with the row dropped meanwhile (a read racing it re-reads the store). Updated and
+   * conflict both answer the row as it stands, so either is cached; not_found leaves nothing to cache.
+   */
+  private async writeThrough(
+    id: string,
+    write: () => Promise<SessionUpdateResult>,
+  ): Promise<SessionUpdateResult> {
+    this.byId.delete(id);
+    const result = await write();
+    if (result.outcome === 'not_found') this.byId.delete(id);
+    else this.remember(result.session);
+    return result;
   }
 
   private remember(session: Session): void {

@@ -1,33 +1,31 @@
 /**
  * Sessions in DynamoDB. Every session lives in the `SESSIONS` partition (consistent list queries); a name-lock
- * item written in the same transaction keeps names unique. Compare-and-set updates are a ConditionExpression on
- * `status`, so of two concurrent starts exactly one write passes.
+ * item written in the same transaction keeps names unique. Compare-and-set updates and lease writes carry their
+ * conditions (status, owner, lease) in a ConditionExpression, so of two concurrent writers exactly one passes.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
 import {
+  type LeaseClaim,
   SESSION_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
+  type SessionUpdateOptions,
   type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import {
-  cancellationCodes,
-  copy,
-  failedAt,
-  guard,
-  type Item,
-  isConditionFailed,
-  queryPartition,
-} from './dynamodb-support.js';
+  claimWrite,
+  conditionClauses,
+  conditionsHold,
+  type LeaseWrite,
+  releaseWrite,
+  renewWrite,
+  sendConditional,
+} from './dynamodb-session-lease.js';
+import { cancellationCodes, copy, failedAt, guard, type Item, queryPartition } from './dynamodb-support.js';
 
 const STORE = 'Data store';
 const PARTITION = 'SESSIONS';
@@ -114,25 +112,36 @@ export class DynamoDbSessionStore implements SessionStore {
     });
   }
 
-  update(
-    id: string,
-    patch: SessionPatch,
-    options: { expectStatus?: readonly SessionStatus[] } = {},
-  ): Promise<SessionUpdateResult> {
+  update(id: string, patch: SessionPatch, options: SessionUpdateOptions = {}): Promise<SessionUpdateResult> {
     return guard(STORE, async () => {
       for (let attempt = 1; ; attempt++) {
         const current = await this.read(id);
         if (!current) return { outcome: 'not_found' };
-        const expect = options.expectStatus;
-        if (expect && !expect.includes(current.status)) return { outcome: 'conflict', session: current };
-        const result = await this.tryUpdate(current, patch, expect);
-        // A lost race on the name or status re-reads: the next round answers conflict or not_found truthfully.
+        if (!conditionsHold(current, options)) return { outcome: 'conflict', session: current };
+        const result = await this.tryUpdate(current, patch, options);
+        // A lost race on the name or a condition re-reads: the next round answers conflict or not_found truthfully.
         if (result || attempt >= MAX_ATTEMPTS) {
           if (result) return { outcome: 'updated', session: result };
           throw new ConflictError('CONFLICT', 'The session changed concurrently; retry');
         }
       }
     });
+  }
+
+  claimLease(
+    id: string,
+    claim: LeaseClaim,
+    options: { expectStatus?: readonly SessionStatus[] } = {},
+  ): Promise<SessionUpdateResult> {
+    return this.leaseWrite(id, claimWrite(claim, options.expectStatus));
+  }
+
+  renewLease(id: string, claim: LeaseClaim): Promise<SessionUpdateResult> {
+    return this.leaseWrite(id, renewWrite(claim));
+  }
+
+  releaseLease(id: string, nodeId: string): Promise<SessionUpdateResult> {
+    return this.leaseWrite(id, releaseWrite(nodeId));
   }
 
   delete(id: string): Promise<boolean> {
@@ -166,6 +175,20 @@ export class DynamoDbSessionStore implements SessionStore {
     });
   }
 
+  /** One conditional lease write; when its condition failed, the row as it stands says why. */
+  private leaseWrite(id: string, write: LeaseWrite): Promise<SessionUpdateResult> {
+    return guard(STORE, async () => {
+      const written = await sendConditional(this.doc, {
+        TableName: this.table,
+        Key: sessionKey(id),
+        ...write,
+      });
+      if (written) return { outcome: 'updated', session: toSession(written) };
+      const current = await this.read(id);
+      return current ? { outcome: 'conflict', session: current } : { outcome: 'not_found' };
+    });
+  }
+
   private async read(id: string): Promise<Session | null> {
     const result = await this.doc.send(
       new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }),
@@ -193,7 +216,7 @@ export class DynamoDbSessionStore implements SessionStore {
   private async tryUpdate(
     current: Session,
     patch: SessionPatch,
-    expect: readonly SessionStatus[] | undefined,
+    options: SessionUpdateOptions,
   ): Promise<Session | null> {
     const names: Record<string, string> = { '#name': 'name' };
     const values: Record<string, unknown> = { ':oldName': current.name };
@@ -204,33 +227,23 @@ export class DynamoDbSessionStore implements SessionStore {
       values[`:v${index}`] = copy(value);
       sets.push(`#f${index} = :v${index}`);
     });
-    let condition = 'attribute_exists(pk) AND #name = :oldName';
-    if (expect) {
-      names['#status'] = 'status';
-      const placeholders = expect.map((status, index) => {
-        values[`:s${index}`] = status;
-        return `:s${index}`;
-      });
-      condition += ` AND #status IN (${placeholders.join(', ')})`;
-    }
+    const condition = [
+      'attribute_exists(pk) AND #name = :oldName',
+      ...conditionClauses(options, names, values),
+    ];
     if (sets.length === 0) return current;
     const update = {
       TableName: this.table,
       Key: sessionKey(current.id),
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: condition,
+      ConditionExpression: condition.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
     const newName = patch.name;
     if (newName === undefined || newName === current.name) {
-      try {
-        const result = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-        return result.Attributes ? toSession(result.Attributes) : null;
-      } catch (error) {
-        if (isConditionFailed(error)) return null;
-        throw error;
-      }
+      const written = await sendConditional(this.doc, update);
+      return written ? toSession(written) : null;
     }
     try {
       await this.doc.send(

@@ -1,7 +1,7 @@
 /**
- * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages) and `<prefix>main` (API
- * keys, audit log), both PAY_PER_REQUEST with string keys `pk`/`sk` and two sparse GSIs (`gsi1`, `gsi2`, keys
- * `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`, projection ALL). Items, by family:
+ * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages, auth state) and
+ * `<prefix>main` (API keys, audit log), both PAY_PER_REQUEST with string keys `pk`/`sk` and two sparse GSIs
+ * (`gsi1`, `gsi2`, keys `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`, projection ALL). Items, by family:
  *
  * data table
  * - session          pk `SESSIONS`, sk `SESSION#<id>`. One partition for all sessions, so list, sweeps and counts
@@ -14,6 +14,13 @@
  *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey).
  * - network id       pk `WAMSG#<sessionId>#<waMessageId>`, sk `LOCK`, `messageId`: written with the message in one
  *                    transaction; it deduplicates re-fired inbound messages and serves findByWaMessageId.
+ * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
+ *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
+ *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when
+ *                    that exceeds a sort key's 1 KB); `PART#<head sk>#<i>` part i ≥ 1 of a value above 350 KB (the
+ *                    head holds part 0, the count `n` and the revision `r` its parts share);
+ *                    `JOURNAL#<commit ms>#<random>` a committed batch too large for one transaction, deleted once
+ *                    applied (see dynamodb-auth-journal.ts; its own parts are `PART#JOURNAL#…`).
  *
  * main table
  * - API key          pk `APIKEYS`, sk `KEY#<id>`: one consistent partition, so the last-admin guard reads every

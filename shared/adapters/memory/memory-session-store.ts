@@ -3,10 +3,12 @@ import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
 import {
+  type LeaseClaim,
   SESSION_PATCH_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
+  type SessionUpdateOptions,
   type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import { applyPatch, jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
@@ -37,6 +39,23 @@ function copySession(session: Session): Session {
 function nameTaken(name: string): ConflictError {
   return new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`);
 }
+
+/** True when some node holds a lease that has not run out at `instant` (ISO text compares in time order). */
+function leaseLiveAt(session: Session, instant: Date): boolean {
+  if (session.nodeId === null) return false;
+  // A nodeId without an expiry is a lease that never lapses, as the SQL `NULL <= now` of the SQLite adapter reads it.
+  return session.leaseExpiresAt === null || session.leaseExpiresAt > instant.toISOString();
+}
+
+/** Every condition given in `options` holds for `session` (they combine with AND). */
+function conditionsHold(session: Session, options: SessionUpdateOptions): boolean {
+  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
+  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
+  if (options.expectUnownedAt !== undefined && leaseLiveAt(session, options.expectUnownedAt)) return false;
+  return true;
+}
+
+const leaseEnd = (claim: LeaseClaim): string => new Date(claim.now.getTime() + claim.ttlMs).toISOString();
 
 function matches(session: Session, filter: SessionFilter): boolean {
   if (filter.ids !== undefined && !filter.ids.includes(session.id)) return false;
@@ -86,22 +105,69 @@ export class MemorySessionStore implements SessionStore {
   async update(
     id: string,
     patch: SessionPatch,
+    options: SessionUpdateOptions = {},
+  ): Promise<SessionUpdateResult> {
+    return this.writeIf(id, options, (current) => {
+      const next = applyPatch(current, patch, SESSION_PATCH_FIELDS);
+      const owner = this.nameOwner(next.name);
+      if (owner !== undefined && owner !== id) throw nameTaken(next.name);
+      return next;
+    });
+  }
+
+  async claimLease(
+    id: string,
+    claim: LeaseClaim,
     options: { expectStatus?: readonly SessionStatus[] } = {},
   ): Promise<SessionUpdateResult> {
     const current = this.byId.get(id);
-    if (current === undefined) return { outcome: 'not_found' };
-    if (options.expectStatus !== undefined && !options.expectStatus.includes(current.status)) {
+    // Free for this node: unowned, lapsed at the claimant's clock, or already its own.
+    if (current !== undefined && current.nodeId !== claim.nodeId && leaseLiveAt(current, claim.now)) {
       return { outcome: 'conflict', session: copySession(current) };
     }
-    const next = copySession(applyPatch(current, patch, SESSION_PATCH_FIELDS));
-    const owner = this.nameOwner(next.name);
-    if (owner !== undefined && owner !== id) throw nameTaken(next.name);
-    this.byId.set(id, next);
-    return { outcome: 'updated', session: copySession(next) };
+    return this.writeIf(id, options, (row) => ({
+      ...row,
+      nodeId: claim.nodeId,
+      nodeUrl: claim.nodeUrl,
+      claimedAt: claim.now.toISOString(),
+      leaseExpiresAt: leaseEnd(claim),
+    }));
+  }
+
+  async renewLease(id: string, claim: LeaseClaim): Promise<SessionUpdateResult> {
+    return this.writeIf(id, { expectOwner: claim.nodeId }, (row) => ({
+      ...row,
+      nodeUrl: claim.nodeUrl,
+      leaseExpiresAt: leaseEnd(claim),
+    }));
+  }
+
+  async releaseLease(id: string, nodeId: string): Promise<SessionUpdateResult> {
+    return this.writeIf(id, { expectOwner: nodeId }, (row) => ({
+      ...row,
+      nodeId: null,
+      nodeUrl: null,
+      claimedAt: null,
+      leaseExpiresAt: null,
+    }));
   }
 
   async delete(id: string): Promise<boolean> {
     return this.byId.delete(id);
+  }
+
+  /** Writes `change(current)` when every condition holds; nothing in here awaits, so check and write are atomic. */
+  private writeIf(
+    id: string,
+    options: SessionUpdateOptions,
+    change: (current: Session) => Session,
+  ): SessionUpdateResult {
+    const current = this.byId.get(id);
+    if (current === undefined) return { outcome: 'not_found' };
+    if (!conditionsHold(current, options)) return { outcome: 'conflict', session: copySession(current) };
+    const next = copySession(change(current));
+    this.byId.set(id, next);
+    return { outcome: 'updated', session: copySession(next) };
   }
 
   private nameOwner(name: string): string | undefined {

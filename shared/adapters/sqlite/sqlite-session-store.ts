@@ -1,17 +1,20 @@
 /**
  * SessionStore over the data SQLite file. `findById` runs on every session request, so its statement is prepared
- * once; `update` reads, merges and writes the whole row inside one IMMEDIATE transaction, which makes the
- * `expectStatus` compare-and-set atomic across processes sharing the file.
+ * once; `update` reads, merges and writes the whole row inside one IMMEDIATE transaction, which makes its
+ * compare-and-set conditions atomic across processes sharing the file. Lease operations are each one conditional
+ * UPDATE … RETURNING, so of two nodes racing for a session exactly one statement changes the row.
  */
 import type Database from 'better-sqlite3';
 import type { Page } from '../../domain/common.js';
 import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
 import {
+  type LeaseClaim,
   SESSION_PATCH_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
+  type SessionUpdateOptions,
   type SessionUpdateResult,
 } from '../../ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
@@ -37,11 +40,42 @@ interface SessionRow {
   updated_at: string;
 }
 
-type UpdateFn = (
-  id: string,
-  patch: SessionPatch,
-  expectStatus?: readonly SessionStatus[],
-) => SessionUpdateResult;
+type UpdateFn = (id: string, patch: SessionPatch, options: SessionUpdateOptions) => SessionUpdateResult;
+
+/** Parameters of the lease statements; `statuses` is a JSON array, or null for "any status". */
+interface LeaseParams {
+  id: string;
+  node_id: string;
+  node_url?: string;
+  now?: string;
+  expires?: string;
+  statuses?: string | null;
+}
+
+// A lease is live while its expiry lies after the instant; `NULL <= now` is not true, so a nodeId without an
+// expiry counts as held (never as free), the same reading the other adapters give it.
+const CLAIM_SQL = `UPDATE sessions SET node_id = @node_id, node_url = @node_url, claimed_at = @now,
+    lease_expires_at = @expires
+  WHERE id = @id AND (node_id IS NULL OR node_id = @node_id OR lease_expires_at <= @now)
+    AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+  RETURNING *`;
+const RENEW_SQL = `UPDATE sessions SET node_url = @node_url, lease_expires_at = @expires
+  WHERE id = @id AND node_id = @node_id RETURNING *`;
+const RELEASE_SQL = `UPDATE sessions SET node_id = NULL, node_url = NULL, claimed_at = NULL, lease_expires_at = NULL
+  WHERE id = @id AND node_id = @node_id RETURNING *`;
+
+/** Every condition given in `options` holds for the row (they combine with AND). */
+function conditionsHold(session: Session, options: SessionUpdateOptions): boolean {
+  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
+  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
+  const unownedAt = options.expectUnownedAt?.toISOString();
+  if (unownedAt !== undefined && session.nodeId !== null) {
+    if (session.leaseExpiresAt === null || session.leaseExpiresAt > unownedAt) return false;
+  }
+  return true;
+}
+
+const leaseEnd = (claim: LeaseClaim): string => new Date(claim.now.getTime() + claim.ttlMs).toISOString();
 
 const STORE = 'Session store';
 
@@ -123,6 +157,9 @@ export class SqliteSessionStore implements SessionStore {
   private readonly updateRow: Database.Statement<SessionRow>;
   private readonly deleteById: Database.Statement<[string]>;
   private readonly updateTx: Database.Transaction<UpdateFn>;
+  private readonly claimRow: Database.Statement<LeaseParams, SessionRow>;
+  private readonly renewRow: Database.Statement<LeaseParams, SessionRow>;
+  private readonly releaseRow: Database.Statement<LeaseParams, SessionRow>;
   private readonly rows: StatementCache<SessionRow>;
   private readonly counts: StatementCache<{ status: string; n: number }>;
 
@@ -147,10 +184,12 @@ export class SqliteSessionStore implements SessionStore {
     this.deleteById = db.prepare('DELETE FROM sessions WHERE id = ?');
     this.rows = new StatementCache(db);
     this.counts = new StatementCache(db);
-    this.updateTx = db.transaction(
-      (id: string, patch: SessionPatch, expectStatus?: readonly SessionStatus[]) =>
-        this.updateInTransaction(id, patch, expectStatus),
+    this.updateTx = db.transaction((id: string, patch: SessionPatch, options: SessionUpdateOptions) =>
+      this.updateInTransaction(id, patch, options),
     );
+    this.claimRow = db.prepare(CLAIM_SQL);
+    this.renewRow = db.prepare(RENEW_SQL);
+    this.releaseRow = db.prepare(RELEASE_SQL);
   }
 
   async create(session: Session): Promise<void> {
@@ -192,30 +231,65 @@ export class SqliteSessionStore implements SessionStore {
   async update(
     id: string,
     patch: SessionPatch,
+    options: SessionUpdateOptions = {},
+  ): Promise<SessionUpdateResult> {
+    return runSql(STORE, () => this.updateTx.immediate(id, patch, options), conflictFor(patch.name ?? ''));
+  }
+
+  async claimLease(
+    id: string,
+    claim: LeaseClaim,
     options: { expectStatus?: readonly SessionStatus[] } = {},
   ): Promise<SessionUpdateResult> {
-    return runSql(
-      STORE,
-      () => this.updateTx.immediate(id, patch, options.expectStatus),
-      conflictFor(patch.name ?? ''),
-    );
+    return this.leaseWrite(this.claimRow, {
+      id,
+      node_id: claim.nodeId,
+      node_url: claim.nodeUrl,
+      now: claim.now.toISOString(),
+      expires: leaseEnd(claim),
+      statuses: options.expectStatus === undefined ? null : JSON.stringify(options.expectStatus),
+    });
+  }
+
+  async renewLease(id: string, claim: LeaseClaim): Promise<SessionUpdateResult> {
+    return this.leaseWrite(this.renewRow, {
+      id,
+      node_id: claim.nodeId,
+      node_url: claim.nodeUrl,
+      expires: leaseEnd(claim),
+    });
+  }
+
+  async releaseLease(id: string, nodeId: string): Promise<SessionUpdateResult> {
+    return this.leaseWrite(this.releaseRow, { id, node_id: nodeId });
   }
 
   async delete(id: string): Promise<boolean> {
     return runSql(STORE, () => this.deleteById.run(id).changes > 0);
   }
 
+  /** Runs one conditional lease UPDATE; when it changed nothing, the row as it stands says why. */
+  private leaseWrite(
+    statement: Database.Statement<LeaseParams, SessionRow>,
+    params: LeaseParams,
+  ): SessionUpdateResult {
+    return runSql(STORE, () => {
+      const written = statement.get(params);
+      if (written !== undefined) return { outcome: 'updated', session: toSession(written) };
+      const row = this.selectById.get(params.id);
+      return row === undefined ? { outcome: 'not_found' } : { outcome: 'conflict', session: toSession(row) };
+    });
+  }
+
   private updateInTransaction(
     id: string,
     patch: SessionPatch,
-    expectStatus?: readonly SessionStatus[],
+    options: SessionUpdateOptions,
   ): SessionUpdateResult {
     const row = this.selectById.get(id);
     if (row === undefined) return { outcome: 'not_found' };
     const current = toSession(row);
-    if (expectStatus !== undefined && !expectStatus.includes(current.status)) {
-      return { outcome: 'conflict', session: current };
-    }
+    if (!conditionsHold(current, options)) return { outcome: 'conflict', session: current };
     this.updateRow.run(toRow(applyPatch(current, patch, SESSION_PATCH_FIELDS)));
     const written = this.selectById.get(id);
     return written === undefined

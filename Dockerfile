@@ -1,0 +1,44 @@
+# syntax=docker/dockerfile:1
+# The Waygate host for the aws mode (README "AWS mode"): the long-lived process that runs the engines, consumes
+# the command queue and answers the functions' RPC calls on HOST_PORT. Runs the same code as `npm start`.
+#
+#   docker build -t waygate-host .
+#   docker run --env-file host.env -p 2786:2786 waygate-host
+
+# ── build: the full dependency set (esbuild, and a compiler for better-sqlite3), then the host bundle ──────────
+FROM node:20-bookworm-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# The versions of package-lock.json. `npm install` rather than `npm ci`, as in .ci/run: the lock file lacks some
+# other platforms' optional packages (biome, swc builds), which `npm ci` refuses; every version present is kept.
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY shared ./shared
+COPY functions ./functions
+COPY host ./host
+RUN node scripts/build.mjs \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# ── runtime: production dependencies (better-sqlite3 as compiled above), the bundle, no compiler, not root ─────
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    DEPLOYMENT_MODE=aws \
+    HOST_PORT=2786 \
+    DATA_DIR=/data \
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# DATA_DIR: scratch space only; in aws mode the stores, the queues and the linked-device credentials are in AWS.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 2786
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HOST_PORT||2786)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node is PID 1 and handles SIGTERM itself (graceful shutdown within SHUTDOWN_GRACE_MS).
+CMD ["node", "--enable-source-maps", "dist/host/main.js"]

@@ -1,0 +1,55 @@
+/**
+ * The functions' dependencies in aws mode, built from the environment once per cold start: DynamoDB stores, the SQS
+ * command queue, and the host gateway that routes owner-directed calls to the owning host's RPC API. Part of the
+ * functions' composition root (deps.ts); nothing here opens SQLite or loads an engine.
+ */
+import { pino } from 'pino';
+import { openAwsAdapters } from '../shared/adapters/aws/open-aws-adapters.js';
+import { DynamoDbAuthStateStore } from '../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { HttpHostRpcClient } from '../shared/adapters/host-rpc/http-host-rpc-client.js';
+import { AuditRecorder } from '../shared/audit/audit-recorder.js';
+import type { Env } from '../shared/config/env.js';
+import { createMetrics } from '../shared/observability/metrics.js';
+import { systemClock } from '../shared/ports/clock.port.js';
+import type { Logger } from '../shared/ports/logger.port.js';
+import { CommandQueue } from '../shared/queue/command-queue.js';
+import { LeaseRoutedHostGateway } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { createFunctionDeps, type Deps } from './function-deps.js';
+
+export function createAwsFunctionDeps(env: Env): Deps {
+  const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
+  const clock = systemClock;
+  const adapters = openAwsAdapters(env);
+  const token = env.HOST_RPC_TOKEN;
+  if (!token) throw new Error('HOST_RPC_TOKEN is required in aws mode');
+  // Credentials of a session no host runs are wiped here on delete; with the file adapter (a shared file system
+  // the functions do not mount) the owning host wipes them, so an unowned session's files stay until reused.
+  const authState =
+    env.AUTH_STATE_STORE === 'dynamodb'
+      ? new DynamoDbAuthStateStore({ client: adapters.dynamoDb, tablePrefix: env.TABLE_PREFIX })
+      : null;
+  const host = new LeaseRoutedHostGateway({
+    sessions: adapters.data.sessions,
+    clock,
+    rpc: new HttpHostRpcClient({ token, timeoutMs: env.HOST_RPC_TIMEOUT_MS }),
+    wipeCredentials: async (sessionId) => {
+      if (authState) await authState.wipe(sessionId);
+      else logger.warn({ sessionId }, 'credentials of an unowned session left on the shared file system');
+    },
+  });
+  const audit = new AuditRecorder(adapters.main.audit, clock, logger);
+  const deps = createFunctionDeps({
+    clock,
+    logger,
+    main: adapters.main,
+    data: adapters.data,
+    commands: new CommandQueue(adapters.commandQueue),
+    host,
+    audit,
+    env,
+    version: env.SERVICE_VERSION ?? '0.0.0',
+    metrics: createMetrics(),
+  });
+  // A Lambda may be frozen right after answering: what the request buffered is written before the answer.
+  return { ...deps, flushAfterRequest: () => audit.flush() };
+}

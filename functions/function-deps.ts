@@ -1,0 +1,30 @@
+/** What every function handler depends on: the core dependencies plus the HTTP-only services. */
+import { CachingApiKeyStore } from '../shared/adapters/caching/caching-api-key-store.js';
+import { UsageTracker } from '../shared/auth/usage-tracker.js';
+import type { Env } from '../shared/config/env.js';
+import type { Metrics } from '../shared/observability/metrics.js';
+import { FixedWindowRateLimiter } from '../shared/security/rate-limiter.js';
+import type { CoreDeps } from '../shared/use-cases/core-deps.js';
+
+export interface Deps extends CoreDeps {
+  env: Env;
+  version: string;
+  metrics: Metrics;
+  usage: UsageTracker;
+  rateLimiter: FixedWindowRateLimiter;
+  /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
+  flushAfterRequest?: () => Promise<void>;
+}
+
+/** Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies. */
+export function createFunctionDeps(core: CoreDeps & { env: Env; version: string; metrics: Metrics }): Deps {
+  // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
+  const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
+  const main = { ...core.main, apiKeys };
+  return {
+    ...core,
+    main,
+    usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
+    rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The stores, command queue and engine auth-state store of this host, by deployment mode: SQLite files and the
+ * embedded queue (embedded), or DynamoDB and SQS (aws). Part of the host's composition root.
+ */
+import path from 'node:path';
+import { openAwsAdapters } from '../shared/adapters/aws/open-aws-adapters.js';
+import { CachingAuthStateStore } from '../shared/adapters/caching/caching-auth-state-store.js';
+import { CachingSessionStore } from '../shared/adapters/caching/caching-session-store.js';
+import { DynamoDbAuthStateStore } from '../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { openEmbeddedQueues } from '../shared/adapters/embedded-queue/open-embedded-queues.js';
+import { SqliteAuthStateStore } from '../shared/adapters/sqlite/sqlite-auth-state-store.js';
+import { openSqliteDataStore, openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js';
+import type { Env } from '../shared/config/env.js';
+import type { AuthStateStore } from '../shared/ports/auth-state-store.port.js';
+import type { Queue } from '../shared/ports/queue.port.js';
+import type { DataStore, MainStore } from '../shared/ports/stores.port.js';
+
+/** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
+const SESSION_CACHE_TTL_MS = 5_000;
+
+export interface Backends {
+  main: MainStore;
+  data: DataStore;
+  commandQueue: Queue;
+  /** Linked-device credentials and Signal keys; opened lazily, so the test engine never touches it. */
+  authState(): AuthStateStore;
+  close(): Promise<void>;
+}
+
+export function openBackends(env: Env): Backends {
+  const opened = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
+  let authState: AuthStateStore | null = null;
+  return {
+    ...opened,
+    authState() {
+      authState ??= new CachingAuthStateStore(
+        env.AUTH_STATE_STORE === 'dynamodb'
+          ? new DynamoDbAuthStateStore({ client: opened.dynamoDb(), tablePrefix: env.TABLE_PREFIX })
+          : new SqliteAuthStateStore(env.AUTH_DIR),
+      );
+      return authState;
+    },
+    async close() {
+      await authState?.close();
+      await opened.close();
+    },
+  };
+}
+
+function openAws(env: Env) {
+  const aws = openAwsAdapters(env);
+  return { ...aws, dynamoDb: () => aws.dynamoDb };
+}
+
+function openEmbedded(env: Env) {
+  const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
+  const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
+  // A single node is the data store's only writer, so session rows can be served from memory (write-through);
+  // with several nodes, leases are written by others and every read must see them.
+  const data = env.MULTI_NODE
+    ? sqliteData
+    : { ...sqliteData, sessions: new CachingSessionStore(sqliteData.sessions, SESSION_CACHE_TTL_MS) };
+  const queues = openEmbeddedQueues(path.join(env.DATA_DIR, 'queue.sqlite'), {
+    commands: {
+      fifo: true,
+      visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
+      maxReceiveCount: env.COMMAND_MAX_RECEIVES,
+      deadLetterQueue: 'commandsDead',
+    },
+    commandsDead: { fifo: true, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S },
+  });
+  return {
+    main,
+    data,
+    commandQueue: queues.queues.commands,
+    dynamoDb: (): never => {
+      throw new Error('AUTH_STATE_STORE=dynamodb needs DEPLOYMENT_MODE=aws');
+    },
+    async close() {
+      await queues.close();
+      await data.close();
+      await main.close();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Where a session runs when several hosts share the stores (multi-node mode, DESIGN §3): a host launches an engine
+ * only for a session whose lease it just claimed; a command for a session another live host owns is forwarded to
+ * that owner over the host RPC (awaited, so FIFO order per session holds); sessions that should be running but whose
+ * owner's lease lapsed (a crashed host) are adopted by the sweep, or at once by a host that receives their command.
+ */
+import type { CommandOf, SessionCommand } from '../shared/domain/commands.js';
+import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
+import { UnavailableError } from '../shared/errors/app-error.js';
+import type { HostRpcClient } from '../shared/ports/host-rpc.port.js';
+import { liveOwnerUrl } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { LeaseKeeper } from './sessions/lease-keeper.js';
+import { SessionStatusWriter, type StatusWriterDeps } from './sessions/status-writer.js';
+
+/** What a host needs to take part in a multi-node deployment. */
+export interface Cluster {
+  nodeId: string;
+  /** Where other hosts and functions reach this host's RPC API. */
+  nodeUrl: string;
+  rpc: HostRpcClient;
+  leaseTtlMs: number;
+  leaseRenewMs: number;
+  sweepMs: number;
+}
+
+/** The host's local runners, as placement sees them. */
+export interface LocalRunners {
+  isLocal(sessionId: string): boolean;
+  launch(session: Session): Promise<void>;
+  /** Ends the local engine without writing the row (the lease is gone). */
+  endLocal(sessionId: string): Promise<void>;
+}
+
+const RUNNING = [...RUNNING_STATUSES];
+
+export class ClusterPlacement {
+  readonly leases: LeaseKeeper;
+  private readonly lost = new Set<string>();
+  private shuttingDown = false;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly deps: StatusWriterDeps,
+    private readonly local: LocalRunners,
+  ) {
+    this.leases = new LeaseKeeper(
+      {
+        sessions: deps.sessions,
+        clock: deps.clock,
+        logger: deps.logger,
+        nodeId: cluster.nodeId,
+        nodeUrl: cluster.nodeUrl,
+        ttlMs: cluster.leaseTtlMs,
+        renewMs: cluster.leaseRenewMs,
+      },
+      (sessionId) => this.onLost(sessionId),
+    );
+  }
+
+  /** Starts lease renewals and the adoption sweep. */
+  start(): void {
+    this.leases.start();
+    this.sweepTimer ??= setInterval(() => {
+      this.sweeping = this.sweeping.then(() =>
+        this.adoptLapsed().catch((error: unknown) => this.deps.logger.error({ err: error }, 'sweep failed')),
+      );
+    }, this.cluster.sweepMs);
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * A start command: claims the session for this host. Answers the claimed row, or null when the command is done
+   * here: forwarded to the live owner, or dropped (stopped, deleted meanwhile).
+   */
+  async claimForStart(command: CommandOf<'session.start'>, forwarded: boolean): Promise<Session | null> {
+    const claim = await this.leases.claim(command.sessionId, ['initializing']);
+    if (claim.outcome === 'claimed') return claim.session;
+    if (claim.outcome === 'refused' && claim.session.status === 'initializing') {
+      const owner = this.otherLiveOwner(claim.session);
+      if (owner) {
+        await this.forward(owner, command, forwarded);
+        return null;
+      }
+    }
+    this.deps.logger.info({ sessionId: command.sessionId }, 'start command dropped: not claimable here');
+    return null;
+  }
+
+  /** A send for a session with no local runner: forwarded to its live owner, or adopted here when lapsed. */
+  async placeSend(command: CommandOf<'message.send'>, forwarded: boolean): Promise<'forwarded' | 'local'> {
+    const session = await this.deps.sessions.findById(command.sessionId);
+    if (!session) return 'local';
+    const owner = this.otherLiveOwner(session);
+    if (owner) {
+      await this.forward(owner, command, forwarded);
+      return 'forwarded';
+    }
+    if (!owner && RUNNING_STATUSES.has(session.status)) await this.adopt(session);
+    return 'local';
+  }
+
+  /** Claims and launches every session that should be running and has no live owner; answers how many. */
+  async adoptLapsed(): Promise<number> {
+    let adopted = 0;
+    for (const session of await this.deps.sessions.listByStatus(RUNNING)) {
+      if (this.shuttingDown) break;
+      if (this.local.isLocal(session.id) || this.otherLiveOwner(session)) continue;
+      if (await this.adopt(session)) adopted++;
+    }
+    return adopted;
+  }
+
+  /** A runner ended: its lease goes back soon, unless the host is shutting down (released after) or lost it. */
+  ended(sessionId: string): void {
+    if (this.lost.delete(sessionId) || this.shuttingDown) return;
+    this.leases.retire(sessionId);
+  }
+
+  beginShutdown(): void {
+    this.shuttingDown = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+  }
+
+  /** After every engine stopped: stops renewals and gives every lease back. */
+  async releaseAll(): Promise<void> {
+    await this.sweeping;
+    await this.leases.stop();
+    await this.leases.releaseAll();
+  }
+
+  private async adopt(session: Session): Promise<boolean> {
+    const claim = await this.leases.claim(session.id, RUNNING);
+    if (claim.outcome !== 'claimed') return false;
+    const writer = new SessionStatusWriter({ ...this.deps, owner: this.cluster.nodeId }, session.id);
+    const resumed = await writer.apply('resume');
+    if (resumed?.status === 'initializing' && !this.local.isLocal(session.id)) {
+      this.deps.logger.info({ sessionId: session.id, from: session.nodeId }, 'session adopted');
+      await this.local.launch(resumed);
+      return true;
+    }
+    await this.leases.release(session.id);
+    return false;
+  }
+
+  private otherLiveOwner(session: Session): string | null {
+    if (session.nodeId === this.cluster.nodeId) return null;
+    return liveOwnerUrl(session, this.deps.clock.now());
+  }
+
+  private async forward(nodeUrl: string, command: SessionCommand, forwarded: boolean): Promise<void> {
+    // A forwarded command is never forwarded again (two hosts must not bounce it): the sender gets a retryable 5xx
+    // and the queue redelivers it once ownership has settled. An unreachable owner rejects the same way.
+    if (forwarded) {
+      throw new UnavailableError(
+        'HOST_UNAVAILABLE',
+        'The session changed owner; the command is retried later',
+      );
+    }
+    await this.cluster.rpc.call(nodeUrl, { op: 'command', command });
+  }
+
+  private onLost(sessionId: string): void {
+    this.lost.add(sessionId);
+    void this.local.endLocal(sessionId);
+  }
+}

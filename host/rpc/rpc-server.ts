@@ -1,0 +1,146 @@
+/**
+ * The host's RPC API (multi-node mode): functions and other hosts send owner-directed calls here, at this host's
+ * advertised nodeUrl. Every call carries HOST_RPC_TOKEN as a bearer credential, compared in constant time; the body
+ * is parsed with the protocol's zod schema; an AppError travels back serialised with its status and code, and
+ * anything else is a bare 500 with no internals. `GET /healthz` answers without the token (container checks).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  HOST_HEALTH_PATH,
+  HOST_RPC_PATH,
+  type HostRpcOp,
+  HostRpcRequest,
+  type HostRpcRequestOf,
+  type HostRpcResultOf,
+} from '../../shared/domain/host-rpc.js';
+import {
+  AppError,
+  PayloadTooLargeError,
+  serializeAppError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../shared/errors/app-error.js';
+import type { Logger } from '../../shared/ports/logger.port.js';
+import { constantTimeEquals } from '../../shared/security/secrets.js';
+import type { Host } from '../host.js';
+
+/** What the RPC server calls: the host's owner-directed operations and its command entry. */
+export type HostRpcTarget = Pick<
+  Host,
+  'stop' | 'logout' | 'forceKill' | 'getQr' | 'requestPairingCode' | 'discard' | 'handleCommand'
+>;
+
+/** Requests are a few hundred bytes; anything much larger is not a host RPC. */
+const BODY_LIMIT = 64 * 1024;
+
+export interface RpcServerOptions {
+  host: HostRpcTarget;
+  token: string;
+  port: number;
+  bindHost: string;
+  nodeId: string;
+  logger: Logger;
+}
+
+type Handlers = { [Op in HostRpcOp]: (request: HostRpcRequestOf<Op>) => Promise<HostRpcResultOf<Op>> };
+
+function handlersFor(host: HostRpcTarget): Handlers {
+  return {
+    stop: (r) => host.stop(r.sessionId),
+    logout: (r) => host.logout(r.sessionId),
+    forceKill: (r) => host.forceKill(r.sessionId),
+    getQr: (r) => host.getQr(r.sessionId),
+    requestPairingCode: (r) => host.requestPairingCode(r.sessionId, r.phone),
+    discard: async (r) => {
+      await host.discard(r.sessionId);
+      return null;
+    },
+    command: async (r) => {
+      await host.handleCommand(r.command, true);
+      return null;
+    },
+  };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end even past the limit: refusing mid-upload would leave the peer stuck writing.
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= BODY_LIMIT) chunks.push(chunk as Buffer);
+  }
+  if (size > BODY_LIMIT) throw new PayloadTooLargeError(BODY_LIMIT);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function bearer(req: http.IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  return header.startsWith('Bearer ') ? header.slice(7) : '';
+}
+
+export interface RunningRpcServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startRpcServer(options: RpcServerOptions): Promise<RunningRpcServer> {
+  const handlers = handlersFor(options.host);
+  const dispatch = async (req: http.IncomingMessage): Promise<unknown> => {
+    if (!constantTimeEquals(bearer(req), options.token))
+      throw new UnauthorizedError('Invalid host RPC token');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readBody(req));
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new ValidationError('Body is not JSON', { code: 'INVALID_JSON' });
+    }
+    const parsed = HostRpcRequest.safeParse(raw);
+    if (!parsed.success)
+      throw new ValidationError('Not a host RPC request', { details: parsed.error.issues });
+    const request = parsed.data;
+    const handler = handlers[request.op] as (r: typeof request) => Promise<unknown>;
+    return handler(request);
+  };
+
+  const server = http.createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && req.url === HOST_HEALTH_PATH) {
+      send(200, { ok: true, nodeId: options.nodeId });
+      return;
+    }
+    if (req.method !== 'POST' || req.url !== HOST_RPC_PATH) {
+      send(404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: 'Not found', retryable: false } });
+      return;
+    }
+    dispatch(req).then(
+      (result) => send(200, { result }),
+      (error: unknown) => {
+        if (error instanceof AppError) {
+          send(error.status, { error: serializeAppError(error) });
+          return;
+        }
+        options.logger.error({ err: error }, 'host RPC failed');
+        send(500, { error: { status: 500, code: 'INTERNAL', message: 'Internal error', retryable: false } });
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.bindHost, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

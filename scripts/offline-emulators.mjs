@@ -1,0 +1,186 @@
+/**
+ * The local stand-ins for DynamoDB and SQS that `npm run offline`, the bundle benchmark and tests use: DynamoDB Local
+ * (scripts/dynamodb-local.mjs) and the local-aws-sqs emulator on free ports, or emulators that already run
+ * (LocalStack), with the tables and queues of a prefix created by the same helpers the adapters' tests use.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startDynamoDbLocal } from './dynamodb-local.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The SDK warns on Node 20 about releases it has not published yet; this process creates the tables and queues.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The table and queue helpers are TypeScript (shared/adapters/…): bundle them once per run into the package cache,
+ * imports of packages left as they are, and load the result. Works from plain node and from jest alike.
+ */
+async function loadSetupHelpers() {
+  const { build } = await import('esbuild');
+  const dir = path.join(ROOT, 'node_modules', '.cache', 'waygate-offline');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `setup-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
+  await build({
+    stdin: {
+      contents: [
+        "export { createTables, tableNames } from './shared/adapters/dynamodb/dynamodb-tables.ts';",
+        "export { createSqsQueues } from './shared/adapters/sqs/sqs-queues.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: file,
+    logLevel: 'error',
+  });
+  try {
+    return await import(pathToFileURL(file).href);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** Starts local-aws-sqs on a free port; answers its endpoint and `stop()`. */
+async function startSqsEmulator(port) {
+  const { createSqsServer } = await import('local-aws-sqs');
+  const server = await createSqsServer({ port, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false });
+  const address = server.address();
+  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+  const stop = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { endpoint, stop };
+}
+
+/** True when the data table of `tablePrefix` already exists (LocalStack's init script creates the tables). */
+async function tablesExist(dynamo, tablePrefix, DescribeTableCommand) {
+  try {
+    await dynamo.send(new DescribeTableCommand({ TableName: `${tablePrefix}data` }));
+    return true;
+  } catch (error) {
+    if (error?.name === 'ResourceNotFoundException') return false;
+    throw error;
+  }
+}
+
+/** The four queue URLs when the command queue exists already (LocalStack's init script), else null. */
+async function existingQueues(sqs, queuePrefix, GetQueueUrlCommand) {
+  const url = async (name) => (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
+  try {
+    return {
+      commandQueueUrl: await url(`${queuePrefix}-commands.fifo`),
+      commandDeadLetterQueueUrl: await url(`${queuePrefix}-commands-dlq.fifo`),
+      standardQueueUrl: await url(`${queuePrefix}-events`),
+      standardDeadLetterQueueUrl: await url(`${queuePrefix}-events-dlq`),
+    };
+  } catch (error) {
+    if (/NonExistentQueue|QueueDoesNotExist/.test(String(error?.name ?? error))) return null;
+    throw error;
+  }
+}
+
+/**
+ * Both tables and the four queues (commands FIFO + DLQ, events + DLQ) of the prefixes, created unless they exist;
+ * answers the queue URLs.
+ */
+export async function ensureStoresAndQueues({
+  dynamodbEndpoint,
+  sqsEndpoint,
+  region,
+  tablePrefix,
+  queuePrefix,
+  env,
+}) {
+  const helpers = await loadSetupHelpers();
+  const { DynamoDBClient, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
+  const { SQSClient, GetQueueUrlCommand } = await import('@aws-sdk/client-sqs');
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const dynamo = new DynamoDBClient({ endpoint: dynamodbEndpoint, region, credentials });
+  const sqs = new SQSClient({ endpoint: sqsEndpoint, region, credentials });
+  try {
+    if (!(await tablesExist(dynamo, tablePrefix, DescribeTableCommand))) {
+      await helpers.createTables(dynamo, tablePrefix);
+    }
+    return (
+      (await existingQueues(sqs, queuePrefix, GetQueueUrlCommand)) ??
+      (await helpers.createSqsQueues(sqs, {
+        prefix: queuePrefix,
+        visibilityTimeoutSeconds: Number(env.COMMAND_VISIBILITY_TIMEOUT_S || 60),
+        maxReceiveCount: Number(env.COMMAND_MAX_RECEIVES || 5),
+      }))
+    );
+  } finally {
+    dynamo.destroy();
+    sqs.destroy();
+  }
+}
+
+/**
+ * DynamoDB Local and the SQS emulator on free ports (or the endpoints given, e.g. LocalStack's), with the tables
+ * and queues of the prefixes. Answers the endpoints, the queue URLs and `stop()` (which stops what it started).
+ */
+export async function startEmulators({
+  tablePrefix = 'waygate-offline-',
+  queuePrefix = tablePrefix.replace(/[-_.]+$/, '') || 'waygate-offline',
+  region = 'us-east-1',
+  dynamodbEndpoint,
+  sqsEndpoint,
+  env = {},
+} = {}) {
+  const stops = [];
+  const stop = async () => {
+    while (stops.length > 0)
+      await stops
+        .pop()()
+        .catch(() => {});
+  };
+  try {
+    let dynamodb = dynamodbEndpoint;
+    if (!dynamodb) {
+      const local = await startDynamoDbLocal({ port: 0 });
+      stops.push(() => local.stop());
+      dynamodb = local.endpoint;
+    }
+    let sqs = sqsEndpoint;
+    if (!sqs) {
+      const emulator = await startSqsEmulator(0);
+      stops.push(() => emulator.stop());
+      sqs = emulator.endpoint;
+    }
+    const queues = await ensureStoresAndQueues({
+      dynamodbEndpoint: dynamodb,
+      sqsEndpoint: sqs,
+      region,
+      tablePrefix,
+      queuePrefix,
+      env,
+    });
+    return { dynamodbEndpoint: dynamodb, sqsEndpoint: sqs, tablePrefix, queuePrefix, queues, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

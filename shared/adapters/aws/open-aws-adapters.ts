@@ -1,0 +1,48 @@
+/**
+ * The aws mode's stores and command queue, built from the validated env: one DynamoDB client for both stores and
+ * one SQS client, pointed at emulators when DYNAMODB_ENDPOINT / SQS_ENDPOINT are set. Both composition roots (the
+ * functions' deps module and the host) open them here, so a Lambda and a host can never disagree on names.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Env } from '../../config/env.js';
+import type { Queue } from '../../ports/queue.port.js';
+import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { openDynamoDbDataStore, openDynamoDbMainStore } from '../dynamodb/dynamodb-stores.js';
+import { SqsQueue } from '../sqs/sqs-queue.js';
+
+export type AwsEnv = Pick<
+  Env,
+  'AWS_REGION' | 'DYNAMODB_ENDPOINT' | 'SQS_ENDPOINT' | 'TABLE_PREFIX' | 'COMMAND_QUEUE_URL'
+>;
+
+export interface AwsAdapters {
+  main: MainStore;
+  data: DataStore;
+  /** The FIFO command queue (MessageGroupId = session id). */
+  commandQueue: Queue;
+  /** The DynamoDB client the stores share (the auth-state store reuses it). */
+  dynamoDb: DynamoDBClient;
+  close(): Promise<void>;
+}
+
+export function openAwsAdapters(env: AwsEnv): AwsAdapters {
+  if (!env.COMMAND_QUEUE_URL) throw new Error('COMMAND_QUEUE_URL is required in aws mode');
+  const endpoint = (url: string | undefined) => (url ? { endpoint: url } : {});
+  const dynamoDb = new DynamoDBClient({ region: env.AWS_REGION, ...endpoint(env.DYNAMODB_ENDPOINT) });
+  const sqs = new SQSClient({ region: env.AWS_REGION, ...endpoint(env.SQS_ENDPOINT) });
+  const stores = { client: dynamoDb, tablePrefix: env.TABLE_PREFIX };
+  const main = openDynamoDbMainStore(stores);
+  const data = openDynamoDbDataStore(stores);
+  return {
+    main,
+    data,
+    commandQueue: new SqsQueue({ client: sqs, queueUrl: env.COMMAND_QUEUE_URL, fifo: true }),
+    dynamoDb,
+    async close() {
+      await Promise.all([main.close(), data.close()]);
+      dynamoDb.destroy();
+      sqs.destroy();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The aws mode on this machine (scripts/offline-stack.mjs, what `npm run offline` runs): serverless offline serving
+ * serverless.yml's functions, DynamoDB Local, the SQS emulator and one host with the test engine. Checks what only
+ * this path shows: the routes of serverless.yml reach their functions, the admin key comes from
+ * BOOTSTRAP_ADMIN_KEY, a command travels function → SQS → host, an owner-directed call reaches the host over RPC,
+ * and a route nothing claims answers the standard 404 body.
+ */
+import { fileURLToPath } from 'node:url';
+
+interface OfflineStack {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+interface OfflineStackScript {
+  freePort(): Promise<number>;
+  generateAdminKey(): string;
+  startOffline(options: Record<string, unknown>): Promise<OfflineStack>;
+}
+
+let stack: OfflineStack;
+let key: string;
+
+beforeAll(async () => {
+  const script = fileURLToPath(new URL('../../scripts/offline-stack.mjs', import.meta.url));
+  const offline = (await import(script)) as OfflineStackScript;
+  key = offline.generateAdminKey();
+  stack = await offline.startOffline({
+    port: await offline.freePort(),
+    tablePrefix: `jest-${process.pid}-`,
+    bootstrapAdminKey: key,
+    env: { ENGINE: 'test', LOG_LEVEL: 'warn' },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.stop();
+}, 60_000);
+
+async function call(method: string, path: string, body?: unknown, apiKey: string | null = key) {
+  const response = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+it('serves every resource group through its own function', async () => {
+  expect((await call('GET', '/api/health/ready', undefined, null)).status).toBe(200);
+  expect((await call('GET', '/api/openapi.json', undefined, null)).body.openapi).toMatch(/^3\.1/);
+  expect((await call('GET', '/api/auth/api-keys')).status).toBe(200);
+  expect((await call('GET', '/api/audit')).body).toHaveProperty('total');
+  expect((await call('GET', '/api/sessions', undefined, null)).body).toMatchObject({
+    statusCode: 401,
+    code: 'UNAUTHORIZED',
+  });
+  expect((await call('GET', '/api/no-such-route')).body).toMatchObject({
+    statusCode: 404,
+    code: 'ROUTE_NOT_FOUND',
+  });
+});
+
+it('starts a session on the host through the queue and asks the host for its QR', async () => {
+  const created = await call('POST', '/api/sessions', { name: 'offline-stack' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  expect((await call('POST', `/api/sessions/${id}/start`)).status).toBe(200);
+  let status = 'initializing';
+  for (let i = 0; i < 150 && status !== 'qr_ready'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    status = (await call('GET', `/api/sessions/${id}`)).body.status;
+  }
+  expect(status).toBe('qr_ready');
+  expect((await call('GET', `/api/sessions/${id}/qr`)).body.qrCode).toMatch(/^data:image\/png;base64,/);
+  expect((await call('GET', `/api/sessions/${id}/messages`)).body).toEqual({ messages: [], total: 0 });
+  expect((await call('DELETE', `/api/sessions/${id}`)).status).toBe(204);
+}, 60_000);

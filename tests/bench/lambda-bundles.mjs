@@ -1,0 +1,289 @@
+// Size and cold start of every Lambda as it is deployed. `sls package` builds the artefacts (serverless-esbuild with
+// serverless.yml's options and plugins) into a temporary folder; each function's zip is unpacked, its source map
+// checked for packages that must never reach a Lambda (better-sqlite3, Baileys, libsignal), then `runs` fresh node
+// processes each import the bundle and invoke it once with a real API Gateway v2 event (a scheduled event for the
+// maintenance function), with the function's environment from the CloudFormation template pointed at DynamoDB
+// Local and the SQS emulator (scripts/offline-stack.mjs). "init" is import + first invoke, measured in the child;
+// "process" is the child's time from its own start (node boot included) to the answer.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { startEmulators } from '../../scripts/offline-emulators.mjs';
+import { ROOT } from './support.mjs';
+
+const RUNS = Number(process.env.BENCH_LAMBDA_RUNS ?? 10);
+const FORBIDDEN =
+  /node_modules\/(better-sqlite3|@whiskeysockets|libsignal|@signalapp|whatsapp-web\.js|puppeteer)/;
+const SESSION_ID = '0b6e6a52-1f7e-4a38-9d6e-3d1b2f0c9a11';
+/** What each function is asked on its cold start: unauthenticated requests answer 401 after the whole stack ran. */
+const EVENTS = {
+  sessions: { method: 'GET', path: '/api/sessions', expect: 401 },
+  messages: { method: 'GET', path: `/api/sessions/${SESSION_ID}/messages`, expect: 401 },
+  auth: { method: 'GET', path: '/api/auth/api-keys', expect: 401 },
+  audit: { method: 'GET', path: '/api/audit', expect: 401 },
+  health: { method: 'GET', path: '/api/health', expect: 200 },
+  docs: { method: 'GET', path: '/api/openapi.json', expect: 200 },
+  maintenance: { scheduled: true },
+};
+/** Planned Lambdas that later issues add (DESIGN §5); reported as absent until serverless.yml defines them. */
+const PLANNED = { mcp: 'POST /mcp (MCP endpoint)', webhookDelivery: 'SQS-triggered webhook delivery' };
+
+function apiGatewayEvent({ method, path: rawPath }) {
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: `${method} ${rawPath}`,
+    rawPath,
+    rawQueryString: '',
+    headers: { host: 'bench.execute-api.local', 'user-agent': 'lambda-bundles-bench', accept: '*/*' },
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'bench',
+      domainName: 'bench.execute-api.local',
+      domainPrefix: 'bench',
+      http: {
+        method,
+        path: rawPath,
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.7',
+        userAgent: 'lambda-bundles-bench',
+      },
+      requestId: `bench-${process.hrtime.bigint()}`,
+      routeKey: `${method} ${rawPath}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: false,
+  };
+}
+
+const scheduledEvent = () => ({
+  version: '0',
+  id: 'bench',
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '000000000000',
+  time: new Date().toISOString(),
+  region: 'us-east-1',
+  resources: [],
+  detail: {},
+});
+
+/** The entries of a zip file (stored or deflated), by name. Enough for serverless-esbuild's archives. */
+function unzip(file) {
+  const buffer = fs.readFileSync(file);
+  let end = buffer.length - 22;
+  while (end >= 0 && buffer.readUInt32LE(end) !== 0x06054b50) end--;
+  if (end < 0) throw new Error(`${file}: not a zip file`);
+  const count = buffer.readUInt16LE(end + 10);
+  let at = buffer.readUInt32LE(end + 16);
+  const entries = new Map();
+  for (let i = 0; i < count; i++) {
+    const method = buffer.readUInt16LE(at + 10);
+    const compressed = buffer.readUInt32LE(at + 20);
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const extra = buffer.readUInt16LE(at + 30);
+    const comment = buffer.readUInt16LE(at + 32);
+    const local = buffer.readUInt32LE(at + 42);
+    const name = buffer.toString('utf8', at + 46, at + 46 + nameLength);
+    const dataAt = local + 30 + buffer.readUInt16LE(local + 26) + buffer.readUInt16LE(local + 28);
+    const data = buffer.subarray(dataAt, dataAt + compressed);
+    entries.set(name, method === 0 ? data : zlib.inflateRawSync(data));
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+/** `sls package` into `dir`; answers its wall time. */
+async function packageArtefacts(dir) {
+  const started = performance.now();
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/osls/bin/serverless.js'), 'package', '--stage', 'bench', '--package', dir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return performance.now() - started;
+}
+
+/** Each function of the template: its name, zip, handler file and environment (CloudFormation values as given). */
+function functionsOf(dir) {
+  const template = JSON.parse(
+    fs.readFileSync(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
+  );
+  const functions = [];
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const props = resource.Properties;
+    const name = logicalId.replace(/LambdaFunction$/, '');
+    const key = name.charAt(0).toLowerCase() + name.slice(1);
+    functions.push({
+      name: key,
+      zip: path.join(dir, path.basename(props.Code.S3Key)),
+      handler: props.Handler,
+      environment: props.Environment?.Variables ?? {},
+    });
+  }
+  return functions;
+}
+
+const CHILD = `
+const [bundle, eventJson] = process.argv.slice(2);
+const t0 = performance.now();
+const mod = await import(bundle);
+const t1 = performance.now();
+const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 10000,
+  callbackWaitsForEmptyEventLoop: false };
+const result = await mod.handler(JSON.parse(eventJson), context);
+const t2 = performance.now();
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, invokeMs: t2 - t1, processMs: t2,
+  status: result && typeof result === 'object' && 'statusCode' in result ? result.statusCode : 'ok' }));
+process.exit(0);
+`;
+
+function runChild(childFile, bundle, event, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [childFile, pathToFileURL(bundle).href, JSON.stringify(event)], {
+      cwd: path.dirname(bundle),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(out));
+      } catch (error) {
+        reject(new Error(`${path.basename(bundle)}: ${error.message}\n${out}\n${err.slice(-4000)}`));
+      }
+    });
+  });
+}
+
+const round = (n) => Math.round(n * 10) / 10;
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { median: round(at(0.5)), p90: round(at(0.9)), min: round(sorted[0]), max: round(sorted.at(-1)) };
+}
+
+/**
+ * The function's environment from the template, its CloudFormation values (queue URLs, the RPC token secret)
+ * replaced by the emulators', plus what only a local run sets (endpoints, dummy credentials).
+ */
+function localEnvironment(declared, emulators) {
+  const replaced = {
+    TABLE_PREFIX: emulators.tablePrefix,
+    COMMAND_QUEUE_URL: emulators.queues.commandQueueUrl,
+    WEBHOOK_QUEUE_URL: emulators.queues.standardQueueUrl,
+    HOST_RPC_TOKEN: 'bench-host-rpc-token-0123456789abcdef0123',
+  };
+  const env = {};
+  for (const [key, value] of Object.entries(declared)) {
+    if (key in replaced) env[key] = replaced[key];
+    else if (typeof value === 'string') env[key] = value;
+    else throw new Error(`${key}: a CloudFormation value the bench does not know how to replace`);
+  }
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    DYNAMODB_ENDPOINT: emulators.dynamodbEndpoint,
+    SQS_ENDPOINT: emulators.sqsEndpoint,
+    ...env,
+    LOG_LEVEL: 'silent',
+  };
+}
+
+export async function lambdaBundles({ runs = RUNS } = {}) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-lambda-bench-'));
+  const artefacts = path.join(work, 'package');
+  const emulators = await startEmulators({ tablePrefix: 'bench-lambda-' });
+  try {
+    const packageMs = await packageArtefacts(artefacts);
+    const childFile = path.join(work, 'cold-start.mjs');
+    fs.writeFileSync(childFile, CHILD);
+    const functions = {};
+    for (const fn of functionsOf(artefacts)) {
+      const entries = unzip(fn.zip);
+      const handlerFile = `${fn.handler.slice(0, fn.handler.lastIndexOf('.'))}.mjs`;
+      const code = entries.get(handlerFile);
+      if (!code) throw new Error(`${fn.name}: ${handlerFile} is not in ${path.basename(fn.zip)}`);
+      const map = entries.get(`${handlerFile}.map`);
+      const sources = map ? JSON.parse(map.toString('utf8')).sources : [];
+      const forbidden = [
+        ...new Set(sources.filter((s) => FORBIDDEN.test(s)).map((s) => s.match(FORBIDDEN)[1])),
+      ];
+      const dir = path.join(work, fn.name);
+      for (const [name, data] of entries) {
+        fs.mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
+        fs.writeFileSync(path.join(dir, name), data);
+      }
+      const bundle = path.join(dir, handlerFile);
+      const spec = EVENTS[fn.name];
+      if (!spec) throw new Error(`no bench event for function ${fn.name}: add one to EVENTS`);
+      const env = localEnvironment(fn.environment, emulators);
+      const samples = [];
+      for (let i = 0; i < runs; i++) {
+        const event = spec.scheduled ? scheduledEvent() : apiGatewayEvent(spec);
+        samples.push(await runChild(childFile, bundle, event, env));
+      }
+      const statuses = [...new Set(samples.map((s) => s.status))];
+      if (spec.expect !== undefined && (statuses.length !== 1 || statuses[0] !== spec.expect)) {
+        throw new Error(`${fn.name}: expected ${spec.expect}, got ${statuses.join(', ')}`);
+      }
+      functions[fn.name] = {
+        event: spec.scheduled ? 'scheduled' : `${spec.method} ${spec.path} → ${statuses[0]}`,
+        bytes: code.length,
+        mapBytes: map?.length ?? 0,
+        zipBytes: fs.statSync(fn.zip).size,
+        bundleGzipBytes: zlib.gzipSync(code, { level: 9 }).length,
+        forbiddenPackages: forbidden,
+        initMs: stats(samples.map((s) => s.importMs + s.invokeMs)),
+        importMs: stats(samples.map((s) => s.importMs)).median,
+        firstInvokeMs: stats(samples.map((s) => s.invokeMs)).median,
+        processMs: stats(samples.map((s) => s.processMs)).median,
+      };
+    }
+    // The same clock for an empty process: node's own boot, which every figure above includes in processMs.
+    const baseline = [];
+    for (let i = 0; i < runs; i++) {
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        '-e',
+        'process.stdout.write(String(performance.now()))',
+      ]);
+      baseline.push(Number(stdout));
+    }
+    return {
+      runs,
+      node: process.version,
+      packageMs: Math.round(packageMs),
+      bareNodeProcessMs: stats(baseline).median,
+      functions,
+      absent: PLANNED,
+    };
+  } finally {
+    await emulators.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(`${JSON.stringify(await lambdaBundles(), null, 2)}\n`);
+}

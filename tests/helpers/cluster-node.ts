@@ -1,0 +1,122 @@
+/**
+ * Real multi-node hosts for tests: each node is a real Host with the test engine and its own real RPC server, and
+ * reaches the others through the real HTTP RPC client. Nodes share what a deployment shares (the stores, the
+ * WhatsApp network, the clock) and nothing else (event bus, audit, metrics are per process).
+ */
+import { TestEngineFactory } from '../../host/engines/test/test-engine.js';
+import type { TestNetwork } from '../../host/engines/test/test-network.js';
+import { EventBus } from '../../host/events/event-bus.js';
+import { Host } from '../../host/host.js';
+import { MessageSink } from '../../host/messages/message-sink.js';
+import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '../../host/rpc/rpc-server.js';
+import { HttpHostRpcClient } from '../../shared/adapters/host-rpc/http-host-rpc-client.js';
+import { MemoryQueue } from '../../shared/adapters/memory/memory-queue.js';
+import {
+  MemoryAuditLogStore,
+  type MemoryMessageStore,
+  type MemorySessionStore,
+  type MemoryTeardownFenceStore,
+} from '../../shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '../../shared/audit/audit-recorder.js';
+import type { GatewayEvent } from '../../shared/domain/events.js';
+import { createMetrics } from '../../shared/observability/metrics.js';
+import { silentLogger } from '../../shared/ports/logger.port.js';
+import { CommandQueue } from '../../shared/queue/command-queue.js';
+import type { TestClock } from './test-clock.js';
+
+export const RPC_TOKEN = 'cluster-test-rpc-token';
+
+/** What the nodes of one deployment share. */
+export interface SharedBackends {
+  sessions: MemorySessionStore;
+  messages: MemoryMessageStore;
+  fences: MemoryTeardownFenceStore;
+  network: TestNetwork;
+  clock: TestClock;
+}
+
+export interface LeaseTimings {
+  leaseTtlMs: number;
+  leaseRenewMs: number;
+  sweepMs: number;
+}
+
+export interface ClusterNode {
+  nodeId: string;
+  url: string;
+  host: Host;
+  /** Events this node's host published (its own bus: another node's events never show here). */
+  published: GatewayEvent[];
+  rpc: RunningRpcServer;
+}
+
+/**
+ * The RPC server must be listening before the Host is built (its URL is the node's advertised nodeUrl), and the
+ * Host must exist before the server can call it: the server gets this target, bound to the Host once it exists.
+ */
+function lateBoundTarget(): { target: HostRpcTarget; bind(host: Host): void } {
+  let bound: Host | null = null;
+  const host = (): Host => {
+    if (!bound) throw new Error('RPC call before the host was bound');
+    return bound;
+  };
+  return {
+    bind: (h) => {
+      bound = h;
+    },
+    target: {
+      stop: (id) => host().stop(id),
+      logout: (id) => host().logout(id),
+      forceKill: (id) => host().forceKill(id),
+      getQr: (id) => host().getQr(id),
+      requestPairingCode: (id, phone) => host().requestPairingCode(id, phone),
+      discard: (id) => host().discard(id),
+      handleCommand: (command, forwarded) => host().handleCommand(command, forwarded),
+    },
+  };
+}
+
+export async function startClusterNode(
+  nodeId: string,
+  shared: SharedBackends,
+  timings: LeaseTimings,
+): Promise<ClusterNode> {
+  const late = lateBoundTarget();
+  const rpc = await startRpcServer({
+    host: late.target,
+    token: RPC_TOKEN,
+    port: 0,
+    bindHost: '127.0.0.1',
+    nodeId,
+    logger: silentLogger,
+  });
+  const events = new EventBus(silentLogger);
+  const published: GatewayEvent[] = [];
+  events.subscribe((event) => {
+    published.push(event);
+  });
+  const { clock } = shared;
+  const host = new Host({
+    sessions: shared.sessions,
+    messages: shared.messages,
+    fences: shared.fences,
+    events,
+    clock,
+    logger: silentLogger,
+    engines: new TestEngineFactory(shared.network),
+    sink: new MessageSink({ messages: shared.messages, events, clock, logger: silentLogger }),
+    audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger),
+    teardownTimeoutMs: 50,
+    random: () => 0.5,
+    commands: new CommandQueue(new MemoryQueue({ name: nodeId, fifo: true, visibilityTimeoutSeconds: 30 })),
+    metrics: createMetrics(),
+    cluster: {
+      nodeId,
+      nodeUrl: rpc.url,
+      rpc: new HttpHostRpcClient({ token: RPC_TOKEN, timeoutMs: 2000 }),
+      ...timings,
+    },
+  });
+  late.bind(host);
+  return { nodeId, url: rpc.url, host, published, rpc };
+}
