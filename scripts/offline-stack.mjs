@@ -19,6 +19,7 @@ export { freePort, startEmulators } from './offline-emulators.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SLS = path.join(ROOT, 'node_modules', 'osls', 'bin', 'serverless.js');
 const READY_TIMEOUT_MS = 180_000;
+const LOCK_STALE_MS = 120_000;
 const LOCAL_CREDENTIALS = {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
@@ -106,6 +107,35 @@ const answers = (url, ok = () => true) =>
     return ok(response.status);
   };
 
+/**
+ * Runs `fn` while holding a lock shared by every process of this checkout: `node scripts/build.mjs` rewrites dist/,
+ * and a host of another stack must not load dist/host/main.js half written. A lock older than LOCK_STALE_MS (its
+ * holder died) is taken over.
+ */
+async function withDistLock(fn) {
+  const dir = path.join(ROOT, 'node_modules', '.cache', 'waygate-offline');
+  const lock = path.join(dir, 'dist.lock');
+  fs.mkdirSync(dir, { recursive: true });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) fs.rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} is held by another offline stack`);
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 async function buildHost(onOutput) {
   const { stdout, stderr } = await promisify(execFile)(process.execPath, ['scripts/build.mjs'], {
     cwd: ROOT,
@@ -128,7 +158,8 @@ async function buildHost(onOutput) {
  *   `functionsEnv` / `hostEnv`: for one side only.
  * - `host: false` starts no host; `build: false` skips `node scripts/build.mjs` (dist/ is already fresh).
  * - `onOutput(name, line)`: every line the children print (default: dropped; their last lines are in errors).
- * Answers `{ url, apiKey, hostUrl, dynamodbEndpoint, sqsEndpoint, tablePrefix, queues, env, stop() }`.
+ * Answers `{ url, apiKey, hostUrl, dataDir, dynamodbEndpoint, sqsEndpoint, tablePrefix, queues, env, children,
+ * stop() }`.
  */
 export async function startOffline(options = {}) {
   const onOutput = options.onOutput ?? (() => {});
@@ -144,6 +175,9 @@ export async function startOffline(options = {}) {
   const hostRpcToken = baseEnv.HOST_RPC_TOKEN ?? randomBytes(32).toString('hex');
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-offline-'));
+
+  // serverless-esbuild's work folder, one per stack: parallel stacks (test files) never build into the same one.
+  const esbuildWorkFolder = path.join('.esbuild-offline', `${process.pid}-${randomBytes(4).toString('hex')}`);
 
   const cleanups = [];
   const stop = async () => {
@@ -209,42 +243,52 @@ export async function startOffline(options = {}) {
         ...baseEnv,
         ...awsEnv,
         ...options.functionsEnv,
+        WAYGATE_ESBUILD_WORK_FOLDER: esbuildWorkFolder,
         SLS_TELEMETRY_DISABLED: '1',
         SLS_NOTIFICATIONS_MODE: 'off',
       },
       onOutput,
     );
     children.push(functions);
+    cleanups.push(async () => {
+      fs.rmSync(path.join(ROOT, esbuildWorkFolder), { recursive: true, force: true });
+      try {
+        fs.rmdirSync(path.join(ROOT, '.esbuild-offline')); // only when no other stack builds there
+      } catch {}
+    });
     cleanups.push(() => functions.stop());
 
     let hostUrl = null;
     if (options.host !== false) {
-      if (options.build !== false) await buildHost(onOutput);
-      hostUrl = `http://127.0.0.1:${hostPort}`;
-      const host = startChild(
-        'host',
-        process.execPath,
-        ['--enable-source-maps', 'dist/host/main.js'],
-        {
-          ...baseEnv,
-          ...awsEnv,
-          ENGINE: baseEnv.ENGINE || 'baileys',
-          DATA_DIR: dataDir,
-          HOST_PORT: String(hostPort),
-          NODE_URL: hostUrl,
-          BOOTSTRAP_ADMIN_KEY: apiKey,
-          ...options.hostEnv,
-        },
-        onOutput,
-      );
-      children.push(host);
-      cleanups.push(() => host.stop());
-      await waitFor(
-        'the host',
-        answers(`${hostUrl}/healthz`, (s) => s === 200),
-        children,
-        READY_TIMEOUT_MS,
-      );
+      // Build, start and wait for the host under the lock: its node process has loaded dist/ once it answers.
+      await withDistLock(async () => {
+        if (options.build !== false) await buildHost(onOutput);
+        hostUrl = `http://127.0.0.1:${hostPort}`;
+        const host = startChild(
+          'host',
+          process.execPath,
+          ['--enable-source-maps', 'dist/host/main.js'],
+          {
+            ...baseEnv,
+            ...awsEnv,
+            ENGINE: options.engine ?? (baseEnv.ENGINE || 'baileys'),
+            DATA_DIR: dataDir,
+            HOST_PORT: String(hostPort),
+            NODE_URL: hostUrl,
+            BOOTSTRAP_ADMIN_KEY: apiKey,
+            ...options.hostEnv,
+          },
+          onOutput,
+        );
+        children.push(host);
+        cleanups.push(() => host.stop());
+        await waitFor(
+          'the host',
+          answers(`${hostUrl}/healthz`, (s) => s === 200),
+          children,
+          READY_TIMEOUT_MS,
+        );
+      });
     }
 
     const url = `http://127.0.0.1:${port}`;

@@ -107,7 +107,12 @@ async function packageArtefacts(dir) {
     [path.join(ROOT, 'node_modules/osls/bin/serverless.js'), 'package', '--stage', 'bench', '--package', dir],
     {
       cwd: ROOT,
-      env: { ...process.env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+      env: {
+        ...process.env,
+        WAYGATE_ESBUILD_WORK_FOLDER: `.esbuild-bench-${process.pid}`,
+        SLS_TELEMETRY_DISABLED: '1',
+        SLS_NOTIFICATIONS_MODE: 'off',
+      },
       timeout: 600_000,
       maxBuffer: 16 * 1024 * 1024,
     },
@@ -219,8 +224,9 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
     const packageMs = await packageArtefacts(artefacts);
     const childFile = path.join(work, 'cold-start.mjs');
     fs.writeFileSync(childFile, CHILD);
-    const functions = {};
-    for (const fn of functionsOf(artefacts)) {
+    // Unpack every function first, then take the samples round-robin (one process per function in turn, and one
+    // bare node process), so a burst of load on the machine weighs on every function alike.
+    const prepared = functionsOf(artefacts).map((fn) => {
       const entries = unzip(fn.zip);
       const handlerFile = `${fn.handler.slice(0, fn.handler.lastIndexOf('.'))}.mjs`;
       const code = entries.get(handlerFile);
@@ -235,24 +241,35 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
         fs.mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
         fs.writeFileSync(path.join(dir, name), data);
       }
-      const bundle = path.join(dir, handlerFile);
       const spec = EVENTS[fn.name];
       if (!spec) throw new Error(`no bench event for function ${fn.name}: add one to EVENTS`);
       const env = localEnvironment(fn.environment, emulators);
-      const samples = [];
-      for (let i = 0; i < runs; i++) {
-        const event = spec.scheduled ? scheduledEvent() : apiGatewayEvent(spec);
-        samples.push(await runChild(childFile, bundle, event, env));
+      return { ...fn, code, map, forbidden, spec, env, bundle: path.join(dir, handlerFile), samples: [] };
+    });
+    // The same clock for an empty process: node's own boot, which processMs includes.
+    const baseline = [];
+    for (let i = 0; i < runs; i++) {
+      for (const fn of prepared) {
+        const event = fn.spec.scheduled ? scheduledEvent() : apiGatewayEvent(fn.spec);
+        fn.samples.push(await runChild(childFile, fn.bundle, event, fn.env));
       }
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        '-e',
+        'process.stdout.write(String(performance.now()))',
+      ]);
+      baseline.push(Number(stdout));
+    }
+    const functions = {};
+    for (const { name, spec, samples, code, map, zip, forbidden } of prepared) {
       const statuses = [...new Set(samples.map((s) => s.status))];
       if (spec.expect !== undefined && (statuses.length !== 1 || statuses[0] !== spec.expect)) {
-        throw new Error(`${fn.name}: expected ${spec.expect}, got ${statuses.join(', ')}`);
+        throw new Error(`${name}: expected ${spec.expect}, got ${statuses.join(', ')}`);
       }
-      functions[fn.name] = {
+      functions[name] = {
         event: spec.scheduled ? 'scheduled' : `${spec.method} ${spec.path} → ${statuses[0]}`,
         bytes: code.length,
         mapBytes: map?.length ?? 0,
-        zipBytes: fs.statSync(fn.zip).size,
+        zipBytes: fs.statSync(zip).size,
         bundleGzipBytes: zlib.gzipSync(code, { level: 9 }).length,
         forbiddenPackages: forbidden,
         initMs: stats(samples.map((s) => s.importMs + s.invokeMs)),
@@ -260,15 +277,6 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
         firstInvokeMs: stats(samples.map((s) => s.invokeMs)).median,
         processMs: stats(samples.map((s) => s.processMs)).median,
       };
-    }
-    // The same clock for an empty process: node's own boot, which every figure above includes in processMs.
-    const baseline = [];
-    for (let i = 0; i < runs; i++) {
-      const { stdout } = await promisify(execFile)(process.execPath, [
-        '-e',
-        'process.stdout.write(String(performance.now()))',
-      ]);
-      baseline.push(Number(stdout));
     }
     return {
       runs,
