@@ -1,9 +1,8 @@
 // Bundles the host entry points (our code only; packages stay external) so `npm start` runs plain JavaScript.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['host/main.ts', 'host/migrate.ts'],
-  outdir: 'dist/host',
+/** Our code bundled, packages left to node_modules. */
+const common = {
   bundle: true,
   packages: 'external',
   platform: 'node',
@@ -11,11 +10,14 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-});
+};
+
+await build({ ...common, entryPoints: ['host/main.ts', 'host/migrate.ts'], outdir: 'dist/host' });
 
 // The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send
 // benchmark, tests/bench/baileys-send-dynamodb.mjs); splitting keeps one copy of the code they share.
 await build({
+  ...common,
   entryPoints: [
     'shared/adapters/caching/caching-auth-state-store.ts',
     'shared/adapters/dynamodb/dynamodb-auth-state-store.ts',
@@ -23,12 +25,5 @@ await build({
   ],
   outbase: 'shared',
   outdir: 'dist/shared',
-  bundle: true,
   splitting: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
 });

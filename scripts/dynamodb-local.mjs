@@ -37,7 +37,7 @@ export function ensureEmulator() {
 }
 
 /** A port nobody listens on right now (the OS picks it). */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

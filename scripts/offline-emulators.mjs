@@ -5,28 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startDynamoDbLocal } from './dynamodb-local.mjs';
+import { freePort, startDynamoDbLocal } from './dynamodb-local.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The SDK warns on Node 20 about releases it has not published yet; this process creates the tables and queues.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * The table and queue helpers are TypeScript (shared/adapters/…): bundle them once per run into the package cache,

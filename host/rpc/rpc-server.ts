@@ -16,6 +16,7 @@ import {
 } from '../../shared/domain/host-rpc.js';
 import {
   AppError,
+  NotFoundError,
   PayloadTooLargeError,
   serializeAppError,
   UnauthorizedError,
@@ -115,7 +116,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<Running
       return;
     }
     if (req.method !== 'POST' || req.url !== HOST_RPC_PATH) {
-      send(404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: 'Not found', retryable: false } });
+      send(404, { error: serializeAppError(new NotFoundError('Not found', { code: 'ROUTE_NOT_FOUND' })) });
       return;
     }
     dispatch(req).then(

@@ -95,3 +95,25 @@ export interface TeardownFenceStore {
   clear(name: string): Promise<void>;
   isActive(name: string, now: Date): Promise<boolean>;
 }
+
+/** When a lease taken or renewed with `claim` runs out (ISO text, so stores compare it in time order). */
+export function leaseEnd(claim: LeaseClaim): string {
+  return new Date(claim.now.getTime() + claim.ttlMs).toISOString();
+}
+
+/**
+ * True when some node holds a lease that has not run out at `instant`. A nodeId without an expiry is a lease that
+ * never lapses, as SQL reads `NULL <= now`; only a claim writes leases, and it always sets one.
+ */
+export function leaseLiveAt(session: Session, instant: Date): boolean {
+  if (session.nodeId === null) return false;
+  return session.leaseExpiresAt === null || session.leaseExpiresAt > instant.toISOString();
+}
+
+/** Every condition given in `options` holds for a row as read (they combine with AND): the port's rule in one place. */
+export function updateConditionsHold(session: Session, options: SessionUpdateOptions): boolean {
+  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
+  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
+  if (options.expectUnownedAt !== undefined && leaseLiveAt(session, options.expectUnownedAt)) return false;
+  return true;
+}

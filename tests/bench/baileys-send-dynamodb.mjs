@@ -11,30 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
-import {
-  CONTACT,
-  cpuMark,
-  cpuSince,
-  percentiles,
-  perMessage,
-  simStats,
-  TOTAL,
-  waitDecrypted,
-} from './baileys-send-support.mjs';
-import {
-  apiClient,
-  linkByQr,
-  loadGatewayModule,
-  readAdminKey,
-  round,
-  sleep,
-  startSimulator,
-} from './baileys-support.mjs';
-import { cpuSeconds, ROOT, tempDataDir } from './support.mjs';
+import { enginePhase, warmUp, withLinkedGateway } from './baileys-send.mjs';
+import { IN_FLIGHT, RECEIPTS, TOTAL } from './baileys-send-support.mjs';
+import { round } from './baileys-support.mjs';
+import { cpuSeconds, ROOT } from './support.mjs';
 
-const IN_FLIGHT = Number(process.env.BENCH_SEND_IN_FLIGHT ?? 50);
-const RECEIPTS = process.env.BENCH_SEND_RECEIPTS !== '0';
 const TABLE_PREFIX = 'bench_';
 
 /** Imports one module of the adapter bundle that `npm run build` writes to dist/shared. */
@@ -104,45 +85,21 @@ function useAuthStore(gateway, authState) {
   factory.options.authState = authState;
 }
 
-async function enginePhase({ sim, runner, mod, requests, javaPid }) {
-  const chatId = `${CONTACT}@c.us`;
-  const before = (await simStats(sim)).decryptedByContacts;
-  const mark = cpuMark(sim);
+/** The shared engine phase, with the DynamoDB requests it made and the DynamoDB Local JVM's CPU beside it. */
+async function dynamoDbEnginePhase(ctx, requests, javaPid) {
   const javaBefore = cpuSeconds(javaPid);
   const requestsBefore = requests.snapshot();
-  const latencies = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < TOTAL) {
-        const n = ++next;
-        const t = performance.now();
-        await runner.sendText({ chatId, text: `engine load ${n}`, waMessageId: mod.generateWaMessageId() });
-        latencies.push(performance.now() - t);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }),
-  );
-  const sentAt = performance.now();
-  const decryptedAt = await waitDecrypted(sim, before + TOTAL);
+  const engine = await enginePhase(ctx, true);
   const sent = requests.since(requestsBefore);
   const dynamodbLocalS = cpuSeconds(javaPid) - javaBefore;
-  const cpu = cpuSince(mark, sim);
-  const after = await simStats(sim);
   return {
-    sent: latencies.length,
-    sendsPerSecond: Math.round(TOTAL / ((sentAt - started) / 1000)),
-    decryptedPerSecond: Math.round(TOTAL / ((decryptedAt - started) / 1000)),
-    decrypted: after.decryptedByContacts - before,
-    decryptFailures: after.decryptFailures,
-    sendLatencyMs: percentiles(latencies),
+    ...engine,
     dynamodbRequestsPerSend: round(sent.total / TOTAL, 3),
     dynamodbRequests: sent,
     cpuS: {
-      ...perMessage(cpu),
+      ...engine.cpuS,
       dynamodbLocalS: round(dynamodbLocalS),
-      dynamodbLocalUtilisation: round(dynamodbLocalS / cpu.wallS),
+      dynamodbLocalUtilisation: round(dynamodbLocalS / engine.cpuS.wallS),
     },
   };
 }
@@ -155,12 +112,8 @@ export async function baileysSendDynamoDb() {
   const { CachingAuthStateStore } = await built('adapters/caching/caching-auth-state-store.js');
   const { DynamoDbAuthStateStore } = await built('adapters/dynamodb/dynamodb-auth-state-store.js');
   const { createTables } = await built('adapters/dynamodb/dynamodb-tables.js');
-  const mod = await loadGatewayModule();
-  const dataDir = tempDataDir();
   let local;
   let requests;
-  let sim;
-  let gateway;
   let authState;
   try {
     local = await startDynamoDbLocal({ port: 0 });
@@ -170,52 +123,33 @@ export async function baileysSendDynamoDb() {
     authState = new CachingAuthStateStore(
       new DynamoDbAuthStateStore({ client: requests.client, tablePrefix: TABLE_PREFIX }),
     );
-    sim = await startSimulator();
-    const env = mod.loadEnv({
-      PORT: '0',
-      BIND_HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '100000000',
-      ...sim.gatewayEnv,
-    });
-    const logger = pino({ level: 'warn', base: { service: 'waygate' } }, pino.destination(2));
-    gateway = await mod.startGateway({ env, logger });
-    useAuthStore(gateway, authState);
-    const key = gateway.bootstrap.status === 'created' ? gateway.bootstrap.plaintext : readAdminKey(dataDir);
-    const beforeLink = requests.snapshot();
-    const link = await linkByQr(apiClient(gateway.url, key), sim, 'bench-send-dynamodb');
-    const linkRequests = requests.since(beforeLink);
-    const runner = gateway.host.runners.get(link.id);
-    if (!runner?.hasLiveEngine) throw new Error(`no live runner for session ${link.id}`);
-
-    await sim.admin('POST', `/contacts/${CONTACT}/config`, { autoDeliver: RECEIPTS, autoRead: false });
-    // Warm-up: the first send fetches the contact's devices and pre-key bundle and opens the Signal session.
-    const warmed = (await simStats(sim)).decryptedByContacts;
-    for (let i = 0; i < 20; i++) {
-      await runner.sendText({
-        chatId: `${CONTACT}@c.us`,
-        text: `warm-up ${i}`,
-        waMessageId: mod.generateWaMessageId(),
-      });
-    }
-    await waitDecrypted(sim, warmed + 20);
-    await sleep(500);
-    const engine = await enginePhase({ sim, runner, mod, requests, javaPid });
-    return {
-      total: TOTAL,
-      inFlight: IN_FLIGHT,
-      deliveryReceipts: RECEIPTS,
-      authStore: 'dynamodb (DynamoDB Local, in memory) + write-through cache',
-      link: { ms: Math.round(link.totalMs), dynamodbRequests: linkRequests },
-      engine,
-    };
+    let beforeLink;
+    return await withLinkedGateway(
+      'bench-send-dynamodb',
+      {},
+      async (ctx) => {
+        const link = { ms: Math.round(ctx.link.totalMs), dynamodbRequests: requests.since(beforeLink) };
+        await warmUp(ctx);
+        const engine = await dynamoDbEnginePhase(ctx, requests, javaPid);
+        return {
+          total: TOTAL,
+          inFlight: IN_FLIGHT,
+          deliveryReceipts: RECEIPTS,
+          authStore: 'dynamodb (DynamoDB Local, in memory) + write-through cache',
+          link,
+          engine,
+        };
+      },
+      {
+        beforeLink: (gateway) => {
+          useAuthStore(gateway, authState);
+          beforeLink = requests.snapshot();
+        },
+      },
+    );
   } finally {
-    if (gateway) await Promise.race([gateway.close().catch(() => {}), sleep(15_000)]);
     await authState?.close().catch(() => {});
-    await sim?.stop();
     requests?.client.destroy();
     await local?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

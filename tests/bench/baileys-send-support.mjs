@@ -5,6 +5,10 @@ import { cpuSeconds } from './support.mjs';
 export const TOTAL = Number(process.env.BENCH_SEND_TOTAL ?? 3000);
 export const REST_CLIENTS = Number(process.env.BENCH_SEND_REST_CLIENTS ?? 50);
 export const CONTACT = '15550009001';
+/** Sends outstanding at once in the engine phases. */
+export const IN_FLIGHT = Number(process.env.BENCH_SEND_IN_FLIGHT ?? 50);
+/** BENCH_SEND_RECEIPTS=0 turns the contact's automatic delivery receipts off (on by default, as in production). */
+export const RECEIPTS = process.env.BENCH_SEND_RECEIPTS !== '0';
 
 export function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);

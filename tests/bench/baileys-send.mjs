@@ -25,8 +25,10 @@ import {
   CONTACT,
   cpuMark,
   cpuSince,
+  IN_FLIGHT,
   percentiles,
   perMessage,
+  RECEIPTS,
   simStats,
   TOTAL,
   waitDecrypted,
@@ -41,16 +43,14 @@ import {
 } from './baileys-support.mjs';
 import { tempDataDir } from './support.mjs';
 
-const IN_FLIGHT = Number(process.env.BENCH_SEND_IN_FLIGHT ?? 50);
-/** BENCH_SEND_RECEIPTS=0 turns the contact's automatic delivery receipts off (on by default, as in production). */
-const RECEIPTS = process.env.BENCH_SEND_RECEIPTS !== '0';
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 /**
  * Starts the simulator (own process group) and the gateway in this process, links one session by QR, and runs
- * `fn` with them. Everything is stopped afterwards, failure or not.
+ * `fn` with them. `beforeLink(gateway)` runs once the gateway is up, before the session exists. Everything is
+ * stopped afterwards, failure or not.
  */
-export async function withLinkedGateway(name, extraEnv, fn) {
+export async function withLinkedGateway(name, extraEnv, fn, { beforeLink } = {}) {
   const mod = await loadGatewayModule();
   const dataDir = tempDataDir();
   let sim;
@@ -71,6 +71,7 @@ export async function withLinkedGateway(name, extraEnv, fn) {
     gateway = await mod.startGateway({ env, logger });
     const key = gateway.bootstrap.status === 'created' ? gateway.bootstrap.plaintext : readAdminKey(dataDir);
     const api = apiClient(gateway.url, key);
+    await beforeLink?.(gateway);
     const link = await linkByQr(api, sim, name);
     // The host keeps its runners private; the bench reaches in rather than the gateway exposing anything new.
     const runner = gateway.host.runners.get(link.id);
@@ -101,7 +102,26 @@ export async function profiled(name, fn) {
   }
 }
 
-async function enginePhase({ sim, runner, mod }, yieldEach) {
+/**
+ * Configures the contact's receipts and sends 20 texts first: the first send fetches the contact's devices and
+ * pre-key bundle and opens the Signal session, which no timed phase should pay for.
+ */
+export async function warmUp({ sim, runner, mod }) {
+  await sim.admin('POST', `/contacts/${CONTACT}/config`, { autoDeliver: RECEIPTS, autoRead: false });
+  const before = (await simStats(sim)).decryptedByContacts;
+  for (let i = 0; i < 20; i++) {
+    await runner.sendText({
+      chatId: `${CONTACT}@c.us`,
+      text: `warm-up ${i}`,
+      waMessageId: mod.generateWaMessageId(),
+    });
+  }
+  await waitDecrypted(sim, before + 20);
+  await sleep(500);
+}
+
+/** TOTAL texts through the runner, IN_FLIGHT at a time, counted where the contact decrypted them. */
+export async function enginePhase({ sim, runner, mod }, yieldEach) {
   const chatId = `${CONTACT}@c.us`;
   const before = (await simStats(sim)).decryptedByContacts;
   const mark = cpuMark(sim);
@@ -138,19 +158,7 @@ async function enginePhase({ sim, runner, mod }, yieldEach) {
 /** The REST load client: a child process running `clients` fetch loops until `total` requests were answered. */
 export async function baileysSend() {
   return withLinkedGateway('bench-send', { SEND_WAIT_MS: '1' }, async (ctx) => {
-    const { sim, runner, mod } = ctx;
-    await sim.admin('POST', `/contacts/${CONTACT}/config`, { autoDeliver: RECEIPTS, autoRead: false });
-    // Warm-up: the first send fetches the contact's devices and pre-key bundle and opens the Signal session.
-    const before = (await simStats(sim)).decryptedByContacts;
-    for (let i = 0; i < 20; i++) {
-      await runner.sendText({
-        chatId: `${CONTACT}@c.us`,
-        text: `warm-up ${i}`,
-        waMessageId: mod.generateWaMessageId(),
-      });
-    }
-    await waitDecrypted(sim, before + 20);
-    await sleep(500);
+    await warmUp(ctx);
     const engine = await profiled('send-engine', () => enginePhase(ctx, true));
     await sleep(500);
     const engineBurst = await profiled('send-engine-burst', () => enginePhase(ctx, false));

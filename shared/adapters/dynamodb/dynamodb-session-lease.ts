@@ -1,12 +1,13 @@
 /**
  * Conditions and lease writes of the DynamoDB session store. Each condition exists twice: as a check on a row just
- * read (so `update` answers conflict without a doomed write) and as a ConditionExpression, which is what makes the
- * write atomic. A lease write is a single UpdateCommand whose condition carries the whole rule, so of two nodes
- * racing for a session exactly one passes. Timestamps are ISO text, so `<=` on them is time order.
+ * read (the port's `updateConditionsHold`, so `update` answers conflict without a doomed write) and as a
+ * ConditionExpression here, which is what makes the write atomic. A lease write is a single UpdateCommand whose
+ * condition carries the whole rule, so of two nodes racing for a session exactly one passes. Timestamps are ISO
+ * text, so `<=` on them is time order.
  */
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Session, SessionStatus } from '../../domain/session.js';
-import type { LeaseClaim, SessionUpdateOptions } from '../../ports/session-store.port.js';
+import type { SessionStatus } from '../../domain/session.js';
+import { type LeaseClaim, leaseEnd, type SessionUpdateOptions } from '../../ports/session-store.port.js';
 import { type Item, isConditionFailed } from './dynamodb-support.js';
 
 /** The expression parts of a lease write, without table and key. */
@@ -19,20 +20,6 @@ export type LeaseWrite = Required<
 
 type Names = Record<string, string>;
 type Values = Record<string, unknown>;
-
-/** True when a node holds a lease that has not run out at `instant`; a nodeId without an expiry never lapses. */
-function leaseLiveAt(session: Session, instant: Date): boolean {
-  if (session.nodeId === null) return false;
-  return session.leaseExpiresAt === null || session.leaseExpiresAt > instant.toISOString();
-}
-
-/** Every condition given in `options` holds for a row as read (they combine with AND). */
-export function conditionsHold(session: Session, options: SessionUpdateOptions): boolean {
-  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
-  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
-  if (options.expectUnownedAt !== undefined && leaseLiveAt(session, options.expectUnownedAt)) return false;
-  return true;
-}
 
 function statusClause(statuses: readonly SessionStatus[], names: Names, values: Values): string {
   // An empty list admits no status: a clause that cannot hold next to attribute_exists(pk) (IN () is a syntax error).
@@ -71,8 +58,6 @@ export function conditionClauses(options: SessionUpdateOptions, names: Names, va
   }
   return clauses;
 }
-
-const leaseEnd = (claim: LeaseClaim): string => new Date(claim.now.getTime() + claim.ttlMs).toISOString();
 
 /** Takes the lease when it is free at the claimant's clock or already the claimant's, and the status fits. */
 export function claimWrite(claim: LeaseClaim, expectStatus?: readonly SessionStatus[]): LeaseWrite {

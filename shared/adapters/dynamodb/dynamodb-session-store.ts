@@ -15,11 +15,11 @@ import {
   type SessionStore,
   type SessionUpdateOptions,
   type SessionUpdateResult,
+  updateConditionsHold,
 } from '../../ports/session-store.port.js';
 import {
   claimWrite,
   conditionClauses,
-  conditionsHold,
   type LeaseWrite,
   releaseWrite,
   renewWrite,
@@ -117,7 +117,7 @@ export class DynamoDbSessionStore implements SessionStore {
       for (let attempt = 1; ; attempt++) {
         const current = await this.read(id);
         if (!current) return { outcome: 'not_found' };
-        if (!conditionsHold(current, options)) return { outcome: 'conflict', session: current };
+        if (!updateConditionsHold(current, options)) return { outcome: 'conflict', session: current };
         const result = await this.tryUpdate(current, patch, options);
         // A lost race on the name or a condition re-reads: the next round answers conflict or not_found truthfully.
         if (result || attempt >= MAX_ATTEMPTS) {

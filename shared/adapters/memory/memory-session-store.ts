@@ -4,12 +4,15 @@ import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
 import {
   type LeaseClaim,
+  leaseEnd,
+  leaseLiveAt,
   SESSION_PATCH_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
   type SessionUpdateOptions,
   type SessionUpdateResult,
+  updateConditionsHold,
 } from '../../ports/session-store.port.js';
 import { applyPatch, jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
 
@@ -39,23 +42,6 @@ function copySession(session: Session): Session {
 function nameTaken(name: string): ConflictError {
   return new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`);
 }
-
-/** True when some node holds a lease that has not run out at `instant` (ISO text compares in time order). */
-function leaseLiveAt(session: Session, instant: Date): boolean {
-  if (session.nodeId === null) return false;
-  // A nodeId without an expiry is a lease that never lapses, as the SQL `NULL <= now` of the SQLite adapter reads it.
-  return session.leaseExpiresAt === null || session.leaseExpiresAt > instant.toISOString();
-}
-
-/** Every condition given in `options` holds for `session` (they combine with AND). */
-function conditionsHold(session: Session, options: SessionUpdateOptions): boolean {
-  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
-  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
-  if (options.expectUnownedAt !== undefined && leaseLiveAt(session, options.expectUnownedAt)) return false;
-  return true;
-}
-
-const leaseEnd = (claim: LeaseClaim): string => new Date(claim.now.getTime() + claim.ttlMs).toISOString();
 
 function matches(session: Session, filter: SessionFilter): boolean {
   if (filter.ids !== undefined && !filter.ids.includes(session.id)) return false;
@@ -164,7 +150,8 @@ export class MemorySessionStore implements SessionStore {
   ): SessionUpdateResult {
     const current = this.byId.get(id);
     if (current === undefined) return { outcome: 'not_found' };
-    if (!conditionsHold(current, options)) return { outcome: 'conflict', session: copySession(current) };
+    if (!updateConditionsHold(current, options))
+      return { outcome: 'conflict', session: copySession(current) };
     const next = copySession(change(current));
     this.byId.set(id, next);
     return { outcome: 'updated', session: copySession(next) };

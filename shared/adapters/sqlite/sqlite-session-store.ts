@@ -10,12 +10,14 @@ import type { Session, SessionStatus } from '../../domain/session.js';
 import { ConflictError } from '../../errors/app-error.js';
 import {
   type LeaseClaim,
+  leaseEnd,
   SESSION_PATCH_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
   type SessionUpdateOptions,
   type SessionUpdateResult,
+  updateConditionsHold,
 } from '../../ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { applyPatch, parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
@@ -63,19 +65,6 @@ const RENEW_SQL = `UPDATE sessions SET node_url = @node_url, lease_expires_at = 
   WHERE id = @id AND node_id = @node_id RETURNING *`;
 const RELEASE_SQL = `UPDATE sessions SET node_id = NULL, node_url = NULL, claimed_at = NULL, lease_expires_at = NULL
   WHERE id = @id AND node_id = @node_id RETURNING *`;
-
-/** Every condition given in `options` holds for the row (they combine with AND). */
-function conditionsHold(session: Session, options: SessionUpdateOptions): boolean {
-  if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
-  if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
-  const unownedAt = options.expectUnownedAt?.toISOString();
-  if (unownedAt !== undefined && session.nodeId !== null) {
-    if (session.leaseExpiresAt === null || session.leaseExpiresAt > unownedAt) return false;
-  }
-  return true;
-}
-
-const leaseEnd = (claim: LeaseClaim): string => new Date(claim.now.getTime() + claim.ttlMs).toISOString();
 
 const STORE = 'Session store';
 
@@ -289,7 +278,7 @@ export class SqliteSessionStore implements SessionStore {
     const row = this.selectById.get(id);
     if (row === undefined) return { outcome: 'not_found' };
     const current = toSession(row);
-    if (!conditionsHold(current, options)) return { outcome: 'conflict', session: current };
+    if (!updateConditionsHold(current, options)) return { outcome: 'conflict', session: current };
     this.updateRow.run(toRow(applyPatch(current, patch, SESSION_PATCH_FIELDS)));
     const written = this.selectById.get(id);
     return written === undefined

@@ -11,7 +11,7 @@ import { AppError, ConflictError, NotFoundError, SessionStateError } from '../..
 import type { Clock } from '../../ports/clock.port.js';
 import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../../ports/host-gateway.port.js';
 import type { HostRpcClient } from '../../ports/host-rpc.port.js';
-import type { SessionStore } from '../../ports/session-store.port.js';
+import { leaseLiveAt, type SessionStore } from '../../ports/session-store.port.js';
 
 export interface LeaseRoutedHostGatewayDeps {
   sessions: SessionStore;
@@ -26,15 +26,9 @@ const MAX_ROUTING_ATTEMPTS = 3;
 
 const LEASE_FIELDS_CLEARED = { nodeId: null, nodeUrl: null, claimedAt: null, leaseExpiresAt: null } as const;
 
-/**
- * The node URL of the session's live lease at `now`, or null when no host owns it. A lease without an expiry
- * counts as live, as the stores treat it (only a claim writes leases, and it always sets one).
- */
+/** The node URL of the session's live lease at `now` (the stores' rule), or null when no host owns it. */
 export function liveOwnerUrl(session: Session, now: Date): string | null {
-  if (!session.nodeId || !session.nodeUrl) return null;
-  return session.leaseExpiresAt === null || session.leaseExpiresAt > now.toISOString()
-    ? session.nodeUrl
-    : null;
+  return session.nodeUrl && leaseLiveAt(session, now) ? session.nodeUrl : null;
 }
 
 export class LeaseRoutedHostGateway implements HostGateway {
