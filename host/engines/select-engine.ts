@@ -31,6 +31,7 @@ export function selectEngine(
         serverRootKey: env.WA_SERVER_ROOT_KEY,
         logger: pino({ level: env.BAILEYS_LOG_LEVEL, base: { component: 'baileys' } }),
         messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
+        connectTimeoutMs: env.BAILEYS_CONNECT_TIMEOUT_MS,
       });
       // The store belongs to the composition root, which closes it after the engines.
       return { factory, network: null, close: async () => {} };

@@ -120,6 +120,7 @@ const EnvSchema = z.object({
   COMMAND_MAX_RECEIVES: limit(5),
   SHUTDOWN_GRACE_MS: limit(5_000),
   BAILEYS_MESSAGE_STORE_LIMIT: limit(5_000),
+  BAILEYS_CONNECT_TIMEOUT_MS: limit(20_000),
   SEND_WAIT_MS: limit(5_000),
 
   // Deployment mode (DESIGN §1): `embedded` runs everything in one process on SQLite; `aws` uses DynamoDB, SQS and

@@ -21,6 +21,8 @@ export interface BaileysFactoryOptions {
   logger: ILogger;
   /** Newest sent messages kept per session for retry requests. */
   messageStoreLimit: number;
+  /** How long a new socket may take to reach the server's first stanza. */
+  connectTimeoutMs: number;
 }
 
 export class BaileysEngineFactory implements EngineFactory {
@@ -49,6 +51,7 @@ export class BaileysEngineFactory implements EngineFactory {
       webSocketUrl: this.options.webSocketUrl,
       logger: this.options.logger,
       recentMessages: this.recentMessages,
+      connectTimeoutMs: this.options.connectTimeoutMs,
     });
     // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
     this.engines.set(session.id, new Set([engine]));

@@ -30,6 +30,11 @@ export interface BaileysEngineOptions {
   logger: ILogger;
   /** Sent messages kept for the network's retry requests (newest N per session). */
   recentMessages: RecentMessages;
+  /**
+   * How long a new socket may take to reach the server's first stanza: the WebSocket upgrade, the Noise handshake
+   * and the server's answer to it. Enforced by the engine instead of Baileys (see armConnectTimeout).
+   */
+  connectTimeoutMs: number;
 }
 
 /** The HTTP-like status code Baileys attaches (as a Boom) to the error that closed the socket. */
@@ -132,6 +137,11 @@ export class BaileysEngine implements MessagingEngine {
       logger: this.options.logger,
       ...(this.options.webSocketUrl ? { waWebSocketUrl: this.options.webSocketUrl } : {}),
       markOnlineOnConnect: false,
+      // Baileys applies connectTimeoutMs to the connect (WebSocket upgrade, Noise hello) and ALSO to every frame it
+      // writes afterwards: each write arms a timer, captures two stack traces and builds an error, about a tenth of
+      // the CPU of a send. 0 turns all of it off; the engine enforces the connect timeout itself (armConnectTimeout),
+      // and once connected Baileys' keep-alive ends a link that stays silent for 35 s, which fails a stalled write.
+      connectTimeoutMs: 0,
       // Baileys would replay every message this socket sends as a `messages.upsert` (and its own app-state
       // patches as events): the gateway already knows what it sent, and these replays cost a mutex, an event-buffer
       // pass and a processMessage per send. Delivery states still arrive, as `messages.update`.
@@ -144,6 +154,7 @@ export class BaileysEngine implements MessagingEngine {
         key.id ? this.options.recentMessages.get(this.session.id, key.id) : undefined,
     });
     this.socket = socket;
+    this.armConnectTimeout(socket);
     let pushName = auth.state.creds.me?.name ?? null;
     socket.ev.on('creds.update', (update) => {
       void auth.saveCredentials();
@@ -188,6 +199,35 @@ export class BaileysEngine implements MessagingEngine {
         if (!this.closed && socket === this.socket) this.listener.credentialsPresented();
       });
     }
+  }
+
+  /**
+   * Ends the socket with 408 (as Baileys' own connect timeout did) unless the server's first stanza arrives within
+   * `connectTimeoutMs`. Stanzas are decoded nodes, which exist only once the Noise handshake is done, and Baileys'
+   * keep-alive watches the link from then on. The handshake's own frames arrive as raw bytes and do not count.
+   */
+  private armConnectTimeout(socket: WASocket): void {
+    const timer = setTimeout(() => {
+      if (socket !== this.socket || this.closed) return;
+      const error = Object.assign(new Error('Timed Out'), {
+        output: { statusCode: DisconnectReason.timedOut },
+      });
+      void socket.end(error);
+    }, this.options.connectTimeoutMs);
+    timer.unref();
+    const onFrame = (frame: unknown): void => {
+      if (!(frame instanceof Uint8Array)) disarm();
+    };
+    const onUpdate = (update: Partial<ConnectionState>): void => {
+      if (update.connection === 'close') disarm();
+    };
+    const disarm = (): void => {
+      clearTimeout(timer);
+      socket.ws.off('frame', onFrame);
+      socket.ev.off('connection.update', onUpdate);
+    };
+    socket.ws.on('frame', onFrame);
+    socket.ev.on('connection.update', onUpdate);
   }
 
   private onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): void {
