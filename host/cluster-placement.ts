@@ -9,7 +9,7 @@ import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
 import { UnavailableError } from '../shared/errors/app-error.js';
 import type { HostRpcClient } from '../shared/ports/host-rpc.port.js';
 import { liveOwnerUrl } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
-import { LeaseKeeper } from './sessions/lease-keeper.js';
+import { type ClaimResult, LeaseKeeper } from './sessions/lease-keeper.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './sessions/status-writer.js';
 
 /** What a host needs to take part in a multi-node deployment. */
@@ -36,6 +36,13 @@ const RUNNING = [...RUNNING_STATUSES];
 export class ClusterPlacement {
   readonly leases: LeaseKeeper;
   private readonly lost = new Set<string>();
+  /**
+   * Sessions a start command or an adoption is placing on this host right now (claim, resume, launch). A start
+   * command and this host's own sweep can both find the same `initializing` session: the first one to get here
+   * places it and the other stands aside, so one host never launches two engines for a session, nor gives back the
+   * lease of an engine it has just launched.
+   */
+  private readonly placing = new Set<string>();
   private shuttingDown = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> = Promise.resolve();
@@ -75,7 +82,18 @@ export class ClusterPlacement {
    * here: forwarded to the live owner, or dropped (stopped, deleted meanwhile).
    */
   async claimForStart(command: CommandOf<'session.start'>, forwarded: boolean): Promise<Session | null> {
-    const claim = await this.leases.claim(command.sessionId, ['initializing']);
+    if (this.placing.has(command.sessionId)) {
+      this.deps.logger.info({ sessionId: command.sessionId }, 'start command dropped: being adopted here');
+      return null;
+    }
+    this.placing.add(command.sessionId);
+    let claim: ClaimResult;
+    try {
+      claim = await this.leases.claim(command.sessionId, ['initializing']);
+    } finally {
+      // From here the lease is held (the caller launches at once), which keeps the sweep away (see adopt).
+      this.placing.delete(command.sessionId);
+    }
     if (claim.outcome === 'claimed') return claim.session;
     if (claim.outcome === 'refused' && claim.session.status === 'initializing') {
       const owner = this.otherLiveOwner(claim.session);
@@ -131,18 +149,35 @@ export class ClusterPlacement {
     await this.leases.releaseAll();
   }
 
+  /**
+   * Claims, resumes and launches a session no live host runs. Not when this host runs it, holds its lease (a start
+   * command claimed it and its engine is being launched, or it is ending and its lease goes back at the next
+   * renewal round) or is placing it already: claiming its own lease again would succeed and launch a second engine.
+   */
   private async adopt(session: Session): Promise<boolean> {
-    const claim = await this.leases.claim(session.id, RUNNING);
-    if (claim.outcome !== 'claimed') return false;
-    const writer = new SessionStatusWriter({ ...this.deps, owner: this.cluster.nodeId }, session.id);
-    const resumed = await writer.apply('resume');
-    if (resumed?.status === 'initializing' && !this.local.isLocal(session.id)) {
-      this.deps.logger.info({ sessionId: session.id, from: session.nodeId }, 'session adopted');
-      await this.local.launch(resumed);
-      return true;
+    const { id } = session;
+    if (this.local.isLocal(id) || this.leases.holds(id) || this.placing.has(id)) return false;
+    this.placing.add(id);
+    let launched = false;
+    try {
+      const claim = await this.leases.claim(id, RUNNING);
+      if (claim.outcome !== 'claimed') return false;
+      try {
+        const writer = new SessionStatusWriter({ ...this.deps, owner: this.cluster.nodeId }, id);
+        const resumed = await writer.apply('resume');
+        if (resumed?.status !== 'initializing') return false;
+        this.deps.logger.info({ sessionId: id, from: session.nodeId }, 'session adopted');
+        launched = true;
+        await this.local.launch(resumed);
+        return true;
+      } finally {
+        // Claimed but nothing launched (stopped meanwhile, or the resume write failed): give it back now, or it
+        // would be renewed with no engine behind it.
+        if (!launched) await this.leases.release(id);
+      }
+    } finally {
+      this.placing.delete(id);
     }
-    await this.leases.release(session.id);
-    return false;
   }
 
   private otherLiveOwner(session: Session): string | null {
@@ -159,6 +194,10 @@ export class ClusterPlacement {
         'The session changed owner; the command is retried later',
       );
     }
+    this.deps.logger.debug(
+      { sessionId: command.sessionId, type: command.type, owner: nodeUrl },
+      'command forwarded to the owner',
+    );
     await this.cluster.rpc.call(nodeUrl, { op: 'command', command });
   }
 

@@ -10,6 +10,9 @@ import type { MessageStore } from '../../shared/ports/message-store.port.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import { type MessageSink, messageEventData } from './message-sink.js';
 
+/** Statuses an ack can set before the send's own `sent` write lands. */
+const OVERTAKEN: ReadonlySet<string> = new Set(['delivered', 'read']);
+
 export interface SendDeps {
   messages: MessageStore;
   sink: MessageSink;
@@ -97,7 +100,10 @@ async function sendNow(
     return;
   }
   const change = await deps.messages.advanceStatus(sessionId, waMessageId, 'sent', timestamp);
-  if (change.outcome !== 'updated') return;
+  // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before sendText
+  // resolves). The message was still sent here, once, and its `message.sent` is still owed.
+  if (change.outcome === 'not_found') return;
+  if (change.outcome === 'unchanged' && !OVERTAKEN.has(change.message.status)) return;
   await deps.sink.publish({
     event: 'message.sent',
     sessionId,

@@ -10,7 +10,7 @@ export interface MessageFilter {
 
 export type StatusChange =
   | { outcome: 'updated'; message: Message }
-  /** The row already had this or a later status (acks only move forward); nothing was written. */
+  /** The row already had this or a later status (acks only move forward); at most its missing timestamp was filled. */
   | { outcome: 'unchanged'; message: Message }
   | { outcome: 'not_found' };
 
@@ -27,7 +27,9 @@ export interface MessageStore {
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }>;
   /**
    * Advances the status of the row with this network id if `status` is later than its current one; `timestamp`
-   * (epoch seconds) fills the row's timestamp when it has none yet (an outgoing message once it is sent).
+   * (epoch seconds) fills the row's timestamp when it has none yet (an outgoing message once it is sent), even when
+   * the status stays: the network's delivery ack can overtake the send's own `sent` write, and the row still gets
+   * its time. The answered message always shows the row as stored afterwards.
    */
   advanceStatus(
     sessionId: string,

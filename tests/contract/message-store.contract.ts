@@ -249,6 +249,33 @@ export function messageStoreContract(name: string, open: () => Promise<OpenedMes
         expect(await stored()).toBe('read');
       });
 
+      it('fills a missing timestamp even when an ack overtook the status, and never replaces one', async () => {
+        const [message] = await seed(
+          aMessage({ sessionId: s1, waMessageId: 'WA1', status: 'pending', timestamp: null }),
+        );
+        expect(await store.advanceStatus(s1, 'WA1', 'delivered')).toEqual({
+          outcome: 'updated',
+          message: { ...message, status: 'delivered', timestamp: null },
+        });
+        expect(await store.advanceStatus(s1, 'WA1', 'sent', 1_700_000_000)).toEqual({
+          outcome: 'unchanged',
+          message: { ...message, status: 'delivered', timestamp: 1_700_000_000 },
+        });
+        expect(await store.advanceStatus(s1, 'WA1', 'sent', 1_800_000_000)).toMatchObject({
+          outcome: 'unchanged',
+          message: { timestamp: 1_700_000_000 },
+        });
+        expect(await store.findByWaMessageId(s1, 'WA1')).toMatchObject({
+          status: 'delivered',
+          timestamp: 1_700_000_000,
+        });
+        // The history order follows the filled timestamp (DynamoDB keeps it in its sort keys).
+        const later = aMessage({ sessionId: s1, waMessageId: 'WA2', timestamp: 1_750_000_000 });
+        await seed(later);
+        const page = await store.list({ sessionId: s1 }, ALL);
+        expect(page.messages.map((m) => m.waMessageId)).toEqual(['WA2', 'WA1']);
+      });
+
       it('fails only a pending message, and never moves a failed one', async () => {
         await seeded('pending');
         expect(await store.advanceStatus(s1, 'WA1', 'failed')).toMatchObject({ outcome: 'updated' });

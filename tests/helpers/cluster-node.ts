@@ -4,7 +4,7 @@
  * WhatsApp network, the clock) and nothing else (event bus, audit, metrics are per process).
  */
 import { TestEngineFactory } from '../../host/engines/test/test-engine.js';
-import type { TestNetwork } from '../../host/engines/test/test-network.js';
+import { TestNetwork } from '../../host/engines/test/test-network.js';
 import { EventBus } from '../../host/events/event-bus.js';
 import { Host } from '../../host/host.js';
 import { MessageSink } from '../../host/messages/message-sink.js';
@@ -13,16 +13,17 @@ import { HttpHostRpcClient } from '../../shared/adapters/host-rpc/http-host-rpc-
 import { MemoryQueue } from '../../shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
-  type MemoryMessageStore,
-  type MemorySessionStore,
-  type MemoryTeardownFenceStore,
+  MemoryMessageStore,
+  MemorySessionStore,
+  MemoryTeardownFenceStore,
 } from '../../shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '../../shared/audit/audit-recorder.js';
 import type { GatewayEvent } from '../../shared/domain/events.js';
 import { createMetrics } from '../../shared/observability/metrics.js';
 import { silentLogger } from '../../shared/ports/logger.port.js';
 import { CommandQueue } from '../../shared/queue/command-queue.js';
-import type { TestClock } from './test-clock.js';
+import { T0 } from './builders.js';
+import { TestClock } from './test-clock.js';
 
 export const RPC_TOKEN = 'cluster-test-rpc-token';
 
@@ -33,6 +34,17 @@ export interface SharedBackends {
   fences: MemoryTeardownFenceStore;
   network: TestNetwork;
   clock: TestClock;
+}
+
+/** Fresh in-memory backends for the nodes of one test deployment, the clock at T0. */
+export function sharedBackends(): SharedBackends {
+  return {
+    sessions: new MemorySessionStore(),
+    messages: new MemoryMessageStore(),
+    fences: new MemoryTeardownFenceStore(),
+    network: new TestNetwork(),
+    clock: new TestClock(T0),
+  };
 }
 
 export interface LeaseTimings {

@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { BinaryNode } from './binary.js';
 import type { HeldLogout } from './client-logout.js';
 import type { SimConnection } from './connection.js';
+import { type ConnectionStats, newConnectionStats } from './connection-stats.js';
 import type { IdAllocator } from './ids.js';
 import type { AccountRestriction } from './restriction.js';
 import { SignalDevice } from './signal-device.js';
@@ -42,6 +43,8 @@ export interface CompanionDevice extends Omit<CompanionKeys, 'signedPreKey'> {
   /** Live authenticated connections; more than one only during a replacement. */
   readonly connections: Set<SimConnection>;
   connection: SimConnection | undefined;
+  /** How this device's logins overlapped, since it was linked or since the last reset (`connection-stats.ts`). */
+  readonly connectionStats: ConnectionStats;
   loggedOut: boolean;
   /** Set once the client acknowledged the phone's post-link history notification. */
   initialSyncDone: boolean;
@@ -133,6 +136,7 @@ export class AccountRegistry {
       offline: [],
       connections: new Set(),
       connection: undefined,
+      connectionStats: newConnectionStats(),
       loggedOut: false,
       initialSyncDone: false,
       preKeyLowSent: false,

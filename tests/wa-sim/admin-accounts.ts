@@ -12,6 +12,7 @@ import {
 } from './admin-schemas.js';
 import { makeNode, pnJid, unixNow } from './binary.js';
 import { setLogoutHold } from './client-logout.js';
+import { liveConnectionsOf, resetConnectionStats } from './connection-stats.js';
 import { notFound } from './errors.js';
 import { checkPreKeyLow } from './keys.js';
 import { decodeQrDataUrl, isPngDataUrl } from './qr-image.js';
@@ -30,7 +31,8 @@ function deviceView(device: CompanionDevice): Record<string, unknown> {
     jid: pnJid(device.account.phone, device.deviceId),
     platform: device.platform,
     connected: device.connection?.isOpen === true,
-    liveConnections: [...device.connections].filter((connection) => connection.isOpen).length,
+    liveConnections: liveConnectionsOf(device).length,
+    ...device.connectionStats,
     loggedOut: device.loggedOut,
     preKeys: device.preKeys.size,
     offlineQueue: device.offline.length,
@@ -62,6 +64,9 @@ function accountView(account: Account): Record<string, unknown> {
     heldLogouts: account.heldLogouts.length,
     online: account.online,
     connected: devices.some((device) => device.connection?.isOpen === true),
+    // Over the account's devices: connections open now, and the most any one device ever had open at once.
+    liveConnections: devices.reduce((sum, device) => sum + liveConnectionsOf(device).length, 0),
+    maxLiveConnections: Math.max(0, ...devices.map((device) => device.connectionStats.maxLiveConnections)),
     devices: devices.map(deviceView),
   };
 }
@@ -126,6 +131,15 @@ export const accountRoutes: Route[] = [
         }
       }
       return { body: { closed } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/connection-stats\/reset$/,
+    handle: (sim, [phone]) => {
+      const account = accountOf(sim, phone);
+      for (const device of account.companions.values()) resetConnectionStats(device);
+      return { body: accountView(account) };
     },
   },
   {

@@ -4,12 +4,20 @@ import type { WASocket } from '@whiskeysockets/baileys';
 import { closeClient, connect, type LinkedClient, linkByQr, nextOutcome } from './harness/client.js';
 import { restoreMemoryAuth } from './harness/memory-auth.js';
 import { startTestSim, type TestSim } from './harness/test-sim.js';
+import { eventually } from './harness/wait.js';
 
 jest.setTimeout(30_000);
 
-interface AccountView {
+interface ConnectionCounts {
+  liveConnections: number;
+  maxLiveConnections: number;
+}
+
+interface AccountView extends ConnectionCounts {
   connected: boolean;
-  devices: Array<{ connected: boolean; liveConnections: number; loggedOut: boolean }>;
+  devices: Array<
+    ConnectionCounts & { connected: boolean; loggedOut: boolean; logins: number; replacedConnections: number }
+  >;
 }
 
 let sim: TestSim;
@@ -41,6 +49,29 @@ afterAll(async () => {
 });
 
 describe('one live connection per device', () => {
+  it('counts the logins of a linked device, one connection open at a time', async () => {
+    // The link's own login (after the 515): one connection, never two.
+    expect(await account(PHONE)).toMatchObject({
+      liveConnections: 1,
+      maxLiveConnections: 1,
+      devices: [
+        { connected: true, liveConnections: 1, maxLiveConnections: 1, logins: 1, replacedConnections: 0 },
+      ],
+    });
+    // A reconnect after the old connection closed is a new login, not an overlap.
+    await closeClient(client.sock);
+    await eventually(async () => (await account(PHONE)).liveConnections === 0);
+    client = { ...client, sock: await reopen() };
+    expect((await account(PHONE)).devices).toEqual([
+      expect.objectContaining({
+        liveConnections: 1,
+        maxLiveConnections: 1,
+        logins: 2,
+        replacedConnections: 0,
+      }),
+    ]);
+  });
+
   it('replaces the older connection with conflict (440) when the device connects again', async () => {
     const oldClosed = nextOutcome(client.sock);
     const sock = await reopen();
@@ -48,6 +79,31 @@ describe('one live connection per device', () => {
     const view = await account(PHONE);
     expect(view.devices).toEqual([expect.objectContaining({ connected: true, liveConnections: 1 })]);
     client = { ...client, sock };
+  });
+
+  it('records the overlap of a replacement in the high-water mark until a reset', async () => {
+    // The replacement above: two connections of the device were open at once while the older one was told.
+    const before = await account(PHONE);
+    expect(before).toMatchObject({ liveConnections: 1, maxLiveConnections: 2 });
+    expect(before.devices).toEqual([
+      expect.objectContaining({
+        liveConnections: 1,
+        maxLiveConnections: 2,
+        logins: 3,
+        replacedConnections: 1,
+      }),
+    ]);
+    const reset = await sim.admin.ok<AccountView>(`/accounts/${PHONE}/connection-stats/reset`);
+    expect(reset).toMatchObject({ liveConnections: 1, maxLiveConnections: 1 });
+    expect(reset.devices).toEqual([
+      expect.objectContaining({
+        liveConnections: 1,
+        maxLiveConnections: 1,
+        logins: 0,
+        replacedConnections: 0,
+      }),
+    ]);
+    expect((await sim.admin.post('/accounts/15559999999/connection-stats/reset')).status).toBe(404);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * Login of a linked companion: checks the claimed device against the registry and its noise key, replaces an
- * older connection of the same device (`conflict type=replaced`), answers `<success>`, delivers what queued up
- * while it was offline and ends the offline backlog with `<ib><offline count/>`; a restricted account's companion
- * then hears of its restriction again (`restriction.ts`).
+ * older connection of the same device (`conflict type=replaced`), counts the login (`connection-stats.ts`),
+ * answers `<success>`, delivers what queued up while it was offline and ends the offline backlog with
+ * `<ib><offline count/>`; a restricted account's companion then hears of its restriction again (`restriction.ts`).
  */
 import { type BinaryNode, lidJid, makeNode, SERVER_JID, unixNow } from './binary.js';
 import type { SimConnection } from './connection.js';
+import { recordLogin } from './connection-stats.js';
 import type { ClientHello } from './noise-server.js';
 import { announceRestrictionAtLogin } from './restriction.js';
 import type { Simulator } from './simulator.js';
@@ -28,6 +29,8 @@ export function login(sim: Simulator, connection: SimConnection, hello: ClientHe
   connection.device = device;
   device.connections.add(connection);
   device.connection = connection;
+  // The replaced connections are still open here (they close once the stream error is flushed): they count.
+  recordLogin(device, connection);
   const account = device.account;
   connection.send(
     makeNode('success', {

@@ -165,7 +165,13 @@ export class DynamoDbMessageStore implements MessageStore {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const current = await this.readByWa(sessionId, waMessageId);
         if (!current) return { outcome: 'not_found' };
-        if (!isStatusAdvance(current.status, status)) return { outcome: 'unchanged', message: current };
+        if (!isStatusAdvance(current.status, status)) {
+          if (timestamp === undefined || current.timestamp !== null)
+            return { outcome: 'unchanged', message: current };
+          const timed = await this.fillTimestamp(current, timestamp);
+          if (timed) return { outcome: 'unchanged', message: timed };
+          continue;
+        }
         const fillTimestamp = timestamp !== undefined && current.timestamp === null;
         try {
           const result = await this.doc.send(
@@ -198,6 +204,34 @@ export class DynamoDbMessageStore implements MessageStore {
       }
       throw new ConflictError('CONFLICT', 'The message status changed concurrently; retry');
     });
+  }
+
+  /**
+   * Sets the timestamp of a row that has none (and its history sort keys); answers the row as written, or null when
+   * a concurrent write gave it a timestamp first (the caller re-reads).
+   */
+  private async fillTimestamp(current: Message, timestamp: number): Promise<Message | null> {
+    try {
+      const result = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: messageKey(current.id),
+          ConditionExpression: 'attribute_not_exists(#ts) OR attribute_type(#ts, :nullType)',
+          UpdateExpression: 'SET #ts = :ts, gsi1sk = :order, gsi2sk = :order',
+          ExpressionAttributeNames: { '#ts': 'timestamp' },
+          ExpressionAttributeValues: {
+            ':nullType': 'NULL',
+            ':ts': timestamp,
+            ':order': messageOrderKey({ ...current, timestamp }),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? toMessage(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailed(error)) return null;
+      throw error;
+    }
   }
 
   deleteBySession(sessionId: string): Promise<number> {

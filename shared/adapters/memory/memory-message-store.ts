@@ -103,8 +103,13 @@ export class MemoryMessageStore implements MessageStore {
   ): Promise<StatusChange> {
     const current = this.byWaMessageId(sessionId, waMessageId);
     if (current === undefined) return { outcome: 'not_found' };
-    if (!isStatusAdvance(current.status, status))
-      return { outcome: 'unchanged', message: copyMessage(current) };
+    if (!isStatusAdvance(current.status, status)) {
+      if (timestamp === undefined || current.timestamp !== null)
+        return { outcome: 'unchanged', message: copyMessage(current) };
+      const timed = { ...current, timestamp };
+      this.byId.set(timed.id, timed);
+      return { outcome: 'unchanged', message: copyMessage(timed) };
+    }
     const next = { ...current, status, timestamp: current.timestamp ?? timestamp ?? null };
     this.byId.set(next.id, next);
     return { outcome: 'updated', message: copyMessage(next) };

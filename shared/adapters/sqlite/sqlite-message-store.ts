@@ -128,6 +128,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly selectById: Database.Statement<[string, string], MessageRow>;
   private readonly selectByWaId: Database.Statement<[string, string], MessageRow>;
   private readonly updateStatus: Database.Statement<[string, number | null, string]>;
+  private readonly fillTimestamp: Database.Statement<[number, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
   private readonly readPage: Database.Transaction<ReadPageFn>;
@@ -148,6 +149,7 @@ export class SqliteMessageStore implements MessageStore {
     this.updateStatus = db.prepare(
       'UPDATE messages SET status = ?, timestamp = COALESCE(timestamp, ?) WHERE id = ?',
     );
+    this.fillTimestamp = db.prepare('UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL');
     this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
@@ -227,7 +229,12 @@ export class SqliteMessageStore implements MessageStore {
     const row = this.selectByWaId.get(sessionId, waMessageId);
     if (row === undefined) return { outcome: 'not_found' };
     const current = toMessage(row);
-    if (!isStatusAdvance(current.status, status)) return { outcome: 'unchanged', message: current };
+    if (!isStatusAdvance(current.status, status)) {
+      if (timestamp === undefined || current.timestamp !== null)
+        return { outcome: 'unchanged', message: current };
+      this.fillTimestamp.run(timestamp, current.id);
+      return { outcome: 'unchanged', message: { ...current, timestamp } };
+    }
     this.updateStatus.run(status, timestamp ?? null, current.id);
     return {
       outcome: 'updated',

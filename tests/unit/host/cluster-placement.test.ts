@@ -5,25 +5,19 @@
  * stopped renewing (crashed, or paused), and it renews again exactly when the test advances the timers.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { TestNetwork } from '../../../host/engines/test/test-network.js';
 import { HttpHostRpcClient } from '../../../shared/adapters/host-rpc/http-host-rpc-client.js';
-import {
-  MemoryMessageStore,
-  MemorySessionStore,
-  MemoryTeardownFenceStore,
-} from '../../../shared/adapters/memory/memory-stores.js';
 import type { CommandOf } from '../../../shared/domain/commands.js';
 import type { Session, SessionStatus } from '../../../shared/domain/session.js';
 import { statusesAllowing } from '../../../shared/domain/session-status-machine.js';
 import { LeaseRoutedHostGateway } from '../../../shared/use-cases/sessions/lease-routed-host-gateway.js';
-import { aMessage, aSession, T0 } from '../../helpers/builders.js';
+import { aMessage, aSession } from '../../helpers/builders.js';
 import {
   type ClusterNode,
   RPC_TOKEN,
   type SharedBackends,
+  sharedBackends,
   startClusterNode,
 } from '../../helpers/cluster-node.js';
-import { TestClock } from '../../helpers/test-clock.js';
 
 const TIMINGS = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
 
@@ -43,13 +37,7 @@ describe('multi-node placement', () => {
 
   beforeEach(async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-    shared = {
-      sessions: new MemorySessionStore(),
-      messages: new MemoryMessageStore(),
-      fences: new MemoryTeardownFenceStore(),
-      network: new TestNetwork(),
-      clock: new TestClock(T0),
-    };
+    shared = sharedBackends();
     a = await startClusterNode('node-a', shared, TIMINGS);
     b = await startClusterNode('node-b', shared, TIMINGS);
     // Boot: nothing to adopt yet; starts each host's renewal and sweep timers.
