@@ -1,6 +1,7 @@
 // Test tiers as jest projects: unit (no I/O beyond temp files), contract (one suite per port, every adapter),
-// api (the HTTP API black-box over a real embedded server), wa-sim (the WhatsApp simulator), browser (pages in
-// Debian's Chromium).
+// api (the HTTP API black-box over a real embedded server), api-aws (the same files against the aws mode:
+// serverless offline serving serverless.yml's functions, an in-process host, DynamoDB Local and an SQS emulator),
+// wa-sim (the WhatsApp simulator), browser (pages in Debian's Chromium).
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',
@@ -18,6 +19,17 @@ export default {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
     { ...common, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
+    // One DynamoDB Local and one SQS emulator for the project (global setup); each test gateway gets its own tables,
+    // queues and serverless offline child. The setup file switches startTestGateway to the aws mode for this project
+    // only. Tests of what only the embedded gateway has are skipped here with their reason (embeddedOnly).
+    {
+      ...common,
+      displayName: 'api-aws',
+      testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/offline-global-setup.mjs',
+      globalTeardown: '<rootDir>/tests/helpers/offline-global-teardown.mjs',
+      setupFilesAfterEnv: ['<rootDir>/tests/helpers/offline-api-setup.ts'],
+    },
     { ...common, displayName: 'wa-sim', testMatch: ['<rootDir>/tests/wa-sim/**/*.test.ts'] },
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },
     // The Baileys engine against the simulator in its own process. Trusting the simulator's root key patches

@@ -1,10 +1,13 @@
 /**
  * The local stand-ins for DynamoDB and SQS that `npm run offline`, the bundle benchmark and tests use: DynamoDB Local
  * (scripts/dynamodb-local.mjs) and the local-aws-sqs emulator on free ports, or emulators that already run
- * (LocalStack), with the tables and queues of a prefix created by the same helpers the adapters' tests use.
+ * (LocalStack), with the tables and queues of a prefix created by the same helpers the adapters' tests use. The SQS
+ * emulator answers long polls as SQS does (answerLongPollsLikeSqs).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort, startDynamoDbLocal } from './dynamodb-local.mjs';
@@ -48,12 +51,58 @@ async function loadSetupHelpers() {
   }
 }
 
+/** The request a queue operation of the SQS emulator serves; lets a long poll notice that its client left. */
+const sqsRequests = new AsyncLocalStorage();
+const POLL_MS = 20;
+
+/**
+ * local-aws-sqs 2.0.2 answers a long poll (WaitTimeSeconds > 0) only once it holds MaxNumberOfMessages messages or
+ * the wait is over, so a host asking for up to 10 commands saw each one up to 20 s late. SQS answers as soon as any
+ * message is available. Every queue of the emulator (one class) polls here in short receives until one yields a
+ * message, the wait ends, or the client has gone (a stopped consumer): a receive nobody reads takes no message, which
+ * would otherwise stay invisible for its visibility timeout.
+ */
+function answerLongPollsLikeSqs(queueClass) {
+  if (queueClass[Symbol.for('waygate.longPollLikeSqs')]) return;
+  queueClass[Symbol.for('waygate.longPollLikeSqs')] = true;
+  const receive = queueClass.receive;
+  queueClass.receive = async function receiveLikeSqs(options) {
+    const waitSeconds = Number(options.WaitTimeSeconds ?? this.ReceiveMessageWaitTimeSeconds ?? 0);
+    const deadline = Date.now() + waitSeconds * 1000;
+    const request = sqsRequests.getStore();
+    for (;;) {
+      if (request?.gone) return [];
+      const received = await receive.call(this, { ...options, WaitTimeSeconds: 0 });
+      if (received.length > 0 || Date.now() >= deadline) return received;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+}
+
 /** Starts local-aws-sqs on a free port; answers its endpoint and `stop()`. */
 async function startSqsEmulator(port) {
-  const { createSqsServer } = await import('local-aws-sqs');
-  const server = await createSqsServer({ port, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false });
+  const { createRequestHandler } = await import('local-aws-sqs');
+  const options = { port, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false };
+  const { service, requestHandler } = createRequestHandler(options);
+  // The queue class is not exported: take it from a queue of a throwaway service.
+  const probe = createRequestHandler({ ...options, queues: [{ QueueName: 'probe' }] });
+  answerLongPollsLikeSqs(Object.getPrototypeOf(probe.service.Queues[0]));
+  const server = http.createServer((req, res) => {
+    const request = { gone: false };
+    res.once('close', () => {
+      request.gone = true;
+    });
+    sqsRequests.run(request, () => requestHandler(req, res));
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
   const address = server.address();
-  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  // Queue URLs carry the emulator's port (createSqsServer does the same once it listens).
+  service.PORT = actualPort;
+  const endpoint = `http://127.0.0.1:${actualPort}`;
   const stop = () =>
     new Promise((resolve) => {
       server.close(() => resolve());

@@ -74,6 +74,9 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   }
 
   const rawParams = decodePathParameters(event.pathParameters);
+  // The size limit comes before authentication, as the embedded gateway enforces it while streaming: in aws mode the
+  // body has arrived whole (API Gateway caps it at 10 MB) and this is the only place BODY_SIZE_LIMIT is enforced.
+  const bodyText = readBody(event, deps.env.BODY_SIZE_LIMIT);
   if (route.auth !== 'public') {
     const param = scopedSessionParam(route.path);
     const sessionId = param ? rawParams[param] : undefined;
@@ -92,7 +95,7 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const params = route.params ? parseInput(route.params, rawParams, 'path') : undefined;
   const query = readQuery(event);
   const parsedQuery = route.query ? parseInput(route.query, query, 'query') : undefined;
-  const rawBody = parseJsonBody(readBody(event, deps.env.BODY_SIZE_LIMIT), event.headers['content-type']);
+  const rawBody = parseJsonBody(bodyText, event.headers['content-type']);
   const body = parseInput(route.body ?? NoBody, rawBody ?? {}, 'body');
 
   const result = await route.run({ params, query: parsedQuery, body, caller, deps, headers: event.headers });

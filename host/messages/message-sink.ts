@@ -37,6 +37,9 @@ export function messageEventData(message: Message): MessageEventData {
 }
 
 export class MessageSink {
+  /** The last ack in flight per message (session id + network id); gone once it settles. */
+  private readonly ackTails = new Map<string, Promise<void>>();
+
   constructor(private readonly deps: MessageSinkDeps) {}
 
   async received(sessionId: string, inbound: InboundMessage): Promise<void> {
@@ -68,7 +71,29 @@ export class MessageSink {
     });
   }
 
-  async status(sessionId: string, update: OutgoingStatus): Promise<void> {
+  /**
+   * Acks of one message are applied in the order the engine reported them. With a store that answers asynchronously
+   * (DynamoDB), two acks fired back to back (read, then a late delivered) would otherwise race: the stale one could
+   * land first and be published as a change of its own.
+   */
+  status(sessionId: string, update: OutgoingStatus): Promise<void> {
+    const key = `${sessionId}\u0000${update.waMessageId}`;
+    const applied = (this.ackTails.get(key) ?? Promise.resolve()).then(() =>
+      this.applyStatus(sessionId, update),
+    );
+    // One failed ack must not hold back the next: the chain goes on from its settlement, whatever it was.
+    const tail = applied.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.ackTails.set(key, tail);
+    void tail.then(() => {
+      if (this.ackTails.get(key) === tail) this.ackTails.delete(key);
+    });
+    return applied;
+  }
+
+  private async applyStatus(sessionId: string, update: OutgoingStatus): Promise<void> {
     const change = await this.deps.messages.advanceStatus(sessionId, update.waMessageId, update.status);
     if (change.outcome !== 'updated') return;
     await this.publish({

@@ -1,11 +1,14 @@
 /**
  * Audit retention: entries older than AUDIT_RETENTION_DAYS (default 90) are pruned at startup; 0 or less keeps
- * everything. Old rows are written straight into the main SQLite file, as an earlier release would have left them.
+ * everything. Old rows are written straight into the main store, as an earlier release would have left them: into the
+ * SQLite file (embedded), or through the DynamoDB adapter into the gateway's main table (aws mode).
  */
 import path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { openDynamoDbMainStore } from '../../shared/adapters/dynamodb/dynamodb-stores.js';
+import { apiTarget, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 
 const DAY_MS = 86_400_000;
 
@@ -13,16 +16,53 @@ describe('audit retention', () => {
   let gw: TestGateway;
 
   /** Inserts one audit row dated `ageMs` ago, marked by its sessionId. */
-  function insertAged(marker: string, ageMs: number): void {
+  async function insertAged(marker: string, ageMs: number): Promise<void> {
+    const createdAt = new Date(Date.now() - ageMs).toISOString();
+    if (apiTarget === 'offline') {
+      await insertIntoDynamoDb(marker, createdAt);
+      return;
+    }
     const db = new Database(path.join(gw.dataDir, 'main.sqlite'));
     try {
       db.pragma('busy_timeout = 5000');
       db.prepare(
         `INSERT INTO audit_logs (id, action, severity, session_id, session_name, metadata, created_at)
          VALUES (?, 'session_restricted', 'warn', ?, 'retention', '{"inserted":true}', ?)`,
-      ).run(`retention-${marker}`, marker, new Date(Date.now() - ageMs).toISOString());
+      ).run(`retention-${marker}`, marker, createdAt);
     } finally {
       db.close();
+    }
+  }
+  async function insertIntoDynamoDb(marker: string, createdAt: string): Promise<void> {
+    const client = new DynamoDBClient({
+      endpoint: gw.env.DYNAMODB_ENDPOINT,
+      region: gw.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const main = openDynamoDbMainStore({ client, tablePrefix: gw.env.TABLE_PREFIX ?? '' });
+    try {
+      await main.audit.append([
+        {
+          id: `retention-${marker}`,
+          action: 'session_restricted',
+          severity: 'warn',
+          apiKeyId: null,
+          apiKeyName: null,
+          sessionId: marker,
+          sessionName: 'retention',
+          ipAddress: null,
+          userAgent: null,
+          method: null,
+          path: null,
+          statusCode: null,
+          metadata: { inserted: true },
+          errorMessage: null,
+          createdAt,
+        },
+      ]);
+    } finally {
+      await main.close();
+      client.destroy();
     }
   }
   const present = async (marker: string) =>
@@ -36,9 +76,9 @@ describe('audit retention', () => {
   });
 
   it('serves rows written directly to the store (the fixture works)', async () => {
-    insertAged('ancient', 100 * DAY_MS);
-    insertAged('ten-days', 10 * DAY_MS);
-    insertAged('recent', 3_600_000);
+    await insertAged('ancient', 100 * DAY_MS);
+    await insertAged('ten-days', 10 * DAY_MS);
+    await insertAged('recent', 3_600_000);
     const res = await gw.request('GET', '/api/audit?sessionId=ten-days');
     expect(res.body.data[0]).toMatchObject({
       id: 'retention-ten-days',
@@ -65,7 +105,7 @@ describe('audit retention', () => {
   });
 
   it.each(['0', '-3'])('AUDIT_RETENTION_DAYS=%s prunes nothing', async (days) => {
-    insertAged(`kept-${days}`, 500 * DAY_MS);
+    await insertAged(`kept-${days}`, 500 * DAY_MS);
     gw = await gw.restart({ AUDIT_RETENTION_DAYS: days });
     expect(await present(`kept-${days}`)).toBe(true);
     expect(await present('recent')).toBe(true);

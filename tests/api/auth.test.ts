@@ -4,7 +4,7 @@
  * POST /api/auth/validate; and coalesced usage statistics.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
 
 const UNKNOWN_KEY = `wg_${'ab'.repeat(32)}`;
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -55,7 +55,10 @@ describe('authentication', () => {
       expect([res.status, res.body.message]).toEqual([401, 'Missing API key']);
     });
 
-    it('a revoked key is refused and the body never echoes the key', async () => {
+    embeddedOnly(
+      it,
+      'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; README), not at once',
+    )('a revoked key is refused and the body never echoes the key', async () => {
       const { id, key } = await gw.createKey({ name: 'revoked soon' });
       expect((await call('GET', '/api/sessions', key)).status).toBe(200);
       expect((await gw.request('POST', `/api/auth/api-keys/${id}/revoke`)).status).toBe(200);
@@ -226,7 +229,10 @@ describe('authentication', () => {
   });
 });
 
-describe('usage statistics are coalesced, not written per request', () => {
+embeddedOnly(
+  describe,
+  'a Lambda instance has no shutdown to flush at: aws mode writes usage at the API_KEY_USAGE_FLUSH_MS interval (tested above)',
+)('usage statistics are coalesced, not written per request', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({ API_KEY_USAGE_FLUSH_MS: '600000' });

@@ -4,7 +4,11 @@
  * addresses come from X-Forwarded-For (TRUSTED_PROXIES=127.0.0.1) so each test has its own subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+
+/** The limiter counts in memory: in aws mode each Lambda instance keeps its own windows. */
+const perProcess = (what: string) =>
+  `${what}; in aws mode every Lambda instance (one per resource group here) counts its own windows`;
 
 const METRICS_TOKEN = 'metrics-secret-token';
 
@@ -49,12 +53,15 @@ describe('REST rate limit', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
-  it('limits the client on every API route, with or without a valid key', async () => {
-    expect((await from('10.9.0.1', 'POST', '/api/auth/validate')).status).toBe(429);
-    expect((await from('10.9.0.1', 'GET', '/api/auth/api-keys')).status).toBe(429);
-    expect((await from('10.9.0.1', 'GET', '/api/sessions', null)).status).toBe(429);
-    expect((await from('10.9.0.1', 'POST', '/api/sessions')).status).toBe(429);
-  });
+  embeddedOnly(it, perProcess('its requests go to the sessions and the auth function'))(
+    'limits the client on every API route, with or without a valid key',
+    async () => {
+      expect((await from('10.9.0.1', 'POST', '/api/auth/validate')).status).toBe(429);
+      expect((await from('10.9.0.1', 'GET', '/api/auth/api-keys')).status).toBe(429);
+      expect((await from('10.9.0.1', 'GET', '/api/sessions', null)).status).toBe(429);
+      expect((await from('10.9.0.1', 'POST', '/api/sessions')).status).toBe(429);
+    },
+  );
 
   it('counts refused keys too, so guessing keys is throttled', async () => {
     expect(await statuses(6, '10.9.0.4', '/api/sessions', `wg_${'1'.repeat(64)}`)).toEqual([
@@ -115,7 +122,10 @@ describe('REST rate limit', () => {
     expect(first).toMatchObject({ method: 'GET', path: '/api/sessions' });
   });
 
-  it('limits the socket address when no proxy header is sent', async () => {
+  embeddedOnly(
+    it,
+    perProcess('it counts an audit request and a restart of the process toward the window of /api/sessions'),
+  )('limits the socket address when no proxy header is sent', async () => {
     // The audit query above was the first request of this window from 127.0.0.1 (no forwarding header).
     expect(await statuses(4, '')).toEqual([200, 200, 200, 200]);
     const res = await gw.request('GET', '/api/sessions');

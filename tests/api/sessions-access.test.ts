@@ -4,7 +4,7 @@
  * allowlists (403), and path validation (400 not a uuid, 404 unknown). A refused request changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 import {
   createSession,
   expectError,
@@ -150,7 +150,10 @@ describe('access to /api/sessions/{id} routes', () => {
     expect(res.body.status).toBe('disconnected');
   });
 
-  it('a revoked key is refused (401) on a route it could use before', async () => {
+  embeddedOnly(
+    it,
+    'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; README), not at once',
+  )('a revoked key is refused (401) on a route it could use before', async () => {
     const created = await gw.createKey({ name: 'to-revoke', role: 'operator' });
     expect((await gw.request('GET', `/api/sessions/${b.id}`, { key: created.key })).status).toBe(200);
     expect((await gw.request('POST', `/api/auth/api-keys/${created.id}/revoke`)).status).toBe(200);

@@ -1,0 +1,225 @@
+/**
+ * The aws mode for the API suite (jest project `api-aws`), behind the same TestGateway interface as the embedded
+ * server. Per gateway: fresh tables and queues under a new prefix on the emulators the project's global setup
+ * started (offline-global-setup.mjs); the host in this process (DEPLOYMENT_MODE=aws, the test engine, so tests drive
+ * `gw.network` and see `gw.gateway.events` as they do embedded); and serverless offline serving serverless.yml's
+ * functions as a child (scripts/offline-stack.mjs with `host: false`), which is what `gw.url` answers.
+ *
+ * A restart is a new host on the same stores, as a redeployed container would be; the functions restart only when
+ * the new overrides change what they read, as a Lambda is redeployed only when its configuration changes.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { pino } from 'pino';
+import { TestNetwork } from '../../host/engines/test/test-network.js';
+import { type RunningGateway, startGateway } from '../../host/gateway.js';
+import { createTables } from '../../shared/adapters/dynamodb/dynamodb-tables.js';
+import { createSqsQueues, type SqsQueueUrls } from '../../shared/adapters/sqs/sqs-queues.js';
+import { loadEnv } from '../../shared/config/env.js';
+import { silentLogger } from '../../shared/ports/logger.port.js';
+import { apiClient, TEST_DEFAULTS, type TestGateway } from './test-gateway.js';
+
+/** The part of scripts/offline-stack.mjs used here (plain JS without declarations). */
+interface OfflineStackScript {
+  freePort(): Promise<number>;
+  generateAdminKey(): string;
+  startOffline(options: Record<string, unknown>): Promise<{ url: string; stop(): Promise<void> }>;
+}
+
+/** Variables only the host reads; a change of these restarts the host alone. */
+const HOST_ONLY = new Set(['BOOTSTRAP_ADMIN_KEY']);
+const REGION = 'us-east-1';
+const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+const verbose = process.env.WAYGATE_TEST_OFFLINE_VERBOSE === '1';
+
+let script: Promise<OfflineStackScript> | null = null;
+const offlineStack = () =>
+  (script ??= import(
+    fileURLToPath(new URL('../../scripts/offline-stack.mjs', import.meta.url))
+  ) as Promise<OfflineStackScript>);
+
+/** What one gateway keeps across restarts: its stores, the host's data dir, the network and the secrets. */
+interface Deployment {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  tablePrefix: string;
+  queuePrefix: string;
+  queues: SqsQueueUrls;
+  dataDir: string;
+  network: TestNetwork;
+  adminKey: string;
+  hostRpcToken: string;
+}
+
+interface Functions {
+  url: string;
+  /** The overrides the functions were started with (host-only ones left out). */
+  overrides: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+function emulatorEndpoints(): { dynamodbEndpoint: string; sqsEndpoint: string } {
+  const dynamodbEndpoint = process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT;
+  const sqsEndpoint = process.env.WAYGATE_TEST_SQS_ENDPOINT;
+  if (!dynamodbEndpoint || !sqsEndpoint) {
+    throw new Error(
+      'WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT are unset: run the API suite through the jest ' +
+        'project api-aws, whose global setup starts the emulators',
+    );
+  }
+  return { dynamodbEndpoint, sqsEndpoint };
+}
+
+/** Both tables and the four queues of a new prefix, made by the helpers the deployment's emulators use. */
+async function createStores(
+  endpoints: { dynamodbEndpoint: string; sqsEndpoint: string },
+  tablePrefix: string,
+  queuePrefix: string,
+  overrides: Record<string, string>,
+): Promise<SqsQueueUrls> {
+  const dynamo = new DynamoDBClient({
+    endpoint: endpoints.dynamodbEndpoint,
+    region: REGION,
+    credentials: CREDENTIALS,
+  });
+  const sqs = new SQSClient({ endpoint: endpoints.sqsEndpoint, region: REGION, credentials: CREDENTIALS });
+  try {
+    const [queues] = await Promise.all([
+      createSqsQueues(sqs, {
+        prefix: queuePrefix,
+        visibilityTimeoutSeconds: Number(overrides.COMMAND_VISIBILITY_TIMEOUT_S ?? 60),
+        maxReceiveCount: Number(overrides.COMMAND_MAX_RECEIVES ?? 5),
+      }),
+      createTables(dynamo, tablePrefix),
+    ]);
+    return queues;
+  } finally {
+    dynamo.destroy();
+    sqs.destroy();
+  }
+}
+
+const functionsOverrides = (overrides: Record<string, string>) =>
+  Object.fromEntries(Object.entries(overrides).filter(([name]) => !HOST_ONLY.has(name)));
+
+const sameOverrides = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+async function startFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
+  const offline = await offlineStack();
+  const own = functionsOverrides(overrides);
+  const env: Record<string, string> = { ...TEST_DEFAULTS, HOST_RPC_TOKEN: d.hostRpcToken, ...own };
+  if (verbose) env.LOG_LEVEL = 'info';
+  const stack = await offline.startOffline({
+    host: false,
+    port: await offline.freePort(),
+    dynamodbEndpoint: d.dynamodbEndpoint,
+    sqsEndpoint: d.sqsEndpoint,
+    tablePrefix: d.tablePrefix,
+    queuePrefix: d.queuePrefix,
+    bootstrapAdminKey: d.adminKey,
+    env,
+    onOutput: verbose
+      ? (name: string, line: string) => process.stderr.write(`[${name}] ${line}\n`)
+      : undefined,
+  });
+  return { url: stack.url, overrides: own, stop: () => stack.stop() };
+}
+
+async function startHost(
+  d: Deployment,
+  overrides: Record<string, string>,
+): Promise<{ gateway: RunningGateway; env: Record<string, string> }> {
+  const hostPort = await (await offlineStack()).freePort();
+  const env: Record<string, string> = {
+    ...TEST_DEFAULTS,
+    DEPLOYMENT_MODE: 'aws',
+    DATA_DIR: d.dataDir,
+    BIND_HOST: '127.0.0.1',
+    AWS_REGION: REGION,
+    DYNAMODB_ENDPOINT: d.dynamodbEndpoint,
+    SQS_ENDPOINT: d.sqsEndpoint,
+    TABLE_PREFIX: d.tablePrefix,
+    COMMAND_QUEUE_URL: d.queues.commandQueueUrl,
+    WEBHOOK_QUEUE_URL: d.queues.standardQueueUrl,
+    HOST_RPC_TOKEN: d.hostRpcToken,
+    HOST_PORT: String(hostPort),
+    NODE_URL: `http://127.0.0.1:${hostPort}`,
+    BOOTSTRAP_ADMIN_KEY: d.adminKey,
+    ...overrides,
+  };
+  const logger = verbose
+    ? pino({ level: 'debug', base: { side: 'host' } }, pino.destination(2))
+    : silentLogger;
+  const gateway = await startGateway({ env: loadEnv(env), testNetwork: d.network, logger });
+  return { gateway, env };
+}
+
+/** Starts the host and (unless still running) the functions side by side; neither is left running on failure. */
+async function launch(
+  d: Deployment,
+  overrides: Record<string, string>,
+  running: Functions | null,
+): Promise<TestGateway> {
+  const [host, functions] = await Promise.allSettled([
+    startHost(d, overrides),
+    running ? Promise.resolve(running) : startFunctions(d, overrides),
+  ]);
+  if (host.status === 'rejected' || functions.status === 'rejected') {
+    if (host.status === 'fulfilled') await host.value.gateway.close();
+    if (functions.status === 'fulfilled') await functions.value.stop();
+    throw host.status === 'rejected' ? host.reason : (functions as PromiseRejectedResult).reason;
+  }
+  const { gateway, env } = host.value;
+  const current = functions.value;
+  return {
+    ...apiClient(current.url, d.adminKey),
+    url: current.url,
+    adminKey: d.adminKey,
+    dataDir: d.dataDir,
+    network: d.network,
+    gateway,
+    env,
+    async restart(more = {}) {
+      const next = { ...overrides, ...more };
+      await gateway.close();
+      if (sameOverrides(current.overrides, functionsOverrides(next))) return launch(d, next, current);
+      await current.stop();
+      return launch(d, next, null);
+    },
+    async close() {
+      await Promise.all([gateway.close(), current.stop()]);
+      fs.rmSync(d.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startOfflineTestGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
+  const endpoints = emulatorEndpoints();
+  counter += 1;
+  const tablePrefix = `api-${process.pid}-${counter}-${randomBytes(3).toString('hex')}-`;
+  const queuePrefix = tablePrefix.slice(0, -1);
+  const deployment: Deployment = {
+    ...endpoints,
+    tablePrefix,
+    queuePrefix,
+    queues: await createStores(endpoints, tablePrefix, queuePrefix, overrides),
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-api-aws-')),
+    network: new TestNetwork(),
+    adminKey: overrides.BOOTSTRAP_ADMIN_KEY ?? (await offlineStack()).generateAdminKey(),
+    hostRpcToken: randomBytes(32).toString('hex'),
+  };
+  try {
+    return await launch(deployment, overrides, null);
+  } catch (error) {
+    fs.rmSync(deployment.dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
