@@ -32,6 +32,7 @@ export interface LocalRunners {
 }
 
 const RUNNING = [...RUNNING_STATUSES];
+const ADOPTABLE = [...RUNNING, 'disconnected' as const];
 
 export class ClusterPlacement {
   readonly leases: LeaseKeeper;
@@ -115,15 +116,20 @@ export class ClusterPlacement {
       await this.forward(owner, command, forwarded);
       return 'forwarded';
     }
-    if (!owner && RUNNING_STATUSES.has(session.status)) await this.adopt(session);
+    if (shouldRun(session)) await this.adopt(session);
     return 'local';
   }
 
-  /** Claims and launches every session that should be running and has no live owner; answers how many. */
+  /**
+   * Claims and launches every session that should be running and has no live owner; answers how many. That is a
+   * running status, or `disconnected` with an owner: a session in reconnect backoff keeps its lease (a stop, logout
+   * or failure gives it back in the same write), so a lapsed one there means its host died while reconnecting.
+   */
   async adoptLapsed(): Promise<number> {
     let adopted = 0;
-    for (const session of await this.deps.sessions.listByStatus(RUNNING)) {
+    for (const session of await this.deps.sessions.listByStatus(ADOPTABLE)) {
       if (this.shuttingDown) break;
+      if (!shouldRun(session)) continue;
       if (this.local.isLocal(session.id) || this.otherLiveOwner(session)) continue;
       if (await this.adopt(session)) adopted++;
     }
@@ -160,11 +166,15 @@ export class ClusterPlacement {
     this.placing.add(id);
     let launched = false;
     try {
-      const claim = await this.leases.claim(id, RUNNING);
+      const backoff = session.status === 'disconnected';
+      const claim = await this.leases.claim(id, backoff ? ['disconnected'] : RUNNING);
       if (claim.outcome !== 'claimed') return false;
       try {
+        // A claim does not touch updatedAt, and a dead owner writes nothing: a changed row was stopped meanwhile
+        // (the write that stops it also clears the owner, which the claim would not notice).
+        if (backoff && claim.session.updatedAt !== session.updatedAt) return false;
         const writer = new SessionStatusWriter({ ...this.deps, owner: this.cluster.nodeId }, id);
-        const resumed = await writer.apply('resume');
+        const resumed = await writer.apply(claim.session.status === 'disconnected' ? 'reconnect' : 'resume');
         if (resumed?.status !== 'initializing') return false;
         this.deps.logger.info({ sessionId: id, from: session.nodeId }, 'session adopted');
         launched = true;
@@ -205,4 +215,11 @@ export class ClusterPlacement {
     this.lost.add(sessionId);
     void this.local.endLocal(sessionId);
   }
+}
+
+/** A session an engine should run for: a running status, or reconnect backoff (disconnected, still owned). */
+function shouldRun(session: Session): boolean {
+  return (
+    RUNNING_STATUSES.has(session.status) || (session.status === 'disconnected' && session.nodeId !== null)
+  );
 }

@@ -63,8 +63,10 @@ export class LeaseKeeper {
   }
 
   /**
-   * The session's engine ended here (stop, logout, failure): the lease is given back at the next renewal round
+   * The session's engine ended here (stop, logout, failure): the lease is forgotten at the next renewal round
    * instead of now, because the runner's final status write comes after its end and must still find the row ours.
+   * That write normally gives the lease back itself (ENGINE_ENDING_TRIGGERS); the round's release then finds
+   * nothing to do, and covers an engine that ended without one.
    */
   retire(sessionId: string): void {
     if (this.held.has(sessionId)) this.ending.add(sessionId);
@@ -118,6 +120,11 @@ export class LeaseKeeper {
         this.held.set(sessionId, claim.now.getTime() + claim.ttlMs);
         return;
       }
+      if (result.outcome === 'conflict' && result.session.nodeId === null) {
+        // Given back by this node's own final status write before the runner reported its end.
+        this.lose(sessionId, 'released by the final status write', 'debug');
+        return;
+      }
       this.lose(
         sessionId,
         result.outcome === 'conflict' ? `now held by ${result.session.nodeId}` : 'row deleted',
@@ -132,10 +139,10 @@ export class LeaseKeeper {
     }
   }
 
-  private lose(sessionId: string, reason: string): void {
+  private lose(sessionId: string, reason: string, level: 'warn' | 'debug' = 'warn'): void {
     this.held.delete(sessionId);
     this.ending.delete(sessionId);
-    this.options.logger.warn({ sessionId, reason }, 'session lease lost; stopping the local engine');
+    this.options.logger[level]({ sessionId, reason }, 'session lease lost; stopping the local engine');
     this.onLost(sessionId);
   }
 

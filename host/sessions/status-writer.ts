@@ -3,7 +3,11 @@
  * compare-and-set on the row, one at a time per session, and a real change publishes `session.status`.
  */
 import type { Session } from '../../shared/domain/session.js';
-import { nextStatus, type SessionTrigger } from '../../shared/domain/session-status-machine.js';
+import {
+  ENGINE_ENDING_TRIGGERS,
+  nextStatus,
+  type SessionTrigger,
+} from '../../shared/domain/session-status-machine.js';
 import type { Clock } from '../../shared/ports/clock.port.js';
 import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
 import type { Logger } from '../../shared/ports/logger.port.js';
@@ -22,6 +26,7 @@ export interface StatusWriterDeps {
 }
 
 const MAX_CAS_ATTEMPTS = 3;
+const UNOWNED: SessionPatch = { nodeId: null, nodeUrl: null, claimedAt: null, leaseExpiresAt: null };
 
 export class SessionStatusWriter {
   private chain: Promise<unknown> = Promise.resolve();
@@ -75,9 +80,11 @@ export class SessionStatusWriter {
         );
         return current;
       }
+      // The write that ends the engine gives the lease back with it (see ENGINE_ENDING_TRIGGERS).
+      const release = this.deps.owner !== undefined && ENGINE_ENDING_TRIGGERS.has(trigger);
       const result = await this.deps.sessions.update(
         this.sessionId,
-        { ...patch, status: to, updatedAt: this.now() },
+        { ...patch, ...(release ? UNOWNED : {}), status: to, updatedAt: this.now() },
         { ...this.ownerCondition(), expectStatus: [current.status] },
       );
       if (result.outcome === 'not_found') return null;

@@ -27,6 +27,20 @@ export type SessionTrigger =
 
 type Rule = { from: readonly SessionStatus[]; to: SessionStatus };
 
+/**
+ * Triggers after which no engine runs for the session until someone starts it again. A multi-node host gives the
+ * session's lease back in the same write, so the row shows an owner exactly while an engine runs or should run
+ * (reconnect backoff included): a lapsed owner then always means a host that died, whose session is adopted.
+ */
+export const ENGINE_ENDING_TRIGGERS: ReadonlySet<SessionTrigger> = new Set<SessionTrigger>([
+  'stop',
+  'logout',
+  'force_kill',
+  'engine_failed',
+  'auth_failed',
+  'reconnect_exhausted',
+]);
+
 const RUNNING = [...RUNNING_STATUSES];
 const STOPPABLE: readonly SessionStatus[] = [...RUNNING, 'disconnected'];
 

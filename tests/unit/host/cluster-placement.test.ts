@@ -175,6 +175,22 @@ describe('multi-node placement', () => {
     expect(b.published.map((e) => e.event)).toContain('message.sent');
   });
 
+  it('a session in reconnect backoff on a host that died keeps its lease, and another host adopts and reconnects it', async () => {
+    const session = await runOn(a);
+    shared.network.refuseConnections(true);
+    shared.network.dropConnection(session.id);
+    await until(statusIs(session.id, 'disconnected'), 'disconnected on A');
+    // Backing off (A's retry timer is a fake timer that never runs here): the lease stays A's.
+    expect(await row(session.id)).toMatchObject({ status: 'disconnected', nodeId: 'node-a' });
+    shared.network.refuseConnections(false);
+    // A dies: nothing of it runs while its lease runs out.
+    shared.clock.advance(TIMINGS.leaseTtlMs);
+    expect(await b.host.resumeRunningSessions()).toBe(1);
+    await until(statusIs(session.id, 'ready'), 'ready on B');
+    expect(await row(session.id)).toMatchObject({ nodeId: 'node-b', lastError: null });
+    expect(await engines(b)).toBe(1);
+  });
+
   it('a host that receives a send for a session whose owner lapsed adopts it at once and sends', async () => {
     const session = await runOn(a);
     shared.clock.advance(TIMINGS.leaseTtlMs);
@@ -226,7 +242,8 @@ describe('multi-node placement', () => {
       leaseExpiresAt: shared.clock.now().toISOString(),
     };
     const idle = [
-      aSession({ status: 'disconnected', ...lapsed }),
+      // Stopped (a stop gives the lease back in the same write); a failed one whose owner is gone.
+      aSession({ status: 'disconnected' }),
       aSession({ status: 'failed', ...lapsed }),
       aSession({ status: 'created' }),
     ];
@@ -260,12 +277,12 @@ describe('multi-node placement', () => {
       },
     });
     const stopped = await gateway.stop(session.id);
-    // The final status write needs the lease, so it is given back at A's next renewal round, not before.
-    expect(stopped).toMatchObject({ status: 'disconnected', nodeId: 'node-a' });
+    // The write that stops the session gives the lease back with it: an owner on a row always means an engine.
+    expect(stopped).toMatchObject({ status: 'disconnected', nodeId: null, leaseExpiresAt: null });
     expect(await engines(a)).toBe(0);
     await jest.advanceTimersByTimeAsync(TIMINGS.leaseRenewMs);
-    await until(async () => (await row(session.id)).nodeId === null, 'lease given back');
-    expect(await row(session.id)).toMatchObject({ status: 'disconnected', leaseExpiresAt: null });
+    expect(await row(session.id)).toMatchObject({ status: 'disconnected', nodeId: null });
+    expect(a.published.map((e) => e.event)).toContain('session.status');
     // A stopped session stays stopped: no sweep, on either host, brings it back.
     expect(await a.host.resumeRunningSessions()).toBe(0);
     expect(await b.host.resumeRunningSessions()).toBe(0);
