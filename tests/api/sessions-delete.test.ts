@@ -1,6 +1,6 @@
 /** DELETE /api/sessions/{id}: removal in every state, credential wipe, audit, and what is left afterwards. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 import {
   createSession,
   expectError,
@@ -68,7 +68,11 @@ describe('DELETE /api/sessions/{id}', () => {
     expect(() => gw.network.scanQr(session.id, { phone: '15550009999' })).toThrow(/no live connection/);
   });
 
-  it('a failed and a stopped session can be deleted; their credentials are wiped too', async () => {
+  embeddedOnly(
+    it,
+    "the test engine keeps credentials in the host's test network, and in aws mode a session no host runs (failed, " +
+      'stopped) has them wiped by the function in the DynamoDB auth state (tests/aws/offline-stack.test.ts)',
+  )('a failed and a stopped session can be deleted; their credentials are wiped too', async () => {
     const failing = await linkedSession(gw, { config: { maxReconnectAttempts: 0 } });
     gw.network.dropConnection(failing.id);
     await waitForSession(gw, failing.id, 'failed');

@@ -6,10 +6,14 @@
  * and a route nothing claims answers the standard 404 body.
  */
 import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDbAuthStateStore } from '../../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 
 interface OfflineStack {
   url: string;
   apiKey: string;
+  dynamodbEndpoint: string;
+  tablePrefix: string;
   stop(): Promise<void>;
 }
 interface OfflineStackScript {
@@ -76,4 +80,28 @@ it('starts a session on the host through the queue and asks the host for its QR'
   expect((await call('GET', `/api/sessions/${id}/qr`)).body.qrCode).toMatch(/^data:image\/png;base64,/);
   expect((await call('GET', `/api/sessions/${id}/messages`)).body).toEqual({ messages: [], total: 0 });
   expect((await call('DELETE', `/api/sessions/${id}`)).status).toBe(204);
+}, 60_000);
+
+it('deleting a session no host runs wipes its credentials in the DynamoDB auth state, from the function', async () => {
+  const created = await call('POST', '/api/sessions', { name: 'offline-unowned' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamodbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const authState = new DynamoDbAuthStateStore({ client, tablePrefix: stack.tablePrefix });
+  try {
+    // As a host leaves them after a stop: linked credentials and a key, and no owner on the row.
+    await authState.writeCredentials(id, JSON.stringify({ me: { id: '15550001111:1@s.whatsapp.net' } }));
+    await authState.writeKeys(id, [{ category: 'session', id: 'peer.0', value: '{"k":1}' }]);
+    expect(await authState.hasCredentials(id)).toBe(true);
+    expect((await call('DELETE', `/api/sessions/${id}`)).status).toBe(204);
+    expect(await authState.hasCredentials(id)).toBe(false);
+    expect(await authState.readKeys(id, 'session', ['peer.0'])).toEqual(new Map());
+  } finally {
+    await authState.close();
+    client.destroy();
+  }
 }, 60_000);
