@@ -3,7 +3,7 @@
  * connections, reconnect_loop, and an unlink from the phone. The TestNetwork plays the network.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
 import {
   createSession,
   expectError,
@@ -132,6 +132,9 @@ describe('connection loss and reconnect', () => {
           () => recorder.names().filter((n) => n === 'session.disconnected').length > before,
         );
       }
+      // The signal follows the 5th attempt's `session.disconnected` once the backoff is written (a store round trip:
+      // milliseconds on DynamoDB), so wait for it rather than expect it in the same instant.
+      await waitFor(() => recorder.names().includes('session.reconnect_loop'));
       const loop = recorder.events.filter((e) => e.event === 'session.reconnect_loop');
       expect(loop).toHaveLength(1);
       expect(loop[0]!.data).toMatchObject({ sessionId: session.id, attempts: 5 });
