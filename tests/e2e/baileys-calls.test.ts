@@ -4,7 +4,7 @@
  * the reject), a session without it leaves the call ringing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { linkSessionByQr } from '../helpers/link-session.js';
+import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -18,9 +18,7 @@ interface CallView {
   rejectedBy?: string;
 }
 
-let phoneCounter = 0;
-const nextPhone = () =>
-  `1558${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const nextPhone = phoneSequence('1558');
 const CONTACT = `1558${String(process.pid % 1000).padStart(3, '0')}9000`;
 /** How long a call must stay ringing to count as left alone (the gateway rejects within milliseconds). */
 const LEFT_ALONE_MS = 1_500;

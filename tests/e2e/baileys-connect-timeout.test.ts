@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { recordEvents } from '../api/sessions-support.js';
-import { linkSessionByQr } from '../helpers/link-session.js';
+import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -16,9 +16,7 @@ interface Account {
 }
 
 const CONNECT_TIMEOUT_MS = 1500;
-let phoneCounter = 0;
-const nextPhone = () =>
-  `1557${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const nextPhone = phoneSequence('1557');
 
 unrefBaileysUploadTimeouts();
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { recordEvents } from '../api/sessions-support.js';
-import { linkSessionByQr } from '../helpers/link-session.js';
+import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -25,9 +25,7 @@ interface SessionBody {
   lastError: string | null;
 }
 
-let phoneCounter = 0;
-const nextPhone = () =>
-  `1556${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const nextPhone = phoneSequence('1556');
 
 // Baileys leaves a 30 s timer armed after every pre-key upload; unref it so jest exits when the tests are done.
 unrefBaileysUploadTimeouts();

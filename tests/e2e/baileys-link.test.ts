@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { linkSessionByQr } from '../helpers/link-session.js';
+import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -16,9 +16,7 @@ interface Account {
   devices: { deviceId: number; liveConnections: number; loggedOut: boolean }[];
 }
 
-let phoneCounter = 0;
-const nextPhone = () =>
-  `1555${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const nextPhone = phoneSequence('1555');
 
 describe('Baileys engine against the simulator', () => {
   let sim: SimulatorProcess;

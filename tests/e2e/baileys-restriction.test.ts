@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent, GatewayEventMap } from '../../shared/domain/events.js';
-import { linkSessionByQr } from '../helpers/link-session.js';
+import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
@@ -24,9 +24,7 @@ interface RestrictionReply {
 
 type RestrictionData = GatewayEventMap['session.restriction'];
 
-let phoneCounter = 0;
-const nextPhone = () =>
-  `1557${String(process.pid % 1000).padStart(3, '0')}${String(++phoneCounter).padStart(4, '0')}`;
+const nextPhone = phoneSequence('1557');
 const CONTACT = `1557${String(process.pid % 1000).padStart(3, '0')}9000`;
 
 describe('account restrictions with the Baileys engine against the simulator', () => {

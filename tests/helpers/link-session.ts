@@ -6,6 +6,15 @@ import { expect } from '@jest/globals';
 import type { SimulatorProcess } from './simulator-process.js';
 import { sessionName, type TestGateway, waitForStatus } from './test-gateway.js';
 
+/**
+ * A generator of phone numbers unique to this test process: `prefix` (one per test file, so files sharing one
+ * simulator never collide), three digits of the pid, then a counter.
+ */
+export function phoneSequence(prefix: string): () => string {
+  let counter = 0;
+  return () => `${prefix}${String(process.pid % 1000).padStart(3, '0')}${String(++counter).padStart(4, '0')}`;
+}
+
 export interface LinkedSession {
   id: string;
   phone: string;
