@@ -4,14 +4,11 @@
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
  */
 import type { CommandOf } from '../../shared/domain/commands.js';
-import type { Message } from '../../shared/domain/message.js';
+import { isStatusAdvance, type Message } from '../../shared/domain/message.js';
 import { UnavailableError } from '../../shared/errors/app-error.js';
 import type { MessageStore } from '../../shared/ports/message-store.port.js';
 import type { SessionRunner } from '../sessions/session-runner.js';
 import { type MessageSink, messageEventData } from './message-sink.js';
-
-/** Statuses an ack can set before the send's own `sent` write lands. */
-const OVERTAKEN: ReadonlySet<string> = new Set(['delivered', 'read']);
 
 export interface SendDeps {
   messages: MessageStore;
@@ -103,7 +100,7 @@ async function sendNow(
   // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before sendText
   // resolves). The message was still sent here, once, and its `message.sent` is still owed.
   if (change.outcome === 'not_found') return;
-  if (change.outcome === 'unchanged' && !OVERTAKEN.has(change.message.status)) return;
+  if (change.outcome === 'unchanged' && !isStatusAdvance('sent', change.message.status)) return;
   await deps.sink.publish({
     event: 'message.sent',
     sessionId,

@@ -14,7 +14,7 @@ import {
   startSimulator,
   stats,
 } from './baileys-support.mjs';
-import { cpuSeconds, freePort, ROOT, tempDataDir } from './support.mjs';
+import { cpuSeconds, embeddedEnv, freePort, ROOT, tempDataDir } from './support.mjs';
 
 const SESSIONS = Number(process.env.BENCH_LINK_SESSIONS ?? 50);
 const POLL_MS = 20;
@@ -70,14 +70,7 @@ export async function baileysLink() {
   let gw2;
   try {
     sim = await startSimulator();
-    const env = {
-      PORT: String(port),
-      BIND_HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '100000000',
-      ...sim.gatewayEnv,
-    };
+    const env = embeddedEnv(port, dataDir, sim.gatewayEnv);
     const simCpuStart = cpuSeconds(sim.pid);
 
     // Phase 1: link N sessions one after another.

@@ -1,8 +1,6 @@
 // Authenticated GET /api/sessions/{id} on the embedded server against a bare node:http hello-world:
 // same machine, same load tool (autocannon), 50 connections. Audit and key usage stats are on, as always.
-import fs from 'node:fs';
-import path from 'node:path';
-import { freePort, httpOk, load, startProcess, stopProcess, tempDataDir } from './support.mjs';
+import { freePort, httpOk, load, startEmbeddedGateway, startProcess, stopProcess } from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
@@ -22,18 +20,8 @@ export async function httpThroughput() {
   });
   await stopProcess(hello.child);
 
-  const port = await freePort();
-  const dataDir = tempDataDir();
-  const env = {
-    PORT: String(port),
-    BIND_HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '100000000',
-  };
-  const base = `http://127.0.0.1:${port}`;
-  const gateway = await startProcess('node', ['dist/host/main.js'], env, httpOk(`${base}/api/health/ready`));
-  const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
+  const gateway = await startEmbeddedGateway();
+  const { base, key } = gateway;
   const created = await fetch(`${base}/api/sessions`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },

@@ -5,9 +5,8 @@
 // figures. serverless-offline is a development tool, not API Gateway: the ratio is what a developer sees locally,
 // not a prediction of a deployment's throughput.
 import fs from 'node:fs';
-import path from 'node:path';
 import { generateAdminKey, startOffline } from '../../scripts/offline-stack.mjs';
-import { freePort, httpOk, load, startProcess, stopProcess, tempDataDir } from './support.mjs';
+import { freePort, load, startEmbeddedGateway, stopProcess } from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -43,23 +42,12 @@ async function measure(url, key) {
 }
 
 async function embeddedRun() {
-  const port = await freePort();
-  const dataDir = tempDataDir();
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    PORT: String(port),
-    BIND_HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '100000000',
-  };
-  const gateway = await startProcess('node', ['dist/host/main.js'], env, httpOk(`${base}/api/health/ready`));
+  const gateway = await startEmbeddedGateway();
   try {
-    const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
-    return await measure(await sessionUrl(base, key), key);
+    return await measure(await sessionUrl(gateway.base, gateway.key), gateway.key);
   } finally {
     await stopProcess(gateway.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(gateway.dataDir, { recursive: true, force: true });
   }
 }
 

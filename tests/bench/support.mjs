@@ -77,6 +77,36 @@ export const httpOk =
   async () =>
     (await fetch(url, { headers })).status === 200;
 
+/** The environment of an embedded gateway for benchmarks: loopback, no rate limit, warnings only. */
+export function embeddedEnv(port, dataDir, extra = {}) {
+  return {
+    PORT: String(port),
+    BIND_HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    ...extra,
+  };
+}
+
+/**
+ * Starts the built gateway (dist/host/main.js) in a fresh data dir and answers `{ child, base, dataDir, key }` once
+ * it is ready; `key` is the admin key it generated.
+ */
+export async function startEmbeddedGateway(extra = {}) {
+  const port = await freePort();
+  const dataDir = tempDataDir();
+  const base = `http://127.0.0.1:${port}`;
+  const { child } = await startProcess(
+    'node',
+    ['dist/host/main.js'],
+    embeddedEnv(port, dataDir, extra),
+    httpOk(`${base}/api/health/ready`),
+  );
+  const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
+  return { child, base, dataDir, key };
+}
+
 export function load(url, { connections = 50, duration = 10, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, headers }, (error, result) =>
