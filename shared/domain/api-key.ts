@@ -1,6 +1,6 @@
 /** API keys: the stored record (hash only), request bodies and the read shape (keyPrefix, never the key). */
 import { z } from 'zod';
-import { IsoTimestamp } from './common.js';
+import { IsoTimestamp, ResourceName, Uuid } from './common.js';
 import { Role } from './roles.js';
 
 export const API_KEY_PREFIX = 'wg_';
@@ -31,20 +31,19 @@ const Ipv4OrCidr = z
     'must be an IPv4 address or IPv4 CIDR',
   );
 
+/** Ids of existing sessions (the use case checks that they exist); at most 100, none repeated. */
 const SessionIdList = z
-  .array(
-    z
-      .string()
-      .min(1)
-      .max(100)
-      .refine((s) => s.trim() === s && !s.includes(','), 'no surrounding whitespace or commas'),
-  )
+  .array(Uuid)
+  .max(100)
   .refine((list) => new Set(list).size === list.length, 'must not repeat an id');
+
+/** An API key's name: a resource name of 3–100 characters. */
+export const ApiKeyName = ResourceName.min(3).max(100);
 
 const ExpiresAt = z.iso.datetime({ offset: true });
 
 export const CreateApiKeyBody = z.strictObject({
-  name: z.string().min(3).max(100),
+  name: ApiKeyName,
   role: Role.default('operator'),
   allowedIps: z.array(Ipv4OrCidr).max(100).optional(),
   allowedSessions: SessionIdList.optional(),
@@ -53,7 +52,7 @@ export const CreateApiKeyBody = z.strictObject({
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
 export const UpdateApiKeyBody = z.strictObject({
-  name: z.string().min(3).max(100).optional(),
+  name: ApiKeyName.optional(),
   role: Role.optional(),
   allowedIps: z.array(Ipv4OrCidr).max(100).nullable().optional(),
   allowedSessions: SessionIdList.nullable().optional(),
@@ -104,4 +103,39 @@ export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
 /** A key is usable when it is active and not expired at `now`. */
 export function isUsable(key: Pick<ApiKey, 'isActive' | 'expiresAt'>, now: Date): boolean {
   return key.isActive && (key.expiresAt === null || Date.parse(key.expiresAt) > now.getTime());
+}
+
+/** True when an allowlist restricts anything: null and an empty list both mean "no restriction". */
+export function restricts(list: readonly string[] | null): boolean {
+  return list !== null && list.length > 0;
+}
+
+/**
+ * The one definition of a usable admin key, which the last-admin guard keeps at least one of: role admin, usable
+ * at `now`, not scoped to sessions (admin routes need an unscoped key) and without an IP allowlist (the operator's
+ * address may change, and the API cannot know their future one).
+ */
+export function isUsableAdmin(key: ApiKey, now: Date): boolean {
+  return (
+    key.role === 'admin' &&
+    isUsable(key, now) &&
+    !restricts(key.allowedSessions) &&
+    !restricts(key.allowedIps)
+  );
+}
+
+/**
+ * The last-admin guard, the same in every store: replacing `before` by `after` (null: deleting it) is refused when
+ * it takes away a usable admin key at `now` and no other key is one. `others` (every other key, or at least every
+ * other active admin) is only read when the change takes one away.
+ */
+export function removesLastUsableAdmin(
+  before: ApiKey,
+  after: ApiKey | null,
+  others: () => Iterable<ApiKey>,
+  now: Date,
+): boolean {
+  if (!isUsableAdmin(before, now) || (after !== null && isUsableAdmin(after, now))) return false;
+  for (const key of others()) if (key.id !== before.id && isUsableAdmin(key, now)) return false;
+  return true;
 }

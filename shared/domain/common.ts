@@ -1,8 +1,39 @@
-/** Schemas shared by several resources: ids, timestamps, pagination. */
+/** Schemas shared by several resources: ids, timestamps, names, pagination. */
 import { z } from 'zod';
 
 export const Uuid = z.uuid();
 export const IsoTimestamp = z.iso.datetime({ offset: true });
+
+/**
+ * Characters no resource name may hold: C0 and C1 controls, DEL, the line and paragraph separators and the bidi
+ * embedding, override and isolate characters. Names end up in logs, audit rows and terminals, where these forge
+ * lines, recolour output or reorder what a reader sees.
+ */
+const FORBIDDEN_IN_NAMES: readonly [number, number][] = [
+  [0x00, 0x1f], // C0 controls (tab, line feed, carriage return, escape, …)
+  [0x7f, 0x9f], // DEL and the C1 controls (next line, CSI, …)
+  [0x2028, 0x2029], // line and paragraph separators
+  [0x202a, 0x202e], // bidi embeddings and overrides
+  [0x2066, 0x2069], // bidi isolates
+];
+const hex = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
+// Built from the list above, which reads better than a literal full of control-character escapes (which the
+// linter rightly flags everywhere else); the OpenAPI document shows the resulting pattern.
+const NAME_CHARACTERS = new RegExp(
+  `^[^${FORBIDDEN_IN_NAMES.map(([from, to]) => `${hex(from)}-${hex(to)}`).join('')}]*$`,
+  'u',
+);
+
+/**
+ * The base of every resource's name (sessions, API keys; webhooks, templates and rules later): refuses the
+ * characters above anywhere (checked before trimming, so a trailing line break is refused rather than dropped),
+ * then trims surrounding whitespace. Chain the resource's own length bounds after it, so they apply to the
+ * trimmed name.
+ */
+export const ResourceName = z
+  .string()
+  .regex(NAME_CHARACTERS, 'must not contain control, line-separator or bidi-override characters')
+  .trim();
 
 /** `limit` 1–1000 (default 1000) and `offset` ≥ 0 on list routes; query strings are coerced. */
 export const PageQuery = z.strictObject({

@@ -1,6 +1,6 @@
 /** Session: the stored record, its config, request bodies and the response shape (spec "Session"). */
 import { z } from 'zod';
-import { IsoTimestamp, Uuid } from './common.js';
+import { IsoTimestamp, ResourceName, Uuid } from './common.js';
 
 export const SESSION_STATUSES = [
   'created',
@@ -56,9 +56,7 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
-export const SessionName = z
-  .string()
-  .min(3)
+export const SessionName = ResourceName.min(3)
   .max(50)
   .regex(/^[a-zA-Z0-9-]+$/, 'letters, digits and hyphens only');
 

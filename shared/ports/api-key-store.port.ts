@@ -29,8 +29,9 @@ export interface ApiKeyStore {
   list(): Promise<ApiKey[]>;
   count(): Promise<number>;
   /**
-   * Applies an update or delete atomically unless it would leave no usable admin key (active, admin, not expired
-   * at `now`): then nothing is written and the outcome is `last_admin`.
+   * Applies an update or delete atomically unless it would leave no usable admin key at `now` (the domain's
+   * `removesLastUsableAdmin`: admin, active, unexpired, unscoped, no IP allowlist): then nothing is written and
+   * the outcome is `last_admin`.
    */
   applyGuarded(id: string, change: ApiKeyChange, now: Date): Promise<GuardedChangeResult>;
   /** Adds coalesced usage counts; `lastUsedAt` only moves forward. Unknown ids are ignored. */

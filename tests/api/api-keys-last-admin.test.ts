@@ -1,7 +1,8 @@
 /**
- * The last usable admin key (active, role admin, not expired) cannot be revoked, deleted, demoted or given an
- * expiry: 409 LAST_ADMIN_KEY and nothing changes. With a second usable admin the same changes are allowed; a
- * revoked or expired second admin does not count.
+ * The last usable admin key (active, role admin, not expired, no allowedSessions scope, no allowedIps) cannot be
+ * revoked, deleted, demoted, given an expiry, scoped to sessions or restricted to IPs: 409 LAST_ADMIN_KEY naming
+ * the change, and nothing changes. With a second usable admin the same changes are allowed; a revoked, expired,
+ * scoped or IP-restricted second admin does not count.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
@@ -10,6 +11,7 @@ describe('last usable admin key', () => {
   let gw: TestGateway;
   let adminId: string;
   let replacement: { key: string; id: string };
+  let sessionId: string;
 
   const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
   const read = async (id: string, key = gw.adminKey) =>
@@ -18,14 +20,30 @@ describe('last usable admin key', () => {
   /** Every change that would leave no usable admin, attempted on `id` with `key`: each is 409 and writes nothing. */
   async function expectAllRefused(id: string, key = gw.adminKey): Promise<void> {
     const before = await read(id, key);
-    const attempts: [string, string, unknown][] = [
-      ['POST', `/api/auth/api-keys/${id}/revoke`, undefined],
-      ['DELETE', `/api/auth/api-keys/${id}`, undefined],
-      ['PUT', `/api/auth/api-keys/${id}`, { role: 'operator' }],
-      ['PUT', `/api/auth/api-keys/${id}`, { role: 'viewer', name: 'demoted admin' }],
-      ['PUT', `/api/auth/api-keys/${id}`, { expiresAt: inFuture(3_600_000) }],
+    // Each attempt with the words its 409 message must carry to say which change was refused.
+    const attempts: [string, string, unknown, string][] = [
+      ['POST', `/api/auth/api-keys/${id}/revoke`, undefined, 'revoke'],
+      ['DELETE', `/api/auth/api-keys/${id}`, undefined, 'delete'],
+      ['PUT', `/api/auth/api-keys/${id}`, { role: 'operator' }, 'role to operator'],
+      ['PUT', `/api/auth/api-keys/${id}`, { role: 'viewer', name: 'demoted admin' }, 'role to viewer'],
+      ['PUT', `/api/auth/api-keys/${id}`, { expiresAt: inFuture(3_600_000) }, 'expiresAt'],
+      ['PUT', `/api/auth/api-keys/${id}`, { allowedSessions: [sessionId] }, 'allowedSessions'],
+      ['PUT', `/api/auth/api-keys/${id}`, { allowedIps: ['127.0.0.1'] }, 'allowedIps'],
+      [
+        'PUT',
+        `/api/auth/api-keys/${id}`,
+        { allowedIps: ['0.0.0.0/0'], allowedSessions: [sessionId], name: 'scoped admin' },
+        'allowedSessions',
+      ],
+      // An expiry beside a scope is judged now, not at the expiry instant.
+      [
+        'PUT',
+        `/api/auth/api-keys/${id}`,
+        { allowedSessions: [sessionId], expiresAt: inFuture(86_400_000) },
+        'allowedSessions',
+      ],
     ];
-    for (const [method, path, body] of attempts) {
+    for (const [method, path, body, refused] of attempts) {
       const res = await gw.request(method, path, body === undefined ? { key } : { key, body });
       expect([method, path, body, res.status, res.body.code]).toEqual([
         method,
@@ -35,6 +53,7 @@ describe('last usable admin key', () => {
         'LAST_ADMIN_KEY',
       ]);
       expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
+      expect([body, res.body.message]).toEqual([body, expect.stringContaining(refused)]);
     }
     const after = await read(id, key);
     expect({ ...after, usageCount: 0, lastUsedAt: null }).toEqual({
@@ -50,12 +69,13 @@ describe('last usable admin key', () => {
     const keys = (await gw.request('GET', '/api/auth/api-keys')).body as { id: string; role: string }[];
     expect(keys).toHaveLength(1);
     adminId = keys[0]!.id;
+    sessionId = (await gw.createSession()).id;
   });
   afterAll(async () => {
     await gw.close();
   });
 
-  it('refuses revoke, delete, demotion and an expiry on the only admin key, and audits none of them', async () => {
+  it('refuses revoke, delete, demotion, an expiry, a session scope and an IP allowlist on the only admin key, and audits none of them', async () => {
     await expectAllRefused(adminId);
     // An accepted change afterwards is flushed after the refused ones would have been.
     const marker = await gw.createKey({ name: 'audit marker' });
@@ -115,6 +135,30 @@ describe('last usable admin key', () => {
     const cleared = await gw.request('PUT', `/api/auth/api-keys/${second.id}`, { body: { expiresAt: null } });
     expect([cleared.status, cleared.body.expiresAt]).toEqual([200, null]);
 
+    // The first scopes the second to a session and to an IP, and clears both again.
+    const scoped = await gw.request('PUT', `/api/auth/api-keys/${second.id}`, {
+      body: { allowedSessions: [sessionId] },
+    });
+    expect([scoped.status, scoped.body.allowedSessions]).toEqual([200, [sessionId]]);
+    expect((await gw.request('GET', '/api/auth/api-keys', { key: second.key })).body.code).toBe(
+      'FORBIDDEN_SCOPED_KEY',
+    );
+    const restricted = await gw.request('PUT', `/api/auth/api-keys/${second.id}`, {
+      body: { allowedSessions: null, allowedIps: ['192.0.2.1'] },
+    });
+    expect([restricted.status, restricted.body.allowedIps]).toEqual([200, ['192.0.2.1']]);
+    expect((await gw.request('GET', '/api/auth/api-keys', { key: second.key })).body.code).toBe(
+      'FORBIDDEN_IP',
+    );
+    // While the second is restricted the first is the last usable admin again: it may not restrict itself.
+    const self = await gw.request('PUT', `/api/auth/api-keys/${adminId}`, {
+      body: { allowedIps: ['127.0.0.1'] },
+    });
+    expect([self.status, self.body.code]).toEqual([409, 'LAST_ADMIN_KEY']);
+    const reopened = await gw.request('PUT', `/api/auth/api-keys/${second.id}`, { body: { allowedIps: [] } });
+    expect([reopened.status, reopened.body.allowedIps]).toEqual([200, null]);
+    expect((await gw.request('GET', '/api/auth/api-keys', { key: second.key })).status).toBe(200);
+
     const revoked = await gw.request('POST', `/api/auth/api-keys/${second.id}/revoke`);
     expect([revoked.status, revoked.body.isActive]).toEqual([200, false]);
 
@@ -141,6 +185,12 @@ describe('last usable admin key', () => {
       (await gw.request('PUT', `/api/auth/api-keys/${adminId}`, { body: { expiresAt: null } })).status,
     ).toBe(200);
     expect((await gw.request('POST', `/api/auth/api-keys/${expiring.id}/revoke`)).status).toBe(200);
+  });
+
+  it('a scoped or IP-restricted admin does not count', async () => {
+    await gw.createKey({ name: 'scoped admin', role: 'admin', allowedSessions: [sessionId] });
+    await gw.createKey({ name: 'restricted admin', role: 'admin', allowedIps: ['127.0.0.1'] });
+    await expectAllRefused(adminId);
   });
 
   it('a revoked admin does not count: the remaining one is the last again', async () => {

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ApiResponse, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 
 const KEY_FORMAT = /^wg_[0-9a-f]{64}$/;
+/** A well-formed session id that names no session. */
+const UNKNOWN_SESSION = '00000000-0000-4000-8000-00000000abcd';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const READ_FIELDS = [
   'allowedIps',
@@ -79,12 +81,13 @@ describe('API key administration', () => {
 
   it('POST stores restrictions, role and expiry as given', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const sessions = [(await gw.createSession()).id, (await gw.createSession()).id];
     const res = await gw.request('POST', '/api/auth/api-keys', {
       body: {
         name: 'scoped viewer',
         role: 'viewer',
         allowedIps: ['127.0.0.1', '10.1.0.0/16'],
-        allowedSessions: ['s-1', 's-2'],
+        allowedSessions: sessions,
         expiresAt,
       },
     });
@@ -92,7 +95,7 @@ describe('API key administration', () => {
     expect(res.body).toMatchObject({
       role: 'viewer',
       allowedIps: ['127.0.0.1', '10.1.0.0/16'],
-      allowedSessions: ['s-1', 's-2'],
+      allowedSessions: sessions,
       expiresAt,
     });
     // Empty lists mean "no restriction".
@@ -121,11 +124,12 @@ describe('API key administration', () => {
     expectKeyRead(renamed.body);
     expect(renamed.body).toMatchObject({ name: 'renamed key', role: 'operator', allowedIps: ['127.0.0.1'] });
 
+    const onlyThis = (await gw.createSession()).id;
     const changed = await gw.request('PUT', `/api/auth/api-keys/${id}`, {
-      body: { role: 'viewer', allowedIps: null, allowedSessions: ['only-this'] },
+      body: { role: 'viewer', allowedIps: null, allowedSessions: [onlyThis] },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ role: 'viewer', allowedIps: null, allowedSessions: ['only-this'] });
+    expect(changed.body).toMatchObject({ role: 'viewer', allowedIps: null, allowedSessions: [onlyThis] });
 
     const cleared = await gw.request('PUT', `/api/auth/api-keys/${id}`, { body: { allowedSessions: [] } });
     expect(cleared.body.allowedSessions).toBeNull();
@@ -198,8 +202,18 @@ describe('API key administration', () => {
       ['allowedIps not a list', { name: 'valid name', allowedIps: '127.0.0.1' }, 'body.allowedIps'],
       [
         'duplicate allowedSessions',
-        { name: 'valid name', allowedSessions: ['a', 'a'] },
+        { name: 'valid name', allowedSessions: [UNKNOWN_SESSION, UNKNOWN_SESSION] },
         'body.allowedSessions',
+      ],
+      [
+        'a non-uuid allowedSessions entry',
+        { name: 'valid name', allowedSessions: ['not-a-uuid'] },
+        'body.allowedSessions.0',
+      ],
+      [
+        'an unknown session in allowedSessions',
+        { name: 'valid name', allowedSessions: [UNKNOWN_SESSION] },
+        'body.allowedSessions.0',
       ],
       ['an unparseable expiresAt', { name: 'valid name', expiresAt: 'next tuesday' }, 'body.expiresAt'],
       ['a numeric expiresAt', { name: 'valid name', expiresAt: Date.now() + 60_000 }, 'body.expiresAt'],
@@ -217,7 +231,7 @@ describe('API key administration', () => {
       expect(await keyList()).toEqual(before);
     });
 
-    it('update with isActive, a past or bad expiresAt, a bad IP or a short name', async () => {
+    it('update with isActive, a past or bad expiresAt, a bad IP, a short name or unknown sessions', async () => {
       const { id } = await gw.createKey({ name: 'update target' });
       const before = await gw.request('GET', `/api/auth/api-keys/${id}`);
       expect(before.body.usageCount).toBe(0);
@@ -228,6 +242,8 @@ describe('API key administration', () => {
         [{ expiresAt: '2020-13-45' }, 'body.expiresAt'],
         [{ allowedIps: ['fe80::1'] }, 'body.allowedIps'],
         [{ allowedSessions: ['x', 'x'] }, 'body.allowedSessions'],
+        [{ allowedSessions: ['not-a-uuid'] }, 'body.allowedSessions.0'],
+        [{ allowedSessions: [UNKNOWN_SESSION] }, 'body.allowedSessions.0'],
         [{ name: 'no' }, 'body.name'],
         [{ role: 'root' }, 'body.role'],
         [{ keyHash: 'f'.repeat(64) }, 'body'],
@@ -235,6 +251,23 @@ describe('API key administration', () => {
       for (const [body, field] of bodies)
         expect400(await gw.request('PUT', `/api/auth/api-keys/${id}`, { body }), field);
       expect((await gw.request('GET', `/api/auth/api-keys/${id}`)).body).toEqual(before.body);
+    });
+
+    it('allowedSessions naming unknown sessions is 400 naming exactly the missing ids', async () => {
+      const known = (await gw.createSession()).id;
+      const missing = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+      const before = await keyList();
+      const res = await gw.request('POST', '/api/auth/api-keys', {
+        body: { name: 'partly unknown scope', allowedSessions: [missing[0], known, missing[1]] },
+      });
+      expect400(res);
+      expect(res.body.message).toContain(`${missing[0]}, ${missing[1]}`);
+      expect(res.body.message).not.toContain(known);
+      expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([
+        'body.allowedSessions.0',
+        'body.allowedSessions.2',
+      ]);
+      expect(await keyList()).toEqual(before);
     });
 
     it('revoke and delete take no body', async () => {

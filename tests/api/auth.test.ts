@@ -187,7 +187,7 @@ describe('authentication', () => {
       const { key, id } = await gw.createKey({
         name: 'scoped viewer',
         role: 'viewer',
-        allowedSessions: ['s-1'],
+        allowedSessions: [(await gw.createSession()).id],
       });
       const scoped = await gw.request('POST', '/api/auth/validate', { key });
       expect(scoped.body).toEqual({

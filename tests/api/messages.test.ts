@@ -139,7 +139,7 @@ describe('messages: send-text, inbound, acks and history', () => {
     const viewer = await gw.createKey({ name: 'messages viewer', role: 'viewer' });
     const scoped = await gw.createKey({
       name: 'messages scoped',
-      allowedSessions: ['00000000-0000-4000-8000-000000000000'],
+      allowedSessions: [(await gw.createSession()).id],
     });
     const body = { chatId: CONTACT, text: 'x' };
     expect(

@@ -55,7 +55,7 @@ describe('POST /api/sessions/{id}/pairing-code', () => {
     const viewer = await gw.createKey({ name: 'pairing viewer', role: 'viewer' });
     const other = await gw.createKey({
       name: 'pairing scoped',
-      allowedSessions: ['00000000-0000-4000-8000-000000000000'],
+      allowedSessions: [(await gw.createSession()).id],
     });
     const body = { phoneNumber: '15550009876' };
     expect(

@@ -147,6 +147,9 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         ['changing its role', { role: 'operator' as const }],
         ['setting expiresAt in the past', { expiresAt: at(-1) }],
         ['setting expiresAt to exactly now', { expiresAt: at(0) }],
+        ['scoping it to sessions (allowedSessions)', { allowedSessions: ['s-1'] }],
+        ['restricting it to client IPs (allowedIps)', { allowedIps: ['10.0.0.1'] }],
+        ['scoping and renaming it at once', { allowedSessions: ['s-1', 's-2'], name: 'scoped admin' }],
       ])('refuses %s on the only usable admin and writes nothing', async (_label, patch) => {
         const [only] = await seed(admin(), anApiKey({ role: 'operator' }));
         const result = await store.applyGuarded(only!.id, { kind: 'update', patch }, NOW);
@@ -179,17 +182,39 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         });
       });
 
-      it('does not count an expired, revoked or non-admin key as the other admin', async () => {
+      it('does not count an expired, revoked, scoped, IP-restricted or non-admin key as the other admin', async () => {
         const [only] = await seed(
           admin(),
           admin({ expiresAt: at(-1) }),
           admin({ expiresAt: at(0) }),
           admin({ isActive: false }),
+          admin({ allowedSessions: ['s-1'] }),
+          admin({ allowedIps: ['10.0.0.0/8'] }),
           anApiKey({ role: 'operator' }),
         );
         expect(await store.applyGuarded(only!.id, { kind: 'delete' }, NOW)).toEqual({
           outcome: 'last_admin',
         });
+        const scoping = { kind: 'update' as const, patch: { allowedIps: ['10.0.0.1'] } };
+        expect(await store.applyGuarded(only!.id, scoping, NOW)).toEqual({ outcome: 'last_admin' });
+      });
+
+      it('allows scoping or IP-restricting an admin while another usable admin exists', async () => {
+        const [first, second] = await seed(admin(), admin());
+        const scoped = await store.applyGuarded(
+          first!.id,
+          { kind: 'update', patch: { allowedSessions: ['s-1'] } },
+          NOW,
+        );
+        expect(scoped).toEqual({ outcome: 'applied', key: { ...first!, allowedSessions: ['s-1'] } });
+        // The scoped one no longer counts, so the second is now the last usable admin.
+        const restricted = await store.applyGuarded(
+          second!.id,
+          { kind: 'update', patch: { allowedIps: ['10.0.0.1'] } },
+          NOW,
+        );
+        expect(restricted).toEqual({ outcome: 'last_admin' });
+        expect(await store.findById(second!.id)).toEqual(second);
       });
 
       it('judges expiry at the given instant, not the wall clock', async () => {
@@ -203,15 +228,19 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         });
       });
 
-      it('allows changes that keep the last admin usable (rename, future expiry)', async () => {
+      it('allows changes that keep the last admin usable (rename, future expiry, empty lists)', async () => {
         const [only] = await seed(admin());
-        const patch = { name: 'still-admin', expiresAt: at(3600) };
+        const patch = { name: 'still-admin', expiresAt: at(3600), allowedIps: [], allowedSessions: [] };
         const result = await store.applyGuarded(only!.id, { kind: 'update', patch }, NOW);
         expect(result).toEqual({ outcome: 'applied', key: { ...only!, ...patch } });
       });
 
       it('allows changing or deleting an admin key that is already unusable', async () => {
-        const [revoked] = await seed(admin({ isActive: false }), admin({ expiresAt: at(-10) }));
+        const [revoked, , scoped] = await seed(
+          admin({ isActive: false }),
+          admin({ expiresAt: at(-10) }),
+          admin({ allowedSessions: ['s-1'] }),
+        );
         const demoted = await store.applyGuarded(
           revoked!.id,
           { kind: 'update', patch: { role: 'viewer' } },
@@ -220,6 +249,32 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         expect(demoted).toMatchObject({ outcome: 'applied', key: { role: 'viewer' } });
         expect(await store.applyGuarded(revoked!.id, { kind: 'delete' }, NOW)).toMatchObject({
           outcome: 'applied',
+        });
+        const rescoped = await store.applyGuarded(
+          scoped!.id,
+          { kind: 'update', patch: { allowedSessions: ['s-2'] } },
+          NOW,
+        );
+        expect(rescoped).toMatchObject({ outcome: 'applied', key: { allowedSessions: ['s-2'] } });
+        expect(await store.applyGuarded(scoped!.id, { kind: 'delete' }, NOW)).toMatchObject({
+          outcome: 'applied',
+        });
+      });
+
+      it('counts an admin with empty allowlists as usable, like one with none', async () => {
+        const [first] = await seed(admin(), admin({ allowedIps: [], allowedSessions: [] }));
+        expect(await store.applyGuarded(first!.id, { kind: 'delete' }, NOW)).toMatchObject({
+          outcome: 'applied',
+        });
+      });
+
+      it('lets a scoped admin be unscoped again, making it a usable admin', async () => {
+        const [scoped] = await seed(admin({ allowedSessions: ['s-1'], allowedIps: ['10.0.0.1'] }));
+        const patch = { allowedSessions: null, allowedIps: null };
+        const opened = await store.applyGuarded(scoped!.id, { kind: 'update', patch }, NOW);
+        expect(opened).toEqual({ outcome: 'applied', key: { ...scoped!, ...patch } });
+        expect(await store.applyGuarded(scoped!.id, { kind: 'delete' }, NOW)).toEqual({
+          outcome: 'last_admin',
         });
       });
 

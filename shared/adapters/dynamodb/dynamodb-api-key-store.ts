@@ -15,7 +15,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type ApiKey, isUsable } from '../../domain/api-key.js';
+import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
 import { ConflictError } from '../../errors/app-error.js';
 import type {
   ApiKeyChange,
@@ -70,8 +70,6 @@ function toApiKey(item: Item): ApiKey {
   }
   return key as ApiKey;
 }
-
-const usableAdmin = (key: ApiKey, now: Date) => key.role === 'admin' && isUsable(key, now);
 
 /** ApiKeyStore on the main table. */
 export class DynamoDbApiKeyStore implements ApiKeyStore {
@@ -170,10 +168,7 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
         if (!target) return { outcome: 'not_found' };
         const patch = change.kind === 'update' ? definedFields(change.patch) : {};
         const after = change.kind === 'update' ? { ...target, ...patch } : null;
-        const losesAdmin = usableAdmin(target, now) && !(after && usableAdmin(after, now));
-        if (losesAdmin && !keys.some((key) => key.id !== id && usableAdmin(key, now))) {
-          return { outcome: 'last_admin' };
-        }
+        if (removesLastUsableAdmin(target, after, () => keys, now)) return { outcome: 'last_admin' };
         const bump = {
           Update: {
             TableName: this.table,

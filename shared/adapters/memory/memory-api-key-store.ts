@@ -1,5 +1,5 @@
 /** In-memory ApiKeyStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
-import { type ApiKey, isUsable } from '../../domain/api-key.js';
+import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
 import { ConflictError } from '../../errors/app-error.js';
 import type {
   ApiKeyChange,
@@ -39,10 +39,6 @@ function copyKey(key: ApiKey): ApiKey {
   };
 }
 
-function isUsableAdmin(key: ApiKey, now: Date): boolean {
-  return key.role === 'admin' && isUsable(key, now);
-}
-
 /** API keys in a Map; every method is atomic because nothing in it awaits. */
 export class MemoryApiKeyStore implements ApiKeyStore {
   private readonly byId = new Map<string, ApiKey>();
@@ -77,9 +73,8 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     const before = this.byId.get(id);
     if (before === undefined) return { outcome: 'not_found' };
     const after = change.kind === 'delete' ? null : copyKey(applyPatch(before, change.patch, PATCHABLE));
-    const losesAdmin = isUsableAdmin(before, now) && (after === null || !isUsableAdmin(after, now));
-    const otherAdmin = [...this.byId.values()].some((key) => key.id !== id && isUsableAdmin(key, now));
-    if (losesAdmin && !otherAdmin) return { outcome: 'last_admin' };
+    if (removesLastUsableAdmin(before, after, () => this.byId.values(), now))
+      return { outcome: 'last_admin' };
     if (after === null) {
       this.byId.delete(id);
       return { outcome: 'applied', key: null };

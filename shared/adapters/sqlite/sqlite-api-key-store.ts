@@ -3,7 +3,7 @@
  * every request (`findByHash`, `findById`) use statements prepared once here.
  */
 import type Database from 'better-sqlite3';
-import { type ApiKey, isUsable } from '../../domain/api-key.js';
+import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
 import type { Role } from '../../domain/roles.js';
 import { ConflictError } from '../../errors/app-error.js';
 import type {
@@ -98,10 +98,6 @@ function duplicateKey(target: string): ConflictError {
   );
 }
 
-function isUsableAdmin(key: ApiKey, now: Date): boolean {
-  return key.role === 'admin' && isUsable(key, now);
-}
-
 /** API keys in SQLite; the last-admin guard and usage flushes each run in one write transaction. */
 export class SqliteApiKeyStore implements ApiKeyStore {
   private readonly insertRow: Database.Statement<ApiKeyRow>;
@@ -127,7 +123,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.selectByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
     this.selectAll = db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC');
     this.countAll = db.prepare<[], number>('SELECT COUNT(*) FROM api_keys').pluck();
-    // Expiry is checked in code with isUsable, so "usable" means exactly what the domain says it means.
+    // Only a pre-filter: the domain's isUsableAdmin judges the rest (expiry, scope, IPs) in code.
     this.selectOtherAdmins = db.prepare(
       "SELECT * FROM api_keys WHERE role = 'admin' AND is_active = 1 AND id <> ?",
     );
@@ -195,8 +191,8 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     if (row === undefined) return { outcome: 'not_found' };
     const before = toApiKey(row);
     const after = change.kind === 'delete' ? null : applyPatch(before, change.patch, PATCHABLE);
-    const losesAdmin = isUsableAdmin(before, now) && (after === null || !isUsableAdmin(after, now));
-    if (losesAdmin && !this.otherUsableAdminExists(id, now)) return { outcome: 'last_admin' };
+    const otherAdmins = () => this.selectOtherAdmins.all(id).map(toApiKey);
+    if (removesLastUsableAdmin(before, after, otherAdmins, now)) return { outcome: 'last_admin' };
     if (after === null) {
       this.deleteById.run(id);
       return { outcome: 'applied', key: null };
@@ -204,9 +200,5 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.updateRow.run(toRow(after));
     const written = this.selectById.get(id);
     return { outcome: 'applied', key: written === undefined ? null : toApiKey(written) };
-  }
-
-  private otherUsableAdminExists(id: string, now: Date): boolean {
-    return this.selectOtherAdmins.all(id).some((row) => isUsable(toApiKey(row), now));
   }
 }

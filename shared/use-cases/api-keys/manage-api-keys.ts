@@ -5,6 +5,7 @@ import {
   type ApiKeyResponse,
   type CreateApiKeyBody,
   type CreatedApiKeyResponse,
+  restricts,
   toApiKeyResponse,
   type UpdateApiKeyBody,
 } from '../../domain/api-key.js';
@@ -14,10 +15,44 @@ import type { ApiKeyChange, ApiKeyPatch } from '../../ports/api-key-store.port.j
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../security/secrets.js';
 import type { CoreDeps } from '../core-deps.js';
 
-type KeyDeps = Pick<CoreDeps, 'main' | 'audit' | 'clock'>;
+type KeyDeps = Pick<CoreDeps, 'main' | 'data' | 'audit' | 'clock'>;
 
 const notFound = (id: string) => new NotFoundError(`API key '${id}' not found`);
-const lastAdmin = () => new ConflictError('LAST_ADMIN_KEY', 'Cannot remove the last active admin key');
+
+/** 409 LAST_ADMIN_KEY naming the refused change (`refused` completes "Refused to …"). */
+const lastAdmin = (refused: string) =>
+  new ConflictError(
+    'LAST_ADMIN_KEY',
+    `Refused to ${refused}: no usable admin key (an active, unexpired admin key that is neither scoped to ` +
+      'sessions nor limited to client IPs) would remain. Create another admin key first.',
+  );
+
+/** The fields of an update that take a key away from being a usable admin, for the 409 message. */
+function describeRefusedUpdate(patch: ApiKeyPatch): string {
+  const fields: string[] = [];
+  if (patch.role !== undefined && patch.role !== 'admin') fields.push(`role to ${patch.role}`);
+  if (restricts(patch.allowedSessions ?? null)) fields.push('allowedSessions');
+  if (restricts(patch.allowedIps ?? null)) fields.push('allowedIps');
+  if (patch.expiresAt) fields.push(`expiresAt ${patch.expiresAt}`);
+  return `change the last usable admin key (${fields.join(', ')})`;
+}
+
+/** 400 unless every id names an existing session (a scope of unknown ids would silently grant nothing). */
+async function assertSessionsExist(deps: Pick<CoreDeps, 'data'>, ids: readonly string[] | null | undefined) {
+  if (!ids?.length) return;
+  const found = await Promise.all(ids.map((id) => deps.data.sessions.findById(id)));
+  const missing = ids.flatMap((id, index) => (found[index] === null ? [{ id, index }] : []));
+  if (missing.length === 0) return;
+  throw new ValidationError(
+    `allowedSessions names sessions that do not exist: ${missing.map((m) => m.id).join(', ')}`,
+    {
+      details: missing.map(({ id, index }) => ({
+        path: `body.allowedSessions.${index}`,
+        message: `no session with id ${id}`,
+      })),
+    },
+  );
+}
 
 /** Creates a key and answers its plaintext once; only the SHA-256 hash is stored. */
 export async function createApiKey(
@@ -29,10 +64,11 @@ export async function createApiKey(
   if (body.expiresAt !== undefined && Date.parse(body.expiresAt) <= now.getTime()) {
     throw new ValidationError('expiresAt must be in the future');
   }
+  await assertSessionsExist(deps, body.allowedSessions);
   const plaintext = generateApiKey();
   const key = newKeyRecord(plaintext, body, now);
   await deps.main.apiKeys.create(key);
-  deps.audit.record(caller, {
+  await deps.audit.record(caller, {
     action: 'api_key_created',
     metadata: { targetKeyId: key.id, targetKeyName: key.name, role: key.role },
   });
@@ -77,11 +113,12 @@ async function applyChange(
   deps: KeyDeps,
   id: string,
   change: ApiKeyChange,
+  refused: string,
   guardAt: Date = deps.clock.now(),
 ): Promise<ApiKey | null> {
   const result = await deps.main.apiKeys.applyGuarded(id, change, guardAt);
   if (result.outcome === 'not_found') throw notFound(id);
-  if (result.outcome === 'last_admin') throw lastAdmin();
+  if (result.outcome === 'last_admin') throw lastAdmin(refused);
   return result.key;
 }
 
@@ -96,6 +133,7 @@ export async function updateApiKey(
   if (body.expiresAt && Date.parse(body.expiresAt) <= now.getTime()) {
     throw new ValidationError('expiresAt must be in the future');
   }
+  await assertSessionsExist(deps, body.allowedSessions);
   const patch: ApiKeyPatch = { updatedAt: now.toISOString() };
   if (body.name !== undefined) patch.name = body.name;
   if (body.role !== undefined) patch.role = body.role;
@@ -105,13 +143,18 @@ export async function updateApiKey(
   }
   if (body.expiresAt !== undefined)
     patch.expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
-  // An expiry on a key that stays admin removes it later rather than now: the guard is evaluated at that instant,
-  // so the last usable admin key cannot be given an expiry (nor can one that would outlive every other admin).
-  const staysAdmin = patch.role === undefined || patch.role === 'admin';
-  const guardAt = patch.expiresAt && staysAdmin ? new Date(patch.expiresAt) : now;
-  const key = await applyChange(deps, id, { kind: 'update', patch }, guardAt);
+  // An expiry on a key that otherwise stays a usable admin removes it later rather than now: the guard is evaluated
+  // at that instant, so the last usable admin key cannot be given an expiry (nor can one that would outlive every
+  // other admin). A change that disqualifies it at once (role, scope, IPs) is judged now.
+  const disqualifiesNow =
+    (patch.role !== undefined && patch.role !== 'admin') ||
+    restricts(patch.allowedSessions ?? null) ||
+    restricts(patch.allowedIps ?? null);
+  const guardAt = patch.expiresAt && !disqualifiesNow ? new Date(patch.expiresAt) : now;
+  const change: ApiKeyChange = { kind: 'update', patch };
+  const key = await applyChange(deps, id, change, describeRefusedUpdate(patch), guardAt);
   if (!key) throw notFound(id);
-  deps.audit.record(caller, {
+  await deps.audit.record(caller, {
     action: 'api_key_updated',
     metadata: { targetKeyId: id, fields: Object.keys(body) },
   });
@@ -120,12 +163,14 @@ export async function updateApiKey(
 
 /** Deactivates a key for good; 409 when it is the last usable admin key. */
 export async function revokeApiKey(deps: KeyDeps, caller: Caller, id: string): Promise<ApiKeyResponse> {
-  const key = await applyChange(deps, id, {
-    kind: 'update',
-    patch: { isActive: false, updatedAt: deps.clock.now().toISOString() },
-  });
+  const key = await applyChange(
+    deps,
+    id,
+    { kind: 'update', patch: { isActive: false, updatedAt: deps.clock.now().toISOString() } },
+    'revoke the last usable admin key',
+  );
   if (!key) throw notFound(id);
-  deps.audit.record(caller, {
+  await deps.audit.record(caller, {
     action: 'api_key_revoked',
     metadata: { targetKeyId: id, targetKeyName: key.name },
   });
@@ -134,6 +179,6 @@ export async function revokeApiKey(deps: KeyDeps, caller: Caller, id: string): P
 
 /** Deletes a key; 409 when it is the last usable admin key. */
 export async function deleteApiKey(deps: KeyDeps, caller: Caller, id: string): Promise<void> {
-  await applyChange(deps, id, { kind: 'delete' });
-  deps.audit.record(caller, { action: 'api_key_deleted', metadata: { targetKeyId: id } });
+  await applyChange(deps, id, { kind: 'delete' }, 'delete the last usable admin key');
+  await deps.audit.record(caller, { action: 'api_key_deleted', metadata: { targetKeyId: id } });
 }
