@@ -12,7 +12,11 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['host/main.ts', 'host/migrate.ts'], outdir: 'dist/host' });
+await build({
+  ...common,
+  entryPoints: ['host/main.ts', 'host/migrate.ts', 'host/recover-admin-key.ts'],
+  outdir: 'dist/host',
+});
 
 // The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send
 // benchmark, tests/bench/baileys-send-dynamodb.mjs); splitting keeps one copy of the code they share.
