@@ -37,7 +37,8 @@ export function createAwsFunctionDeps(env: Env): Deps {
       else logger.warn({ sessionId }, 'credentials of an unowned session left on the shared file system');
     },
   });
-  const audit = new AuditRecorder(adapters.main.audit, clock, logger);
+  const metrics = createMetrics();
+  const audit = new AuditRecorder(adapters.main.audit, clock, logger, metrics);
   const deps = createFunctionDeps({
     clock,
     logger,
@@ -48,8 +49,9 @@ export function createAwsFunctionDeps(env: Env): Deps {
     audit,
     env,
     version: env.SERVICE_VERSION ?? '0.0.0',
-    metrics: createMetrics(),
+    metrics,
   });
-  // A Lambda may be frozen right after answering: what the request buffered is written before the answer.
+  // A Lambda may be frozen right after answering: what the request left to the background (api_key_used, …) and
+  // the retry buffer are written before the answer. Entries the request awaited are already stored: not rewritten.
   return { ...deps, flushAfterRequest: () => audit.flush() };
 }

@@ -72,7 +72,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { main, data } = backends;
   const commands = new CommandQueue(backends.commandQueue);
   const metrics = createMetrics();
-  const audit = new AuditRecorder(main.audit, clock, logger);
+  const audit = new AuditRecorder(main.audit, clock, logger, metrics);
   const events = new EventBus(logger);
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({ messages: data.messages, events, clock, logger });
@@ -173,7 +173,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await rpc?.close();
       await engine.close();
       await deps?.usage.flush();
-      await audit.flush();
+      await audit.close();
       await backends.close();
     })());
 

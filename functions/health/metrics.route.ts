@@ -24,7 +24,7 @@ export const metricsRoute = defineRoute({
       const subject = caller.ip ?? 'unknown';
       const decision = deps.rateLimiter.hit(subject, deps.clock.now().getTime());
       if (!decision.allowed) {
-        deps.audit.record(caller, {
+        void deps.audit.record(caller, {
           action: 'rate_limit_exceeded',
           severity: 'warn',
           statusCode: 429,

@@ -63,7 +63,7 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   if (route.rateLimited !== false) {
     const decision = deps.rateLimiter.hit(caller.ip ?? 'unknown', deps.clock.now().getTime());
     if (!decision.allowed) {
-      deps.audit.record(caller, {
+      void deps.audit.record(caller, {
         action: 'rate_limit_exceeded',
         severity: 'warn',
         statusCode: 429,

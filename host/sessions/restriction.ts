@@ -32,7 +32,7 @@ export async function applyRestriction(
   const row = notice.active
     ? await writer.apply('action_required', { lastError: restrictionReason(notice) })
     : await writer.apply('action_resolved', { lastError: null });
-  audit.record(SYSTEM_CALLER, {
+  void audit.record(SYSTEM_CALLER, {
     action: notice.active ? 'session_restricted' : 'session_restriction_lifted',
     severity: notice.active ? 'warn' : 'info',
     sessionId: session.id,

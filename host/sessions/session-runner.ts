@@ -237,7 +237,7 @@ export class SessionRunner {
     this.connected = true;
     // A restriction announced while connecting applies as soon as the session is ready.
     if (this.restriction) await applyRestriction(this.restrictionContext(), this.restriction);
-    this.deps.audit.record(SYSTEM_CALLER, {
+    void this.deps.audit.record(SYSTEM_CALLER, {
       action: 'session_connected',
       sessionId: this.session.id,
       sessionName: this.session.name,
@@ -265,7 +265,7 @@ export class SessionRunner {
       this.retire();
       await this.deps.engines.wipeCredentials(id);
       await this.writer.apply('connection_lost', { phone: null, lastError: info.reason });
-      this.deps.audit.record(SYSTEM_CALLER, {
+      void this.deps.audit.record(SYSTEM_CALLER, {
         action: 'session_disconnected',
         severity: 'warn',
         sessionId: id,

@@ -1,17 +1,19 @@
 /**
- * Writes audit entries without slowing or failing the request that produced them: entries are buffered and
- * flushed in batches shortly after; a failed flush is logged and dropped, never thrown. Applies the spec's
- * sampling (rate_limit_exceeded once per subject and kind per minute, send_pacing_blocked once per session per
- * minute; everything else, send_breaker_tripped included, is never sampled). api_key_used, which the spec asks
- * for on successful use, is written once per key per minute: a row per request would turn the audit log into an
- * access log and cost a write per request.
+ * The one way audit entries are recorded: stamps them with the caller and time and hands them to the AuditWriter
+ * (group commit, retries, nothing dropped silently). Applies the spec's sampling (rate_limit_exceeded once per
+ * subject and kind per minute, send_pacing_blocked once per session per minute; everything else,
+ * send_breaker_tripped included, is never sampled). api_key_used, which the spec asks for on successful use, is
+ * written once per key per minute: a row per request would turn the audit log into an access log and cost a write
+ * per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuditAction, AuditEntry, NewAuditEntry } from '../domain/audit.js';
+import type { AuditAction, NewAuditEntry } from '../domain/audit.js';
 import type { Caller } from '../domain/caller.js';
+import type { AuditMetrics } from '../observability/metrics.js';
 import type { AuditLogStore } from '../ports/audit-log-store.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Logger } from '../ports/logger.port.js';
+import { AuditWriter, type AuditWriterOptions } from './audit-writer.js';
 
 const SAMPLE_WINDOW_MS = 60_000;
 const MAX_SAMPLE_KEYS = 10_000;
@@ -30,42 +32,34 @@ function sampleKeyOf(entry: NewAuditEntry): string | null {
 const truncate = (value: string | null | undefined, max: number): string | null =>
   value == null ? null : value.length > max ? value.slice(0, max) : value;
 
-export interface AuditRecorderOptions {
-  flushDelayMs?: number;
-  maxBuffered?: number;
-}
-
+/** Stamps, samples and hands audit entries to the writer; one per process, shared by every caller. */
 export class AuditRecorder {
-  private buffer: AuditEntry[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
   private readonly lastSampled = new Map<string, number>();
-  private readonly flushDelayMs: number;
-  private readonly maxBuffered: number;
+  private readonly writer: AuditWriter;
 
   constructor(
-    private readonly store: AuditLogStore,
+    store: AuditLogStore,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-    options: AuditRecorderOptions = {},
+    logger: Logger,
+    metrics: AuditMetrics,
+    options: AuditWriterOptions = {},
   ) {
-    this.flushDelayMs = options.flushDelayMs ?? 25;
-    this.maxBuffered = options.maxBuffered ?? 10_000;
+    this.writer = new AuditWriter(store, logger, metrics, options);
   }
 
-  /** Queues an entry stamped with the caller's key, IP, request and time. Never throws. */
-  record(caller: Caller, entry: NewAuditEntry): void {
+  /**
+   * Records an entry stamped with the caller's key, IP, request and time. Resolves once it is stored (or, the store
+   * failing, kept for retry); never rejects. Security-relevant actions are awaited so the row exists before the
+   * response; others may be left to the background (`void audit.record(…)`).
+   */
+  record(caller: Caller, entry: NewAuditEntry): Promise<void> {
     const now = this.clock.now();
     const sampleKey = sampleKeyOf(entry);
-    if (sampleKey !== null && !this.admitSample(sampleKey, now.getTime())) return;
-    if (this.buffer.length >= this.maxBuffered) {
-      this.logger.warn({ action: entry.action }, 'audit buffer full; entry dropped');
-      return;
-    }
+    if (sampleKey !== null && !this.admitSample(sampleKey, now.getTime())) return Promise.resolve();
     const metadata = caller.requestId
       ? { requestId: caller.requestId, ...entry.metadata }
       : (entry.metadata ?? null);
-    this.buffer.push({
+    return this.writer.write({
       id: randomUUID(),
       action: entry.action,
       severity: entry.severity ?? 'info',
@@ -82,25 +76,16 @@ export class AuditRecorder {
       errorMessage: entry.errorMessage ?? null,
       createdAt: now.toISOString(),
     });
-    this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
-    this.timer.unref?.();
   }
 
-  /** Writes everything buffered so far; resolves when it is stored (or the failure is logged). */
+  /** Writes everything recorded so far and tries the retry buffer once (Lambda: before the instance may freeze). */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.buffer;
-    this.buffer = [];
-    this.flushing = this.flushing.then(async () => {
-      if (batch.length === 0) return;
-      try {
-        await this.store.append(batch);
-      } catch (error) {
-        this.logger.error({ err: error, entries: batch.length }, 'audit write failed; entries dropped');
-      }
-    });
-    return this.flushing;
+    return this.writer.flush();
+  }
+
+  /** Shutdown: a final flush; entries the store still refuses are counted as dropped and logged. */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   private admitSample(key: string, nowMs: number): boolean {

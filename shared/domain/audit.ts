@@ -45,6 +45,46 @@ export const AUDIT_ACTIONS = [
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
 
+/**
+ * Security-relevant actions: who may do what, and what runs under which account. The use case that records one
+ * awaits it, so the row is stored before the response goes out; the recorder also evicts these last when its retry
+ * buffer is full. Everything else (api_key_used, rate_limit_exceeded, session_qr_generated, the host's connection
+ * events…) is high-volume or informational and is written in the background.
+ */
+export const SECURITY_AUDIT_ACTIONS = [
+  'api_key_created',
+  'api_key_updated',
+  'api_key_revoked',
+  'api_key_deleted',
+  'api_key_auth_failed',
+  'queue_board_mutated',
+  'session_created',
+  'session_started',
+  'session_stopped',
+  'session_force_killed',
+  'session_logged_out',
+  'session_deleted',
+  'webhook_created',
+  'webhook_deleted',
+  'integration_instance_created',
+  'integration_instance_updated',
+  'integration_instance_secret_regenerated',
+  'integration_instance_deleted',
+  'infra_config_saved',
+  'infra_restart_requested',
+  'infra_data_exported',
+  'infra_data_imported',
+  'infra_storage_exported',
+  'infra_storage_imported',
+] as const satisfies readonly AuditAction[];
+export type SecurityAuditAction = (typeof SECURITY_AUDIT_ACTIONS)[number];
+
+const SECURITY_ACTIONS: ReadonlySet<AuditAction> = new Set(SECURITY_AUDIT_ACTIONS);
+
+/** True for an action the use case must have stored before it answers. */
+export const isSecurityAuditAction = (action: AuditAction): action is SecurityAuditAction =>
+  SECURITY_ACTIONS.has(action);
+
 export const AuditSeverity = z.enum(['info', 'warn', 'error']);
 export type AuditSeverity = z.infer<typeof AuditSeverity>;
 

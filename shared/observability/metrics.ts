@@ -10,7 +10,13 @@ export interface Metrics {
   readonly httpDuration: Histogram<'method' | 'route'>;
   readonly activeEngines: Gauge;
   readonly commandsProcessed: Counter<'type' | 'outcome'>;
+  readonly auditWriteFailures: Counter;
+  readonly auditEntriesDropped: Counter<'action'>;
+  readonly auditRetryBuffered: Gauge;
 }
+
+/** The audit recorder's share of the metrics. */
+export type AuditMetrics = Pick<Metrics, 'auditWriteFailures' | 'auditEntriesDropped' | 'auditRetryBuffered'>;
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -39,6 +45,22 @@ export function createMetrics(): Metrics {
       name: 'waygate_commands_processed_total',
       help: 'Queue commands handled by the host, by type and outcome',
       labelNames: ['type', 'outcome'],
+      registers: [registry],
+    }),
+    auditWriteFailures: new Counter({
+      name: 'waygate_audit_write_failures_total',
+      help: 'Failed attempts to write a batch of audit entries (each is retried)',
+      registers: [registry],
+    }),
+    auditEntriesDropped: new Counter({
+      name: 'waygate_audit_entries_dropped_total',
+      help: 'Audit entries discarded unwritten (retry buffer full, or still failing at shutdown), by action',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
+    auditRetryBuffered: new Gauge({
+      name: 'waygate_audit_retry_buffered',
+      help: 'Audit entries waiting in the retry buffer for the store to accept them',
       registers: [registry],
     }),
   };

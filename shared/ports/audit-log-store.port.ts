@@ -12,6 +12,10 @@ export interface AuditFilter {
 
 /** The audit log in the main store: append-only, queried newest first, pruned by age. */
 export interface AuditLogStore {
+  /**
+   * Stores the entries whose id is not stored yet; an entry with a known id is skipped, the stored one kept. So a
+   * write retried after a failure that had in fact landed (a timeout, a lost answer) stores nothing twice.
+   */
   append(entries: readonly AuditEntry[]): Promise<void>;
   /** Entries matching the filter, newest first, and the unpaginated total. */
   query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }>;

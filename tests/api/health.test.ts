@@ -1,6 +1,6 @@
 /**
  * Health (`{status, timestamp, version}`), readiness (both stores up) and Prometheus metrics behind
- * METRICS_TOKEN (404 without one, 401 for a wrong or missing bearer).
+ * METRICS_TOKEN (404 without one, 401 for a wrong or missing bearer), the audit write series among them.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -112,5 +112,16 @@ describe('metrics with METRICS_TOKEN', () => {
     });
     expect(after.text).toContain('route="/api/sessions/{id}"');
     expect(after.text).not.toContain(session.id);
+  });
+
+  it('exports the audit write series: failed writes, dropped entries by action, the retry buffer', async () => {
+    const res = await gw.request('GET', '/api/metrics', {
+      key: null,
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/^waygate_audit_write_failures_total 0$/m);
+    expect(res.text).toContain('# TYPE waygate_audit_entries_dropped_total counter');
+    expect(res.text).toMatch(/^waygate_audit_retry_buffered 0$/m);
   });
 });

@@ -1,9 +1,8 @@
 /**
- * Behaviour every AuditLogStore adapter must show: append-only batches, newest-first filtered pages with an
- * unpaginated total, session scoping, and pruning by age.
+ * Behaviour every AuditLogStore adapter must show: append-only batches that skip known ids (so a retried write
+ * stores nothing twice), newest-first filtered pages with an unpaginated total, session scoping, and pruning by age.
  */
 import type { AuditEntry } from '../../shared/domain/audit.js';
-import { ConflictError } from '../../shared/errors/app-error.js';
 import type { AuditLogStore } from '../../shared/ports/audit-log-store.port.js';
 import { anAuditEntry, at, T0 } from '../helpers/builders.js';
 
@@ -54,14 +53,34 @@ export function auditLogStoreContract(name: string, open: () => Promise<OpenedAu
         expect(await store.query({}, ALL)).toEqual({ data: [], total: 0 });
       });
 
-      it('rejects a batch containing a known id with ConflictError and writes none of it', async () => {
-        const first = anAuditEntry();
+      it('skips an entry whose id is stored already, keeping the stored one, and writes the rest', async () => {
+        const first = anAuditEntry({ createdAt: at(0) });
         await store.append([first]);
-        const fresh = anAuditEntry();
-        await expect(store.append([fresh, anAuditEntry({ id: first.id })])).rejects.toBeInstanceOf(
-          ConflictError,
-        );
-        expect(ids(await store.query({}, ALL))).toEqual([first.id]);
+        const fresh = anAuditEntry({ createdAt: at(1) });
+        await store.append([anAuditEntry({ id: first.id, action: 'session_deleted' }), fresh]);
+        expect(await store.query({}, ALL)).toEqual({ data: [fresh, first], total: 2 });
+      });
+
+      it('stores a retried batch once: appending the same entries again changes nothing', async () => {
+        const batch = [0, 1, 2].map((n) => anAuditEntry({ createdAt: at(n) }));
+        await store.append(batch);
+        await store.append(batch);
+        expect(await store.query({}, ALL)).toEqual({ data: [...batch].reverse(), total: 3 });
+      });
+
+      it('completes a large batch of which a part had landed, storing each entry once', async () => {
+        const batch = Array.from({ length: 150 }, (_, n) => anAuditEntry({ createdAt: at(n) }));
+        await store.append(batch.slice(40, 120));
+        await store.append(batch);
+        const stored = await store.query({}, ALL);
+        expect(stored.total).toBe(150);
+        expect(ids(stored)).toEqual(ids({ data: [...batch].reverse() }));
+      });
+
+      it('stores the first of two entries with one id in the same batch', async () => {
+        const first = anAuditEntry({ action: 'session_started' });
+        await store.append([first, { ...first, action: 'session_stopped' }]);
+        expect(await store.query({}, ALL)).toEqual({ data: [first], total: 1 });
       });
 
       it('hands out copies: mutating an argument or a result does not change the store', async () => {

@@ -117,7 +117,7 @@ export async function startClusterNode(
     logger: silentLogger,
     engines: new TestEngineFactory(shared.network),
     sink: new MessageSink({ messages: shared.messages, events, clock, logger: silentLogger }),
-    audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger),
+    audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger, createMetrics()),
     teardownTimeoutMs: 50,
     random: () => 0.5,
     commands: new CommandQueue(new MemoryQueue({ name: nodeId, fifo: true, visibilityTimeoutSeconds: 30 })),

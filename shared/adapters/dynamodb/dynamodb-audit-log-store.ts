@@ -1,8 +1,8 @@
 /**
- * The audit log in DynamoDB. Each entry is its own item (unique id by condition); gsi1 orders every entry by
- * time and gsi2 the entries of one session, so a `sessionId` query reads only that session. The other filters
- * (action, severity, apiKeyId, a scope of several sessions) are filter expressions over the time index; the log
- * is bounded by pruneBefore, and these are operator queries, not hot paths.
+ * The audit log in DynamoDB. Each entry is its own item (a known id is skipped by condition); gsi1 orders every
+ * entry by time and gsi2 the entries of one session, so a `sessionId` query reads only that session. The other
+ * filters (action, severity, apiKeyId, a scope of several sessions) are filter expressions over the time index;
+ * the log is bounded by pruneBefore, and these are operator queries, not hot paths.
  */
 import {
   type DynamoDBDocumentClient,
@@ -11,7 +11,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../../domain/audit.js';
 import type { Page } from '../../domain/common.js';
-import { ConflictError } from '../../errors/app-error.js';
 import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
 import {
   cancellationCodes,
@@ -64,33 +63,40 @@ export class DynamoDbAuditLogStore implements AuditLogStore {
   ) {}
 
   /**
-   * Appends in transactions of up to 100 entries: a batch that fits is all-or-nothing (a known id writes none of
-   * it); a larger batch is atomic per chunk only.
+   * Appends in transactions of up to 100 conditional puts. An entry whose id is stored already fails its condition,
+   * which cancels its transaction: the transaction is sent again without the entries the cancellation names.
    */
   append(entries: readonly AuditEntry[]): Promise<void> {
     return guard(STORE, async () => {
-      for (const chunk of chunks(entries, TRANSACTION_SIZE)) {
-        const TransactItems = chunk.map((entry) => {
-          const order = `${entry.createdAt}#${entry.id}`;
-          const item: Item = { ...copy(entry), ...entryKey(entry.id), gsi1pk: 'AUDIT', gsi1sk: order };
-          if (entry.sessionId !== null)
-            Object.assign(item, { gsi2pk: `AUDITSESSION#${entry.sessionId}`, gsi2sk: order });
-          return {
-            Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-          };
-        });
-        try {
-          await this.doc.send(new TransactWriteCommand({ TransactItems }));
-        } catch (error) {
-          if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) {
-            throw new ConflictError('CONFLICT', 'An audit entry with this id already exists', {
-              cause: error,
-            });
-          }
-          throw error;
-        }
-      }
+      // One transaction may not name an item twice: the first entry of an id stands, as across batches.
+      const seen = new Set<string>();
+      const unique = entries.filter((entry) => !seen.has(entry.id) && seen.add(entry.id));
+      for (const chunk of chunks(unique, TRANSACTION_SIZE)) await this.putNew(chunk);
     });
+  }
+
+  private async putNew(entries: readonly AuditEntry[]): Promise<void> {
+    let pending = entries;
+    while (pending.length > 0) {
+      try {
+        await this.doc.send(
+          new TransactWriteCommand({ TransactItems: pending.map((entry) => this.put(entry)) }),
+        );
+        return;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes?.includes('ConditionalCheckFailed')) throw error;
+        pending = pending.filter((_, index) => codes[index] !== 'ConditionalCheckFailed');
+      }
+    }
+  }
+
+  private put(entry: AuditEntry) {
+    const order = `${entry.createdAt}#${entry.id}`;
+    const item: Item = { ...copy(entry), ...entryKey(entry.id), gsi1pk: 'AUDIT', gsi1sk: order };
+    if (entry.sessionId !== null)
+      Object.assign(item, { gsi2pk: `AUDITSESSION#${entry.sessionId}`, gsi2sk: order });
+    return { Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
   }
 
   query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {

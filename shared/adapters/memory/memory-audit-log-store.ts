@@ -1,7 +1,6 @@
-/** In-memory AuditLogStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
+/** In-memory AuditLogStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, known ids skipped). */
 import type { AuditEntry } from '../../domain/audit.js';
 import type { Page } from '../../domain/common.js';
-import { ConflictError } from '../../errors/app-error.js';
 import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
 import { jsonCopy, newestFirst } from './memory-support.js';
 
@@ -41,15 +40,7 @@ export class MemoryAuditLogStore implements AuditLogStore {
   private readonly byId = new Map<string, AuditEntry>();
 
   async append(entries: readonly AuditEntry[]): Promise<void> {
-    // All or nothing, like the SQLite batch transaction.
-    const seen = new Set<string>();
-    for (const entry of entries) {
-      if (this.byId.has(entry.id) || seen.has(entry.id)) {
-        throw new ConflictError('CONFLICT', 'An audit entry with this id already exists');
-      }
-      seen.add(entry.id);
-    }
-    for (const entry of entries) this.byId.set(entry.id, copyEntry(entry));
+    for (const entry of entries) if (!this.byId.has(entry.id)) this.byId.set(entry.id, copyEntry(entry));
   }
 
   async query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {

@@ -1,11 +1,10 @@
 /**
- * AuditLogStore over the main SQLite file. Append is one transaction per batch; queries build their WHERE from the
- * filters present and reuse one prepared statement per filter shape.
+ * AuditLogStore over the main SQLite file. Append is one transaction per batch that skips known ids; queries build
+ * their WHERE from the filters present and reuse one prepared statement per filter shape.
  */
 import type Database from 'better-sqlite3';
 import type { AuditAction, AuditEntry, AuditSeverity } from '../../domain/audit.js';
 import type { Page } from '../../domain/common.js';
-import { ConflictError } from '../../errors/app-error.js';
 import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
@@ -29,10 +28,6 @@ interface AuditRow {
 }
 
 const STORE = 'Audit log store';
-
-function duplicateEntry(): ConflictError {
-  return new ConflictError('CONFLICT', 'An audit entry with this id already exists');
-}
 
 function toEntry(row: AuditRow): AuditEntry {
   return {
@@ -119,7 +114,8 @@ export class SqliteAuditLogStore implements AuditLogStore {
       `INSERT INTO audit_logs (id, action, severity, api_key_id, api_key_name, session_id, session_name,
          ip_address, user_agent, method, path, status_code, metadata, error_message, created_at)
        VALUES (@id, @action, @severity, @api_key_id, @api_key_name, @session_id, @session_name,
-         @ip_address, @user_agent, @method, @path, @status_code, @metadata, @error_message, @created_at)`,
+         @ip_address, @user_agent, @method, @path, @status_code, @metadata, @error_message, @created_at)
+       ON CONFLICT (id) DO NOTHING`,
     );
     this.deleteBefore = db.prepare('DELETE FROM audit_logs WHERE created_at < ?');
     this.rows = new StatementCache(db);
@@ -148,7 +144,7 @@ export class SqliteAuditLogStore implements AuditLogStore {
 
   async append(entries: readonly AuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    runSql(STORE, () => this.appendBatch.immediate(entries), duplicateEntry);
+    runSql(STORE, () => this.appendBatch.immediate(entries));
   }
 
   async query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {

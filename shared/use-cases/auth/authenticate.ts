@@ -1,8 +1,9 @@
 /**
  * Authenticates a presented API key for one request: existence (by hash), isActive, expiresAt, allowedIps (fail
  * closed when the client IP is unknown), role, unscoped-only routes, and allowedSessions for the session the
- * route acts on. Every refusal is audited as api_key_auth_failed; success counts usage in memory and is audited as
- * api_key_used at most once per key per minute (the recorder samples it), so it costs no store write per request.
+ * route acts on. Every refusal is audited as api_key_auth_failed, stored before the refusal is thrown; success
+ * counts usage in memory and is audited as api_key_used at most once per key per minute (the recorder samples
+ * it), in the background, so it costs no store write per request.
  */
 
 import type { AuditRecorder } from '../../audit/audit-recorder.js';
@@ -37,8 +38,13 @@ export async function authenticate(
   request: Caller,
   requirement: AccessRequirement,
 ): Promise<CallerKey> {
-  const refuse = (error: AppError, keyId: string | null = null, keyName: string | null = null): never => {
-    deps.audit.record(request, {
+  // A refusal is stored before the 401/403 goes out: the next request reads it (security-relevant).
+  const refuse = async (
+    error: AppError,
+    keyId: string | null = null,
+    keyName: string | null = null,
+  ): Promise<never> => {
+    await deps.audit.record(request, {
       action: 'api_key_auth_failed',
       severity: 'warn',
       apiKeyId: keyId,
@@ -102,6 +108,7 @@ export async function authenticate(
   }
 
   deps.usage.record(key.id, now);
-  deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
+  // High-volume (sampled once per key per minute): written in the background, never delaying the request.
+  void deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
   return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
 }

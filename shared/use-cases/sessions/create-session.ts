@@ -39,6 +39,10 @@ export async function createSession(
     updatedAt: now,
   };
   await deps.data.sessions.create(session);
-  deps.audit.record(caller, { action: 'session_created', sessionId: session.id, sessionName: session.name });
+  await deps.audit.record(caller, {
+    action: 'session_created',
+    sessionId: session.id,
+    sessionName: session.name,
+  });
   return toSessionResponse(session);
 }

@@ -18,5 +18,5 @@ export async function deleteSession(
   // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do.
   await deps.data.messages.deleteBySession(id);
   await deps.data.sessions.delete(id);
-  deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
+  await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

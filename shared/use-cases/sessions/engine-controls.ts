@@ -27,7 +27,7 @@ async function control(
   };
   // The host throws the refusals (400 not started, 502 incomplete); the success audit is written only after it.
   const updated = await call[operation](id);
-  deps.audit.record(caller, { action: AUDIT[operation], sessionId: id, sessionName: session.name });
+  await deps.audit.record(caller, { action: AUDIT[operation], sessionId: id, sessionName: session.name });
   return toSessionResponse(updated);
 }
 

@@ -19,6 +19,11 @@ export async function getSessionQr(
   const session = await loadSession(deps.data.sessions, caller, id);
   const snapshot = await deps.host.getQr(id);
   const qrCode = await renderQrDataUrl(snapshot.qr);
-  deps.audit.record(caller, { action: 'session_qr_generated', sessionId: id, sessionName: session.name });
+  // High-volume (clients poll the QR): written in the background.
+  void deps.audit.record(caller, {
+    action: 'session_qr_generated',
+    sessionId: id,
+    sessionName: session.name,
+  });
   return { qrCode, status: snapshot.status };
 }

@@ -43,6 +43,6 @@ export async function startSession(
       cause: error,
     });
   }
-  deps.audit.record(caller, { action: 'session_started', sessionId: id, sessionName: session.name });
+  await deps.audit.record(caller, { action: 'session_started', sessionId: id, sessionName: session.name });
   return toSessionResponse(claimed.session);
 }

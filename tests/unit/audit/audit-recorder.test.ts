@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import { type Caller, SYSTEM_CALLER } from '../../../shared/domain/caller.js';
+import type { Caller } from '../../../shared/domain/caller.js';
+import { createMetrics } from '../../../shared/observability/metrics.js';
 import type { AuditLogStore } from '../../../shared/ports/audit-log-store.port.js';
+import type { Clock } from '../../../shared/ports/clock.port.js';
 import { silentLogger } from '../../../shared/ports/logger.port.js';
 import { TestClock } from '../../helpers/test-clock.js';
 
@@ -19,13 +21,14 @@ async function all(store: AuditLogStore) {
   return (await store.query({}, { limit: 200, offset: 0 })).data;
 }
 
+const recorderOn = (store: AuditLogStore, clock: Clock = new TestClock()) =>
+  new AuditRecorder(store, clock, silentLogger, createMetrics());
+
 describe('AuditRecorder', () => {
-  it('stamps entries with the caller and request, and writes them on flush', async () => {
+  it('stamps entries with the caller and request', async () => {
     const store = new MemoryAuditLogStore();
-    const recorder = new AuditRecorder(store, new TestClock(), silentLogger);
-    recorder.record(caller, { action: 'session_created', sessionId: 's-1', sessionName: 'one' });
-    expect(await all(store)).toHaveLength(0);
-    await recorder.flush();
+    const recorder = recorderOn(store);
+    await recorder.record(caller, { action: 'session_created', sessionId: 's-1', sessionName: 'one' });
     const [entry] = await all(store);
     expect(entry).toMatchObject({
       action: 'session_created',
@@ -40,38 +43,10 @@ describe('AuditRecorder', () => {
     });
   });
 
-  it('flushes by itself shortly after recording', async () => {
-    const store = new MemoryAuditLogStore();
-    const recorder = new AuditRecorder(store, new TestClock(), silentLogger, { flushDelayMs: 5 });
-    recorder.record(SYSTEM_CALLER, { action: 'session_connected' });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(await all(store)).toHaveLength(1);
-  });
-
-  it('never throws when the store fails, and keeps working afterwards', async () => {
-    let fail = true;
-    const inner = new MemoryAuditLogStore();
-    const flaky: AuditLogStore = {
-      append: async (entries) => {
-        if (fail) throw new Error('disk full');
-        await inner.append(entries);
-      },
-      query: (filter, page) => inner.query(filter, page),
-      pruneBefore: (cutoff) => inner.pruneBefore(cutoff),
-    };
-    const recorder = new AuditRecorder(flaky, new TestClock(), silentLogger);
-    expect(() => recorder.record(caller, { action: 'session_deleted' })).not.toThrow();
-    await expect(recorder.flush()).resolves.toBeUndefined();
-    fail = false;
-    recorder.record(caller, { action: 'session_stopped' });
-    await recorder.flush();
-    expect((await all(inner)).map((e) => e.action)).toEqual(['session_stopped']);
-  });
-
   it('samples rate_limit_exceeded once per subject and kind per minute', async () => {
     const store = new MemoryAuditLogStore();
     const clock = new TestClock();
-    const recorder = new AuditRecorder(store, clock, silentLogger);
+    const recorder = recorderOn(store, clock);
     const limited = (subject: string, kind = 'rest') =>
       recorder.record(caller, { action: 'rate_limit_exceeded', metadata: { subject, kind } });
     limited('1.1.1.1');
@@ -88,7 +63,7 @@ describe('AuditRecorder', () => {
 
   it('samples send_pacing_blocked per session but never send_breaker_tripped', async () => {
     const store = new MemoryAuditLogStore();
-    const recorder = new AuditRecorder(store, new TestClock(), silentLogger);
+    const recorder = recorderOn(store);
     for (let i = 0; i < 3; i++) {
       recorder.record(caller, { action: 'send_pacing_blocked', sessionId: 's-1' });
       recorder.record(caller, { action: 'send_breaker_tripped', sessionId: 's-1' });
@@ -103,7 +78,7 @@ describe('AuditRecorder', () => {
   it('samples api_key_used once per key per minute', async () => {
     const store = new MemoryAuditLogStore();
     const clock = new TestClock();
-    const recorder = new AuditRecorder(store, clock, silentLogger);
+    const recorder = recorderOn(store, clock);
     for (let i = 0; i < 5; i++) recorder.record(caller, { action: 'api_key_used', apiKeyId: 'key-1' });
     recorder.record(caller, { action: 'api_key_used', apiKeyId: 'key-2' });
     clock.advance(60_000);
@@ -114,7 +89,7 @@ describe('AuditRecorder', () => {
 
   it('truncates over-long fields to the column limits', async () => {
     const store = new MemoryAuditLogStore();
-    const recorder = new AuditRecorder(store, new TestClock(), silentLogger);
+    const recorder = recorderOn(store);
     recorder.record(
       { ...caller, userAgent: 'x'.repeat(900), path: `/${'p'.repeat(900)}` },
       { action: 'session_created' },

@@ -4,6 +4,7 @@ import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
 import { UsageTracker } from '../../../shared/auth/usage-tracker.js';
 import type { Caller } from '../../../shared/domain/caller.js';
 import { AppError } from '../../../shared/errors/app-error.js';
+import { createMetrics } from '../../../shared/observability/metrics.js';
 import { silentLogger } from '../../../shared/ports/logger.port.js';
 import { generateApiKey, hashApiKey } from '../../../shared/security/secrets.js';
 import { type AccessRequirement, authenticate } from '../../../shared/use-cases/auth/authenticate.js';
@@ -24,17 +25,20 @@ async function setup(overrides: Parameters<typeof anApiKey>[0] = {}) {
   const clock = new TestClock();
   const apiKeys = new MemoryApiKeyStore();
   const auditStore = new MemoryAuditLogStore();
-  const audit = new AuditRecorder(auditStore, clock, silentLogger);
+  const audit = new AuditRecorder(auditStore, clock, silentLogger, createMetrics());
   const usage = new UsageTracker(apiKeys, silentLogger, 60_000);
   const key = anApiKey({ keyHash: hashApiKey(plaintext), role: 'operator', ...overrides });
   await apiKeys.create(key);
   const run = (requirement: AccessRequirement, presented: string | undefined = plaintext, caller = request) =>
     authenticate({ apiKeys, usage, audit, clock }, presented, caller, requirement);
+  /** The stored refusals, read without a flush. */
+  const stored = async () =>
+    (await auditStore.query({ action: 'api_key_auth_failed' }, { limit: 50, offset: 0 })).data;
   const failures = async () => {
     await audit.flush();
-    return (await auditStore.query({ action: 'api_key_auth_failed' }, { limit: 50, offset: 0 })).data;
+    return stored();
   };
-  return { key, run, failures, usage, apiKeys, clock };
+  return { key, run, failures, stored, usage, apiKeys, clock };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string }> {
@@ -69,6 +73,12 @@ describe('authenticate', () => {
       code: 'UNAUTHORIZED',
     });
     expect(await failures()).toHaveLength(1);
+  });
+
+  it('has stored the api_key_auth_failed entry by the time the refusal is thrown', async () => {
+    const { run, stored } = await setup();
+    await refusal(run({ role: 'viewer' }, generateApiKey()));
+    expect(await stored()).toEqual([expect.objectContaining({ statusCode: 401, ipAddress: '10.0.0.7' })]);
   });
 
   it('refuses revoked and expired keys with 401', async () => {

@@ -5,6 +5,7 @@ import { MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stor
 import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
 import { loadEnv } from '../../../shared/config/env.js';
 import { SYSTEM_CALLER } from '../../../shared/domain/caller.js';
+import { createMetrics } from '../../../shared/observability/metrics.js';
 import { silentLogger } from '../../../shared/ports/logger.port.js';
 import { TestClock } from '../../helpers/test-clock.js';
 
@@ -14,7 +15,7 @@ const DAY_MS = 86_400_000;
 async function setUp(retentionDays: string) {
   const clock = new TestClock();
   const audit = new MemoryAuditLogStore();
-  const recorder = new AuditRecorder(audit, clock, silentLogger);
+  const recorder = new AuditRecorder(audit, clock, silentLogger, createMetrics());
   recorder.record(SYSTEM_CALLER, { action: 'session_created', sessionId: 's-old', sessionName: 'old' });
   await recorder.flush();
   clock.advance(40 * DAY_MS);

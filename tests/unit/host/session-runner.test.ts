@@ -13,6 +13,7 @@ import {
 import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
 import type { GatewayEvent } from '../../../shared/domain/events.js';
 import type { SessionConfig } from '../../../shared/domain/session.js';
+import { createMetrics } from '../../../shared/observability/metrics.js';
 import { systemClock } from '../../../shared/ports/clock.port.js';
 import { silentLogger } from '../../../shared/ports/logger.port.js';
 import { aSession } from '../../helpers/builders.js';
@@ -27,7 +28,7 @@ async function setup(config: SessionConfig = {}) {
     published.push(event);
   });
   const auditStore = new MemoryAuditLogStore();
-  const audit = new AuditRecorder(auditStore, systemClock, silentLogger);
+  const audit = new AuditRecorder(auditStore, systemClock, silentLogger, createMetrics());
   const session = aSession({ status: 'initializing', config });
   await sessions.create(session);
   const ended: string[] = [];
