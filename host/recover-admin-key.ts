@@ -18,6 +18,7 @@ import { openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js'
 import { AuditRecorder } from '../shared/audit/audit-recorder.js';
 import { type Env, EnvError, loadEnv } from '../shared/config/env.js';
 import { ApiKeyName } from '../shared/domain/api-key.js';
+import { createMetrics } from '../shared/observability/metrics.js';
 import { systemClock } from '../shared/ports/clock.port.js';
 import type { MainStore } from '../shared/ports/stores.port.js';
 import { mintRecoveryAdminKey, type RecoveryOrigin } from '../shared/use-cases/api-keys/recover-admin-key.js';
@@ -83,15 +84,22 @@ async function main(): Promise<void> {
   const logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } }, pino.destination(2));
   const opened = openMainStore(env);
   try {
-    const audit = new AuditRecorder(opened.store.audit, systemClock, logger);
+    const metrics = createMetrics();
+    const audit = new AuditRecorder(opened.store.audit, systemClock, logger, metrics);
     const name = args.name ?? `recovery-${systemClock.now().toISOString().slice(0, 10)}`;
     const { plaintext, key } = await mintRecoveryAdminKey(
       { main: opened.store, audit, clock: systemClock },
       name,
       origin(),
     );
-    // The audit entry is stored before the command reports success.
-    await audit.flush();
+    // The audit entry is stored before the command reports success (close retries, then counts what it drops).
+    await audit.close();
+    if ((await metrics.auditEntriesDropped.get()).values.some((sample) => sample.value > 0)) {
+      process.stderr.write(
+        `The key was created but its audit entry could not be stored: check the main store and record this by hand.\n`,
+      );
+      process.exitCode = 1;
+    }
     process.stderr.write(
       `Created the admin API key '${key.name}' (id ${key.id}, prefix ${key.keyPrefix}). ` +
         'It is printed on stdout this once; only its hash is stored.\n',
