@@ -5,10 +5,15 @@
 #   docker build -t waygate-host .
 #   docker run --env-file host.env -p 2786:2786 waygate-host
 
-# ── build: the full dependency set (esbuild, and a compiler for better-sqlite3), then the host bundle ──────────
-FROM node:20-bookworm-slim AS build
+# The Node that CI tests on (.nvmrc; README "Node version"): the same exact version, so the image runs what passed.
+ARG NODE_VERSION=24.21.0
+
+# ── build: the full dependency set (esbuild among them), then the host bundle ────────────────────────────────
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+# No compiler: better-sqlite3 ships prebuilt Node-API binaries. npm still runs its node-gyp step when it installs
+# from the lock file (it builds no target), which needs python3 and make.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
+ && apt-get install -y --no-install-recommends python3 make ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The versions of package-lock.json. `npm install` rather than `npm ci`, as in .ci/run: the lock file lacks some
@@ -23,13 +28,12 @@ COPY host ./host
 RUN node scripts/build.mjs \
  && npm prune --omit=dev --no-audit --no-fund
 
-# ── runtime: production dependencies (better-sqlite3 as compiled above), the bundle, no compiler, not root ─────
-FROM node:20-bookworm-slim
+# ── runtime: production dependencies, the bundle, no build tools, not root ──────────────────────────────────────
+FROM node:${NODE_VERSION}-bookworm-slim
 ENV NODE_ENV=production \
     DEPLOYMENT_MODE=aws \
     HOST_PORT=2786 \
-    DATA_DIR=/data \
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+    DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -7,7 +7,7 @@ const common = {
   packages: 'external',
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   sourcemap: true,
   logLevel: 'warning',
 };

@@ -1,5 +1,6 @@
-// `npm run demo`: the gateway (real Baileys engine) against the local WhatsApp network simulator, with a how-to for
-// linking a session and receiving a message using nothing but curl. Ctrl-C stops both.
+// `npm run demo`: the gateway (real Baileys engine) against the local WhatsApp network simulator, and the steps
+// (scripts/demo-steps.mjs) that link a session and send a message each way with curl, to paste into bash. Ctrl-C
+// stops both.
 //
 // Env: SIM_PORT (7080), PORT (2785), DATA_DIR (./data-demo), BIND_HOST (127.0.0.1), LOG_LEVEL (warn, the
 // gateway's), SIM_LOG (warn, the simulator's). The simulator keeps its state in memory: after a restart of the demo,
@@ -8,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { demoSteps } from './demo-steps.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SIM_PORT = process.env.SIM_PORT || '7080';
@@ -115,9 +117,6 @@ function run(args) {
 }
 
 function howTo({ gatewayUrl, adminUrl, keyFile }) {
-  const json = (field) => `node -pe 'JSON.parse(require("fs").readFileSync(0)).${field}'`;
-  const relative = path.relative(process.cwd(), keyFile);
-  const rel = relative.startsWith('..') || path.isAbsolute(relative) ? keyFile : relative;
   return `
 ────────────────────────────────────────────────────────────────────────────────
  Waygate demo: the gateway (Baileys engine) against the local WhatsApp simulator
@@ -125,27 +124,9 @@ function howTo({ gatewayUrl, adminUrl, keyFile }) {
    simulator  ${adminUrl}   (admin API: tests/wa-sim/README.md)
    admin key  ${keyFile}
 ────────────────────────────────────────────────────────────────────────────────
- In another terminal:
+ In another terminal, paste this whole block into bash (curl and node only):
 
-   GW=${gatewayUrl}; SIM=${adminUrl}; KEY=$(cat ${rel})
-
- 1. Create a session and start it:
-   ID=$(curl -s -X POST $GW/api/sessions -H "X-API-Key: $KEY" -H 'content-type: application/json' \\
-        -d '{"name":"demo-'$RANDOM'"}' | ${json('id')}); echo $ID
-   curl -s -X POST $GW/api/sessions/$ID/start -H "X-API-Key: $KEY"
-
- 2. Get the QR (a PNG data URL; open it in a browser to see it):
-   QR=$(curl -s $GW/api/sessions/$ID/qr -H "X-API-Key: $KEY" | ${json('qrCode')}); echo "\${QR:0:60}…"
-
- 3. "Scan" it with the simulated phone of 15550001111, then check the session is ready:
-   curl -s -X POST $SIM/mock-phone/scan-qr -H 'content-type: application/json' \\
-        -d '{"qr":"'$QR'","phone":"15550001111"}'
-   curl -s $GW/api/sessions/$ID -H "X-API-Key: $KEY"
-
- 4. A simulated contact, 15550002222, sends the account a text:
-   curl -s -X POST $SIM/contacts/15550002222/messages -H 'content-type: application/json' \\
-        -d '{"to":"15550001111","text":"hello from the simulator"}'
-   curl -s "$GW/api/sessions/$ID/messages" -H "X-API-Key: $KEY"
+${demoSteps({ gatewayUrl, adminUrl, keyFile })}
 
  Ctrl-C stops both. Gateway data: ${DATA_DIR} (delete it to start afresh). The simulator forgets
  every link when it stops: sessions linked in an earlier run come back logged out; start them and scan again.

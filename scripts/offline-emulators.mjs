@@ -40,7 +40,7 @@ async function loadSetupHelpers() {
     packages: 'external',
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     outfile: file,
     logLevel: 'error',
   });

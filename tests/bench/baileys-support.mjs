@@ -211,7 +211,7 @@ export async function loadGatewayModule() {
       packages: 'external',
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: 'node24',
       logLevel: 'warning',
     });
     await stopEsbuild(); // its service process is not needed any more
