@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Message } from '../../shared/domain/message.js';
 import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { sessionName, waitFor } from '../helpers/test-gateway.js';
+import { waitFor } from '../helpers/test-gateway.js';
+import { linkProcessSession, readyAfterRestart } from './process-session.js';
 
-const _ROOT = path.resolve(import.meta.dirname, '../..');
 const PREFIX = `1558${String(process.pid % 10_000).padStart(4, '0')}`;
 const PHONE = `${PREFIX}001`;
 const CONTACT_A = `${PREFIX}901`;
@@ -68,21 +68,7 @@ describe('Baileys engine: a host killed with SIGKILL during a burst of sends', (
   it('comes back ready without a new QR after a SIGKILL in the middle of the burst', async () => {
     const first = await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv });
     gateways.push(first);
-    const created = await first.request<{ id: string }>('POST', '/api/sessions', {
-      name: sessionName('burst'),
-    });
-    expect(created.status).toBe(201);
-    sessionId = created.body.id;
-    await first.request('POST', `/api/sessions/${sessionId}/start`);
-    const qr = await waitFor(async () => {
-      const res = await first.request<{ qrCode?: string }>('GET', `/api/sessions/${sessionId}/qr`);
-      return res.status === 200 ? res.body.qrCode : null;
-    }, 15_000);
-    await sim.admin.ok('/mock-phone/scan-qr', { qr, phone: PHONE });
-    await waitFor(
-      async () => (await first.request('GET', `/api/sessions/${sessionId}`)).body.status === 'ready',
-      15_000,
-    );
+    sessionId = await linkProcessSession(first, sim, PHONE, 'burst');
 
     // The burst: all BURST requests at once, every 5th text to the second contact. Their keep-alive connections
     // are opened first: BURST fresh TCP handshakes would pace the requests down to the rate at which the host
@@ -128,11 +114,7 @@ describe('Baileys engine: a host killed with SIGKILL during a burst of sends', (
     second = await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv });
     gateways.push(second);
     const seen: string[] = [];
-    await waitFor(async () => {
-      const { body } = await second.request<{ status: string }>('GET', `/api/sessions/${sessionId}`);
-      if (seen.at(-1) !== body.status) seen.push(body.status);
-      return body.status === 'ready';
-    }, 30_000);
+    await readyAfterRestart(second, sessionId, seen);
     console.info(`statuses after the restart: ${seen.join(' → ')}`);
     expect(seen).not.toContain('qr_ready');
     expect(seen).not.toContain('failed');

@@ -166,13 +166,17 @@ export class BaileysEngine implements MessagingEngine {
       }
     });
     socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
-    socket.ev.on('messages.upsert', ({ messages, type }) => {
-      if (socket !== this.socket) return;
+    // Both kinds of upsert carry contacts' messages: `notify` those that arrive live, `append` those the network
+    // held while the device was offline (gateway down, connection dropped), delivered at the next login. Appends
+    // also carry notifications, call stubs and newsletter posts: inboundFromBaileys keeps only contacts' texts, and
+    // a message seen twice is stored once (unique network id). A socket being closed still reports what it received:
+    // Baileys acknowledged those messages to the network already, which will not deliver them again.
+    socket.ev.on('messages.upsert', ({ messages }) => {
       const phone = jidDecode(socket.authState.creds.me?.id ?? '')?.user ?? '';
       for (const message of messages) {
         const own = statusFromOwnUpsert(message);
         if (own) this.listener.messageStatus(own);
-        const inbound = type === 'notify' ? inboundFromBaileys(message, phone) : null;
+        const inbound = inboundFromBaileys(message, phone);
         if (inbound) this.listener.messageReceived(inbound);
       }
     });
