@@ -208,12 +208,14 @@ export class Host implements HostGateway {
   }
 
   /**
-   * Stops every engine without touching the rows, so the sessions resume on the next boot (multi-node: the leases
-   * are released once the engines are down, so another node adopts them at its next sweep).
+   * Stops every engine without touching the rows, so the sessions resume on the next boot, and waits until what the
+   * engines reported is stored (multi-node: the leases are released once the engines are down, so another node
+   * adopts them at its next sweep).
    */
   async shutdown(): Promise<void> {
     this.placement?.beginShutdown();
     await Promise.allSettled([...this.runners.values()].map((runner) => runner.shutdown()));
+    await this.deps.sink.drain();
     await this.placement?.releaseAll();
   }
 

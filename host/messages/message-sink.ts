@@ -39,10 +39,31 @@ export function messageEventData(message: Message): MessageEventData {
 export class MessageSink {
   /** The last ack in flight per message (session id + network id); gone once it settles. */
   private readonly ackTails = new Map<string, Promise<void>>();
+  /** Inbound messages and acks not yet stored and published. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: MessageSinkDeps) {}
 
-  async received(sessionId: string, inbound: InboundMessage): Promise<void> {
+  /**
+   * Resolves once everything reported so far is stored and published. A shutdown waits for it before the stores
+   * close: the network already considers those messages delivered and will not send them again.
+   */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  received(sessionId: string, inbound: InboundMessage): Promise<void> {
+    return this.track(this.store(sessionId, inbound));
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    const settled = () => void this.inFlight.delete(work);
+    work.then(settled, settled);
+    return work;
+  }
+
+  private async store(sessionId: string, inbound: InboundMessage): Promise<void> {
     const message: Message = {
       id: randomUUID(),
       sessionId,
@@ -90,7 +111,7 @@ export class MessageSink {
     void tail.then(() => {
       if (this.ackTails.get(key) === tail) this.ackTails.delete(key);
     });
-    return applied;
+    return this.track(applied);
   }
 
   private async applyStatus(sessionId: string, update: OutgoingStatus): Promise<void> {

@@ -21,8 +21,9 @@ import type {
   SendTextInput,
 } from '../engines/engine.port.js';
 import type { MessageSink } from '../messages/message-sink.js';
+import { reportDisconnect } from './disconnect-report.js';
 import { stopWithin, unlinkDevice } from './engine-teardown.js';
-import { decideReconnect, type ReconnectConfig, resolveReconnectConfig } from './reconnect-policy.js';
+import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
 
@@ -39,7 +40,6 @@ export interface RunnerDeps extends StatusWriterDeps {
 export class SessionRunner {
   private engine: MessagingEngine | null = null;
   private generation = 0;
-  private failures = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private currentQr: string | null = null;
   /** The active restriction the network announced, if any. */
@@ -47,7 +47,7 @@ export class SessionRunner {
   /** The engine reported `ready` and has not disconnected since. */
   private connected = false;
   private readonly writer: SessionStatusWriter;
-  private readonly reconnect: ReconnectConfig;
+  private readonly streak: ReconnectStreak;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -55,7 +55,7 @@ export class SessionRunner {
     private readonly onEnded: (runner: SessionRunner) => void,
   ) {
     this.writer = new SessionStatusWriter(deps, session.id);
-    this.reconnect = resolveReconnectConfig(session.config);
+    this.streak = new ReconnectStreak(resolveReconnectConfig(session.config), deps.random);
   }
 
   get qr(): string | null {
@@ -219,12 +219,13 @@ export class SessionRunner {
 
   private async onQr(qr: string): Promise<void> {
     this.currentQr = qr;
-    await this.writer.apply('qr_generated');
+    // The server answered: a connection failure noted before (lastError) is over.
+    await this.writer.apply('qr_generated', { lastError: null });
     await this.publish('session.qr', { sessionId: this.session.id, qr: await renderQrDataUrl(qr) });
   }
 
   private async onReady(identity: LinkedIdentity): Promise<void> {
-    this.failures = 0;
+    this.streak.reset();
     this.currentQr = null;
     const now = this.deps.clock.now().toISOString();
     await this.writer.apply('auth_succeeded', {
@@ -252,42 +253,35 @@ export class SessionRunner {
   private onDisconnected(generation: number, info: DisconnectInfo): void {
     if (generation !== this.generation) return;
     this.engine = null;
+    const wasUp = this.connected;
     this.connected = false;
     // The network announces an active restriction again at the next login; one lifted meanwhile is not announced.
     this.restriction = null;
     this.currentQr = null;
-    void this.handleDisconnect(info);
+    void this.handleDisconnect(info, wasUp);
   }
 
-  private async handleDisconnect(info: DisconnectInfo): Promise<void> {
-    const { id, name } = this.session;
+  private async handleDisconnect(info: DisconnectInfo, wasUp: boolean): Promise<void> {
+    const { id } = this.session;
     if (info.loggedOut) {
       this.retire();
       await this.deps.engines.wipeCredentials(id);
       await this.writer.apply('connection_lost', { phone: null, lastError: info.reason });
-      void this.deps.audit.record(SYSTEM_CALLER, {
-        action: 'session_disconnected',
-        severity: 'warn',
-        sessionId: id,
-        sessionName: name,
-        metadata: { reason: info.reason },
-      });
+      reportDisconnect(this.deps, this.session, { reason: info.reason, nextDelayMs: null, audit: true });
       await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
       return;
     }
-    await this.writer.apply('connection_lost');
+    const { decision, attempt, lastError, audited } = this.streak.lost(info.reason, wasUp);
+    const nextDelayMs = decision.action === 'retry' ? decision.delayMs : null;
+    reportDisconnect(this.deps, this.session, { reason: info.reason, attempt, nextDelayMs, audit: audited });
+    await this.writer.apply('connection_lost', { lastError });
     await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
-    this.failures += 1;
-    const decision = decideReconnect(this.failures, this.reconnect, this.deps.random);
     if (decision.action === 'give_up') {
       this.retire();
-      await this.writer.apply('reconnect_exhausted', {
-        lastError: `Reconnect attempts exhausted after ${decision.attempts} attempt(s): ${info.reason}`,
-      });
+      await this.writer.apply('reconnect_exhausted', { lastError });
       return;
     }
     if (decision.reportLoop) {
-      await this.writer.patch({ lastError: `Reconnecting (attempt ${decision.attempt}): ${info.reason}` });
       await this.publish('session.reconnect_loop', {
         sessionId: id,
         attempts: decision.attempt,

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { sessionName, waitFor } from '../helpers/test-gateway.js';
+import { waitFor } from '../helpers/test-gateway.js';
+import { linkProcessSession, readyAfterRestart } from './process-session.js';
 
 interface Account {
   devices: { deviceId: number; liveConnections: number; loggedOut: boolean }[];
@@ -36,22 +37,8 @@ describe('Baileys engine: a gateway host killed with SIGKILL', () => {
   it('a new process on the same DATA_DIR brings the linked session back to ready without a new QR', async () => {
     const first = await spawnGateway(dataDir, sim.gatewayEnv);
     gateways.push(first);
-    const created = await first.request<{ id: string }>('POST', '/api/sessions', {
-      name: sessionName('kill'),
-    });
-    expect(created.status).toBe(201);
-    const { id } = created.body;
-    expect((await first.request('POST', `/api/sessions/${id}/start`)).status).toBe(200);
-    const qr = await waitFor(async () => {
-      const res = await first.request<{ qrCode?: string }>('GET', `/api/sessions/${id}/qr`);
-      return res.status === 200 ? res.body.qrCode : null;
-    }, 15_000);
     const phone = `1557${String(process.pid % 10_000).padStart(4, '0')}001`;
-    await sim.admin.ok('/mock-phone/scan-qr', { qr, phone });
-    await waitFor(
-      async () => (await first.request('GET', `/api/sessions/${id}`)).body.status === 'ready',
-      15_000,
-    );
+    const id = await linkProcessSession(first, sim, phone, 'kill');
     await waitFor(async () => (await liveConnections(phone)) === 1);
 
     first.child.kill('SIGKILL');
@@ -63,14 +50,7 @@ describe('Baileys engine: a gateway host killed with SIGKILL', () => {
     const second = await spawnGateway(dataDir, sim.gatewayEnv);
     gateways.push(second);
     const seen: string[] = [];
-    const ready = await waitFor(async () => {
-      const { body } = await second.request<{ status: string; phone: string | null }>(
-        'GET',
-        `/api/sessions/${id}`,
-      );
-      if (seen.at(-1) !== body.status) seen.push(body.status);
-      return body.status === 'ready' ? body : null;
-    }, 20_000);
+    const ready = await readyAfterRestart(second, id, seen, 20_000);
     expect(ready).toMatchObject({ phone, lastError: null });
     expect(seen).not.toContain('qr_ready');
     expect(seen).not.toContain('failed');

@@ -40,6 +40,12 @@ export interface CompanionDevice extends Omit<CompanionKeys, 'signedPreKey'> {
   readonly preKeys: Map<number, Buffer>;
   /** Nodes addressed to the device while it had no connection, delivered at its next login. */
   readonly offline: BinaryNode[];
+  /**
+   * Messages sent to one of its connections that the device has not acknowledged yet (receipt or ack), by id: if
+   * that connection ends first, they are delivered again (`Simulator.detach`), as WhatsApp keeps a message until
+   * the device confirms it.
+   */
+  readonly unacked: Map<string, { node: BinaryNode; connection: SimConnection }>;
   /** Live authenticated connections; more than one only during a replacement. */
   readonly connections: Set<SimConnection>;
   connection: SimConnection | undefined;
@@ -134,6 +140,7 @@ export class AccountRegistry {
       linkedAt: Math.floor(Date.now() / 1000),
       preKeys: new Map(),
       offline: [],
+      unacked: new Map(),
       connections: new Set(),
       connection: undefined,
       connectionStats: newConnectionStats(),

@@ -36,6 +36,7 @@ function deviceView(device: CompanionDevice): Record<string, unknown> {
     loggedOut: device.loggedOut,
     preKeys: device.preKeys.size,
     offlineQueue: device.offline.length,
+    unackedMessages: device.unacked.size,
     initialSyncDone: device.initialSyncDone,
   };
 }
@@ -151,6 +152,7 @@ export const accountRoutes: Route[] = [
         if (device.loggedOut) continue;
         device.loggedOut = true;
         device.offline.length = 0;
+        device.unacked.clear();
         loggedOut++;
         // What the server sends when the phone removes a linked device: clients treat 401 as logged out.
         for (const connection of device.connections) {

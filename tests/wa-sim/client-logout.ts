@@ -50,6 +50,7 @@ export function setLogoutHold(sim: Simulator, account: Account, hold: boolean): 
 function completeLogout(sim: Simulator, { connection, device, iq }: HeldLogout): void {
   device.loggedOut = true;
   device.offline.length = 0;
+  device.unacked.clear();
   connection.send(iqResult(iq));
   connection.closeSoon();
   for (const other of device.connections) {

@@ -44,7 +44,7 @@ export function login(sim: Simulator, connection: SimConnection, hello: ClientHe
     }),
   );
   const backlog = device.offline.splice(0);
-  for (const node of backlog) connection.send(markOffline(node));
+  for (const node of backlog) sim.send(device, connection, markOffline(node));
   connection.send(
     makeNode('ib', { from: SERVER_JID }, [makeNode('offline', { count: String(backlog.length) })]),
   );

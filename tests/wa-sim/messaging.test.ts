@@ -4,7 +4,7 @@ import { closeClient, type LinkedClient, linkByQr, nextOutcome, reconnect } from
 import { restoreMemoryAuth } from './harness/memory-auth.js';
 import { textOf, waitForStatus, waitForText } from './harness/messages.js';
 import { startTestSim, type TestSim } from './harness/test-sim.js';
-import { eventually } from './harness/wait.js';
+import { eventually, waitForEvent } from './harness/wait.js';
 
 jest.setTimeout(30_000);
 
@@ -136,6 +136,54 @@ describe('reconnects', () => {
     const arrived = waitForText(sock, 'while away');
     expect(await nextOutcome(sock)).toEqual({ connection: 'open' });
     expect((await arrived).key.id).toBe(id);
+    client = { ...client, sock, auth };
+  });
+
+  it('delivers again, at the next login, a message whose connection ended before the client confirmed it', async () => {
+    // The client's state before the message: the restored client decrypts the second copy as it did the first.
+    const saved = client.auth.save();
+    // From now on nothing the client writes reaches the server, its receipt included (a process about to die).
+    const socket = (client.sock.ws as unknown as { socket: { send(data: unknown, cb?: () => void): void } })
+      .socket;
+    socket.send = (_data, cb) => cb?.();
+    const decrypted = waitForText(client.sock, 'never confirmed');
+    const { id } = await sim.admin.ok<{ id: string }>('/contacts/15550003006/messages', {
+      to: PHONE,
+      text: 'never confirmed',
+    });
+    expect((await decrypted).key.id).toBe(id);
+    const device = async () =>
+      (
+        await sim.admin.get<{ devices: { unackedMessages: number; offlineQueue: number }[] }>(
+          `/accounts/${PHONE}`,
+        )
+      ).body.devices[0];
+    expect(await device()).toMatchObject({ unackedMessages: 1, offlineQueue: 0 });
+
+    const closed = nextOutcome(client.sock);
+    await sim.admin.ok(`/accounts/${PHONE}/disconnect`);
+    expect(await closed).toMatchObject({ connection: 'close' });
+    await eventually(
+      async () => (await device())?.offlineQueue === 1,
+      5_000,
+      'the message back in the queue',
+    );
+    expect((await device())?.unackedMessages).toBe(0);
+    const auth = restoreMemoryAuth(saved);
+    const { connect } = await import('./harness/client.js');
+    const sock = connect(sim.wsUrl, auth);
+    const again = waitForEvent(
+      sock,
+      'messages.upsert',
+      (upsert) =>
+        upsert.messages.some((m) => m.key.id === id && textOf(m.message) === 'never confirmed') &&
+        upsert.type,
+    );
+    expect(await nextOutcome(sock)).toEqual({ connection: 'open' });
+    // Delivered as a message the network held while the device was away.
+    expect(await again).toBe('append');
+    await eventually(async () => (await device())?.unackedMessages === 0, 5_000, 'the receipt');
+    expect((await device())?.offlineQueue).toBe(0);
     client = { ...client, sock, auth };
   });
 });

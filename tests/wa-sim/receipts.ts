@@ -59,7 +59,10 @@ export function handleClientReceipt(sim: Simulator, connection: SimConnection, n
     id,
     ...children(child(node, 'list'), 'item').flatMap((item) => (item.attrs.id ? [item.attrs.id] : [])),
   ];
-  for (const each of ids) sim.receipts.settle(connection, each);
+  for (const each of ids) {
+    sim.receipts.settle(connection, each);
+    sim.acknowledged(sender, each);
+  }
   connection.send(makeNode('ack', { class: 'receipt', id, from: to, type }));
   if (!to || (type && OWN_DEVICE_TYPES.has(type))) return;
   const chatIsGroup = to.endsWith('@g.us');

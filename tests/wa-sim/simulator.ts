@@ -93,7 +93,7 @@ export class Simulator {
   deliver(device: CompanionDevice, node: BinaryNode): void {
     if (device.loggedOut) return;
     if (device.connection?.isOpen) {
-      device.connection.send(node);
+      this.send(device, device.connection, node);
       return;
     }
     device.offline.push(node);
@@ -104,6 +104,17 @@ export class Simulator {
         `offline queue of ${device.account.phone}:${device.deviceId} is full; dropping the oldest`,
       );
     }
+  }
+
+  /** Sends `node` on the device's `connection`; a message stays unacknowledged until the device confirms it. */
+  send(device: CompanionDevice, connection: SimConnection, node: BinaryNode): void {
+    connection.send(node);
+    if (node.tag === 'message' && node.attrs.id) device.unacked.set(node.attrs.id, { node, connection });
+  }
+
+  /** The device confirmed the message `id` (a receipt or an ack): it is no longer the server's to deliver. */
+  acknowledged(device: CompanionDevice, id: string): void {
+    device.unacked.delete(id);
   }
 
   /** Delivers to every linked companion of `account`, except `skip`. */
@@ -148,6 +159,9 @@ export class Simulator {
         return;
       case 'ack':
         if (node.attrs.class === 'call') handleCallAck(this, node);
+        // A client acks (rather than receipts) a message it could not handle: it is settled all the same.
+        if (node.attrs.class === 'message' && node.attrs.id)
+          this.acknowledged(connection.device, node.attrs.id);
         return;
       default:
         // Other acks and ib telemetry need no answer.
@@ -162,6 +176,12 @@ export class Simulator {
     if (!device) return;
     device.connections.delete(connection);
     if (device.connection === connection) device.connection = undefined;
+    // Messages this connection never confirmed go out again: on the device's live connection, or at its next login.
+    for (const [id, sent] of [...device.unacked]) {
+      if (sent.connection !== connection) continue;
+      device.unacked.delete(id);
+      this.deliver(device, sent.node);
+    }
     if (![...device.account.companions.values()].some((companion) => companion.connection)) {
       device.account.online = false;
     }

@@ -15,6 +15,7 @@ import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
 import type { EngineListener, EngineSession, MessagingEngine, SendTextInput } from '../engine.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
+import { type ConnectStage, describeClose } from './baileys-disconnect.js';
 import {
   inboundFromBaileys,
   statusFromBaileys,
@@ -155,6 +156,10 @@ export class BaileysEngine implements MessagingEngine {
     });
     this.socket = socket;
     this.armConnectTimeout(socket);
+    const progress: { stage: ConnectStage } = { stage: 'connecting' };
+    socket.ws.once('open', () => {
+      progress.stage = 'handshaking';
+    });
     let pushName = auth.state.creds.me?.name ?? null;
     socket.ev.on('creds.update', (update) => {
       void auth.saveCredentials();
@@ -165,14 +170,18 @@ export class BaileysEngine implements MessagingEngine {
         this.listener.profileChanged({ pushName: name });
       }
     });
-    socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
-    socket.ev.on('messages.upsert', ({ messages, type }) => {
-      if (socket !== this.socket) return;
+    socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update, progress));
+    // Both kinds of upsert carry contacts' messages: `notify` those that arrive live, `append` those the network
+    // held while the device was offline (gateway down, connection dropped), delivered at the next login. Appends
+    // also carry notifications, call stubs and newsletter posts: inboundFromBaileys keeps only contacts' texts, and
+    // a message seen twice is stored once (unique network id). A socket being closed still reports what it received:
+    // Baileys acknowledged those messages to the network already, which will not deliver them again.
+    socket.ev.on('messages.upsert', ({ messages }) => {
       const phone = jidDecode(socket.authState.creds.me?.id ?? '')?.user ?? '';
       for (const message of messages) {
         const own = statusFromOwnUpsert(message);
         if (own) this.listener.messageStatus(own);
-        const inbound = type === 'notify' ? inboundFromBaileys(message, phone) : null;
+        const inbound = inboundFromBaileys(message, phone);
         if (inbound) this.listener.messageReceived(inbound);
       }
     });
@@ -209,7 +218,7 @@ export class BaileysEngine implements MessagingEngine {
   private armConnectTimeout(socket: WASocket): void {
     const timer = setTimeout(() => {
       if (socket !== this.socket || this.closed) return;
-      const error = Object.assign(new Error('Timed Out'), {
+      const error = Object.assign(new Error(`no answer within ${this.options.connectTimeoutMs} ms`), {
         output: { statusCode: DisconnectReason.timedOut },
       });
       void socket.end(error);
@@ -230,7 +239,11 @@ export class BaileysEngine implements MessagingEngine {
     socket.ev.on('connection.update', onUpdate);
   }
 
-  private onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): void {
+  private onConnectionUpdate(
+    socket: WASocket,
+    update: Partial<ConnectionState>,
+    progress: { stage: ConnectStage },
+  ): void {
     if (this.closed || socket !== this.socket) return;
     if (update.qr) this.listener.qr(update.qr);
     if (update.reachoutTimeLock) {
@@ -245,6 +258,7 @@ export class BaileysEngine implements MessagingEngine {
     }
     if (update.isNewLogin) this.listener.credentialsPresented();
     if (update.connection === 'open') {
+      progress.stage = 'open';
       const me = socket.authState.creds.me;
       const phone = jidDecode(me?.id ?? socket.user?.id ?? '')?.user ?? '';
       this.listener.ready({ phone, pushName: me?.name ?? socket.user?.name ?? null });
@@ -253,7 +267,6 @@ export class BaileysEngine implements MessagingEngine {
     if (update.connection !== 'close') return;
     this.socket = null;
     const code = closeCode(update);
-    const reason = update.lastDisconnect?.error?.message ?? 'connection closed';
     if (code === DisconnectReason.restartRequired) {
       // After a QR or code link the server asks for a fresh socket with the new credentials.
       void this.connect().catch((error: unknown) => this.listener.failed(String(error)));
@@ -271,6 +284,9 @@ export class BaileysEngine implements MessagingEngine {
       return;
     }
     this.closed = true;
-    this.listener.disconnected({ reason: `${reason} (${code ?? 'no code'})`, loggedOut: false });
+    this.listener.disconnected({
+      reason: describeClose(update.lastDisconnect?.error, progress.stage, code),
+      loggedOut: false,
+    });
   }
 }

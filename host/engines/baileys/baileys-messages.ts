@@ -3,7 +3,14 @@
  * `<id>@g.us`; never `@s.whatsapp.net` or a `:device` suffix), text extraction, and WhatsApp's numeric delivery
  * states to message statuses.
  */
-import { jidDecode, proto, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
+import {
+  isJidBroadcast,
+  isJidNewsletter,
+  jidDecode,
+  proto,
+  type WAMessage,
+  type WAMessageUpdate,
+} from '@whiskeysockets/baileys';
 import type { InboundMessage, OutgoingStatus } from '../engine.port.js';
 
 /** `15550001111:3@s.whatsapp.net` → `15550001111@c.us`; groups and other servers keep their id. */
@@ -29,12 +36,16 @@ function textOf(message: proto.IMessage | null | undefined): string | null {
   return message?.conversation ?? message?.extendedTextMessage?.text ?? null;
 }
 
-/** An incoming message as the port carries it, or null when it is not one the gateway stores (protocol, own). */
+/**
+ * A text a contact sent, as the port carries it, or null for everything else an upsert may hold: our own messages
+ * (sent here or from the phone), status posts and broadcast lists, newsletter posts, notifications and call stubs
+ * (no message content), protocol messages (history-sync notices, key shares) and other non-text content.
+ */
 export function inboundFromBaileys(message: WAMessage, ownPhone: string): InboundMessage | null {
   const key = message.key;
   if (key.fromMe || !key.id || !message.message) return null;
   const chat = preferPhone(key.remoteJid, key.remoteJidAlt);
-  if (!chat || chat === 'status@broadcast') return null;
+  if (!chat || isJidBroadcast(chat) || isJidNewsletter(chat)) return null;
   const body = textOf(message.message);
   if (body === null) return null;
   const chatId = toNeutralJid(chat);

@@ -1,5 +1,6 @@
 import type { Caller } from '../../domain/caller.js';
 import type { SessionStatus } from '../../domain/session.js';
+import { AppError, SessionStateError } from '../../errors/app-error.js';
 import { renderQrDataUrl } from '../../qr/render-qr.js';
 import type { CoreDeps } from '../core-deps.js';
 import { loadSession } from './load-session.js';
@@ -10,14 +11,17 @@ export interface QrResponse {
   status: SessionStatus;
 }
 
-/** The QR currently shown by the session's engine, as a PNG data URL; 400 when none is showing. */
+/**
+ * The QR currently shown by the session's engine, as a PNG data URL; 400 when none is showing, naming the
+ * session's last error when there is one (e.g. the server cannot be reached, so no QR can come).
+ */
 export async function getSessionQr(
   deps: Pick<CoreDeps, 'data' | 'host' | 'audit'>,
   caller: Caller,
   id: string,
 ): Promise<QrResponse> {
   const session = await loadSession(deps.data.sessions, caller, id);
-  const snapshot = await deps.host.getQr(id);
+  const snapshot = await deps.host.getQr(id).catch((error: unknown) => explainMissingQr(deps, id, error));
   const qrCode = await renderQrDataUrl(snapshot.qr);
   // High-volume (clients poll the QR): written in the background.
   void deps.audit.record(caller, {
@@ -26,4 +30,12 @@ export async function getSessionQr(
     sessionName: session.name,
   });
   return { qrCode, status: snapshot.status };
+}
+
+/** Rethrows `error`; a QR_NOT_AVAILABLE gains the session's current `lastError` (read after the refusal). */
+async function explainMissingQr(deps: Pick<CoreDeps, 'data'>, id: string, error: unknown): Promise<never> {
+  if (!(error instanceof AppError) || error.code !== 'QR_NOT_AVAILABLE') throw error;
+  const lastError = (await deps.data.sessions.findById(id))?.lastError;
+  if (!lastError) throw error;
+  throw new SessionStateError('QR_NOT_AVAILABLE', `${error.message}: ${lastError}`, { cause: error });
 }

@@ -26,7 +26,13 @@ export async function startSession(
   if (claimed.outcome === 'not_found')
     return loadSession(deps.data.sessions, caller, id).then(toSessionResponse);
   if (claimed.outcome === 'conflict') {
-    throw new SessionStateError('SESSION_ALREADY_STARTED', `Session '${session.name}' is already started`);
+    // A session reconnecting after failures says why its connection keeps failing.
+    const { status, lastError } = claimed.session;
+    const why = lastError ? ` (${status}; last error: ${lastError})` : '';
+    throw new SessionStateError(
+      'SESSION_ALREADY_STARTED',
+      `Session '${session.name}' is already started${why}`,
+    );
   }
   try {
     await deps.commands.send(

@@ -84,6 +84,61 @@ describe('inboundFromBaileys', () => {
     });
     expect([own, status, image].map((m) => inboundFromBaileys(m, '1'))).toEqual([null, null, null]);
   });
+
+  // What Baileys upserts besides contacts' messages, in the shapes messages-recv.js builds them (most of them as
+  // `append`, the type offline messages also arrive with).
+  it.each<[string, WAMessage]>([
+    [
+      'a group notification (a stub without content)',
+      {
+        key: { id: 'N1', remoteJid: '120363012345678901@g.us', fromMe: false },
+        messageStubType: 20,
+      } as WAMessage,
+    ],
+    [
+      'a newsletter post (plaintext)',
+      message({
+        key: { id: 'NL1', remoteJid: '120363999999999999@newsletter', fromMe: false },
+        message: { conversation: 'news' },
+      }),
+    ],
+    [
+      'a broadcast list copy',
+      message({ key: { id: 'B1', remoteJid: '1700000000@broadcast', fromMe: false } }),
+    ],
+    [
+      'an offline call stub',
+      message({
+        key: { id: 'C1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+        message: { call: { callKey: new Uint8Array([1]) } },
+      }),
+    ],
+    [
+      'a history-sync notice from the phone',
+      message({
+        key: { id: 'H1', remoteJid: '15550001111@s.whatsapp.net', fromMe: true },
+        message: {
+          protocolMessage: {
+            type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+            historySyncNotification: { syncType: proto.Message.HistorySyncType.RECENT },
+          },
+        },
+      }),
+    ],
+    [
+      'a protocol message from a contact (a revoke)',
+      message({
+        key: { id: 'P1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+        message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } },
+      }),
+    ],
+    [
+      'a text the phone sent to a contact',
+      message({ key: { id: 'O1', remoteJid: '15557770001@s.whatsapp.net', fromMe: true } }),
+    ],
+  ])('stores no inbound message for %s', (_, upserted) => {
+    expect(inboundFromBaileys(upserted, '15550001111')).toBeNull();
+  });
 });
 
 describe('delivery states', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   decideReconnect,
   MAX_RECONNECT_DELAY_MS,
+  ReconnectStreak,
   resolveReconnectConfig,
 } from '../../../host/sessions/reconnect-policy.js';
 
@@ -75,5 +76,61 @@ describe('decideReconnect', () => {
       action: 'give_up',
       attempts: 0,
     });
+  });
+});
+
+describe('ReconnectStreak', () => {
+  const middle = () => 0.5;
+  const streakOf = (baseDelayMs: number, maxAttempts: number | null = null) =>
+    new ReconnectStreak({ maxAttempts, baseDelayMs }, middle);
+
+  it('names the reason, the delay and the attempt in lastError', () => {
+    const streak = streakOf(5000);
+    expect(
+      streak.lost('Cannot reach the WhatsApp server (getaddrinfo ENOTFOUND web.whatsapp.com)', false),
+    ).toMatchObject({
+      attempt: 1,
+      lastError:
+        'Cannot reach the WhatsApp server (getaddrinfo ENOTFOUND web.whatsapp.com); reconnecting in 5 s (attempt 1)',
+    });
+    expect(streak.lost('refused', false).lastError).toBe('refused; reconnecting in 10 s (attempt 2)');
+  });
+
+  it('writes delays of a minute and more in minutes', () => {
+    const streak = streakOf(75_000);
+    expect(streak.lost('down', false).lastError).toBe('down; reconnecting in 1 min 15 s (attempt 1)');
+    expect(streak.lost('down', false).lastError).toBe('down; reconnecting in 2 min 30 s (attempt 2)');
+    expect(streak.lost('down', false).lastError).toBe('down; reconnecting in 5 min (attempt 3)');
+  });
+
+  it('audits the first failed attempt of a streak and every 5th failure, not the ones between', () => {
+    const streak = streakOf(1000);
+    const audited = Array.from({ length: 11 }, () => streak.lost('refused', false).audited);
+    expect(audited).toEqual([true, false, false, false, true, false, false, false, false, true, false]);
+  });
+
+  it('only logs a drop of a working connection; the first attempt after it that fails is audited', () => {
+    const streak = streakOf(1000);
+    expect(streak.lost('connection lost', true).audited).toBe(false);
+    expect(streak.lost('refused', false)).toMatchObject({ attempt: 2, audited: true });
+    expect(streak.lost('refused', false).audited).toBe(false);
+  });
+
+  it('audits the failure that ends the attempts, with lastError saying they are exhausted', () => {
+    const streak = streakOf(1000, 1);
+    expect(streak.lost('connection lost', true).audited).toBe(false);
+    expect(streak.lost('refused', false)).toMatchObject({
+      decision: { action: 'give_up', attempts: 1 },
+      lastError: 'Reconnect attempts exhausted after 1 attempt(s): refused',
+      audited: true,
+    });
+  });
+
+  it('starts again from the first attempt once reset (the session was ready)', () => {
+    const streak = streakOf(1000);
+    streak.lost('refused', false);
+    streak.lost('refused', false);
+    streak.reset();
+    expect(streak.lost('refused', false)).toMatchObject({ attempt: 1, audited: true });
   });
 });

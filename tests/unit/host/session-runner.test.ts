@@ -15,10 +15,10 @@ import type { GatewayEvent } from '../../../shared/domain/events.js';
 import type { SessionConfig } from '../../../shared/domain/session.js';
 import { createMetrics } from '../../../shared/observability/metrics.js';
 import { systemClock } from '../../../shared/ports/clock.port.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
+import { type Logger, silentLogger } from '../../../shared/ports/logger.port.js';
 import { aSession } from '../../helpers/builders.js';
 
-async function setup(config: SessionConfig = {}) {
+async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) {
   const sessions = new MemorySessionStore();
   const fences = new MemoryTeardownFenceStore();
   const network = new TestNetwork();
@@ -38,7 +38,7 @@ async function setup(config: SessionConfig = {}) {
       fences,
       events,
       clock: systemClock,
-      logger: silentLogger,
+      logger,
       engines: new TestEngineFactory(network),
       sink: new MessageSink({
         messages: new MemoryMessageStore(),
@@ -123,6 +123,45 @@ describe('SessionRunner', () => {
     await jest.advanceTimersByTimeAsync(16_000);
     await settle();
     expect(await status()).toBe('ready');
+  });
+
+  it('a failed connection attempt: lastError says why and when the next comes, a warn log line, an audit entry; ready clears it', async () => {
+    const warnings: unknown[] = [];
+    const logger: Logger = { ...silentLogger, warn: (entry: unknown) => void warnings.push(entry) };
+    const { runner, network, session, sessions, audit, auditStore } = await setup(
+      { reconnectBaseDelay: 1000 },
+      logger,
+    );
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    network.refuseConnections(true);
+    await runner.launch();
+    await settle();
+    expect(await sessions.findById(session.id)).toMatchObject({
+      status: 'disconnected',
+      lastError: 'connection refused; reconnecting in 1 s (attempt 1)',
+    });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        sessionId: session.id,
+        reason: 'connection refused',
+        attempt: 1,
+        nextDelayMs: 1000,
+      }),
+    );
+    await audit.flush();
+    const { data } = await auditStore.query({ action: 'session_disconnected' }, { limit: 5, offset: 0 });
+    expect(data).toEqual([
+      expect.objectContaining({
+        severity: 'warn',
+        sessionId: session.id,
+        metadata: { reason: 'connection refused', attempt: 1, nextDelayMs: 1000 },
+      }),
+    ]);
+
+    network.refuseConnections(false);
+    await jest.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(await sessions.findById(session.id)).toMatchObject({ status: 'ready', lastError: null });
   });
 
   it('gives up after maxReconnectAttempts and marks the session failed with the reason', async () => {
