@@ -58,6 +58,7 @@ describe('Host.shutdown', () => {
     events.subscribe((event) => {
       published.push(event);
     });
+    const metrics = createMetrics();
     const host = new Host({
       sessions,
       messages,
@@ -67,10 +68,10 @@ describe('Host.shutdown', () => {
       logger: silentLogger,
       engines: new TestEngineFactory(network),
       sink: new MessageSink({ messages, events, clock: systemClock, logger: silentLogger }),
-      audit: new AuditRecorder(new MemoryAuditLogStore(), systemClock, silentLogger),
+      audit: new AuditRecorder(new MemoryAuditLogStore(), systemClock, silentLogger, metrics),
       teardownTimeoutMs: 50,
       commands: new CommandQueue(new MemoryQueue({ name: 'q', fifo: true, visibilityTimeoutSeconds: 30 })),
-      metrics: createMetrics(),
+      metrics,
     });
     const session = aSession({ status: 'initializing' });
     await sessions.create(session);
