@@ -96,11 +96,13 @@ function prepareStatements(db: SqliteDb, fifo: boolean) {
        VALUES (@id, @queue, @body, @groupId, @dedupId, @sentAt, @visibleAt)`,
     ),
     pruneDedup: db.prepare('DELETE FROM queue_dedup WHERE queue = ? AND expires_at <= ?'),
-    findDedup: db.prepare<[string, string], { message_id: string }>(
-      'SELECT message_id FROM queue_dedup WHERE queue = ? AND dedup_id = ?',
+    // Expired ids are ignored until the scheduled prune removes them, and a new message with one takes its row.
+    findDedup: db.prepare<[string, string, number], { message_id: string }>(
+      'SELECT message_id FROM queue_dedup WHERE queue = ? AND dedup_id = ? AND expires_at > ?',
     ),
     insertDedup: db.prepare(
-      'INSERT INTO queue_dedup (queue, dedup_id, message_id, expires_at) VALUES (?, ?, ?, ?)',
+      `INSERT INTO queue_dedup (queue, dedup_id, message_id, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (queue, dedup_id) DO UPDATE SET message_id = excluded.message_id, expires_at = excluded.expires_at`,
     ),
     selectVisible: db.prepare<{ queue: string; now: number; limit: number }, MessageRow>(
       `SELECT m.seq, m.id, m.body, m.group_id, m.sent_at, m.receive_count FROM queue_messages m
@@ -170,8 +172,7 @@ export class SqliteQueue implements Queue {
     this.sendTx = db.transaction((message: OutgoingMessage, now: number): string => {
       const dedupId = this.fifo ? message.dedupId : undefined;
       if (dedupId !== undefined) {
-        this.sql.pruneDedup.run(this.name, now);
-        const first = this.sql.findDedup.get(this.name, dedupId);
+        const first = this.sql.findDedup.get(this.name, dedupId, now);
         if (first) return first.message_id;
       }
       const id = randomUUID();
@@ -245,6 +246,14 @@ export class SqliteQueue implements Queue {
 
   async depth(): Promise<number> {
     return this.guard(() => this.sql.depth.get(this.name)?.n ?? 0);
+  }
+
+  /**
+   * Deletes the deduplication ids whose window has passed (they no longer suppress anything); answers how many.
+   * Run on a schedule (openEmbeddedQueues) rather than by every send.
+   */
+  pruneDeduplication(): number {
+    return this.guard(() => this.sql.pruneDedup.run(this.name, this.nowMs()).changes);
   }
 
   /** Wakes this process's long polls on this queue (after a send, a visibility change or a close). */
