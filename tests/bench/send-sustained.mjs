@@ -1,5 +1,5 @@
 // Sustained sends through the REST path: does the gateway's cost per send stay flat as its data grows?
-// The built gateway (`dist/host/main.js`, real Baileys engine, default SEND_WAIT_MS, its default heap setting) runs
+// The built gateway (`dist/host/main.js`, real Baileys engine, default SEND_WAIT_MS, npm start's heap limit) runs
 // as its own process, the WhatsApp simulator in another; one session is linked by QR. CLIENTS clients (default 20)
 // then loop `POST /api/sessions/{id}/messages/send-text` for DURATION seconds (BENCH_SUSTAINED_S, default 120),
 // each to its own contact; a quarter of them also have that contact write back after each answered send
@@ -33,7 +33,11 @@ const DURATION_S = Number(process.env.BENCH_SUSTAINED_S ?? 120);
 const INTERVAL_S = Number(process.env.BENCH_SUSTAINED_INTERVAL_S ?? 15);
 const CLIENTS = Number(process.env.BENCH_SUSTAINED_CLIENTS ?? 20);
 const WRITE_BACK_EVERY = 4; // one client in four has its contact answer
-const GATEWAY_ARGS = (process.env.BENCH_SUSTAINED_GATEWAY_ARGS ?? '').split(' ').filter(Boolean);
+// The heap limit `npm start` gives the host (WAYGATE_HEAP_MB, default 512), then any flags of the run.
+const GATEWAY_ARGS = [
+  `--max-old-space-size=${process.env.WAYGATE_HEAP_MB || 512}`,
+  ...(process.env.BENCH_SUSTAINED_GATEWAY_ARGS ?? '').split(' ').filter(Boolean),
+];
 
 const contactOf = (client) => `1555003${String(client).padStart(4, '0')}`;
 
