@@ -40,18 +40,30 @@ function parseQuery(rawQuery: string): Record<string, string> {
   return query;
 }
 
-function toEvent(req: http.IncomingMessage, body: Buffer | null, requestId: string): APIGatewayProxyEventV2 {
-  const url = req.url ?? '/';
-  const mark = url.indexOf('?');
-  const rawPath = mark < 0 ? url : url.slice(0, mark);
-  const rawQueryString = mark < 0 ? '' : url.slice(mark + 1);
+/** The request's headers as API Gateway v2 gives them: lower-case names, repeated headers joined with commas. */
+function headersOf(req: http.IncomingMessage): Record<string, string> {
+  // From rawHeaders: `req.headers` would build a second object with node's own joining rules.
   const headers: Record<string, string> = {};
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] ?? '').toLowerCase();
     const value = raw[i + 1] ?? '';
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : `${seen}, ${value}`;
   }
+  return headers;
+}
+
+function toEvent(
+  req: http.IncomingMessage,
+  headers: Record<string, string>,
+  body: Buffer | null,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const rawPath = mark < 0 ? url : url.slice(0, mark);
+  const rawQueryString = mark < 0 ? '' : url.slice(mark + 1);
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();
   return {
@@ -95,20 +107,25 @@ function sendTooLarge(res: http.ServerResponse, limit: number): void {
   res.end(body);
 }
 
-/** Reads the body, refusing it (413) as soon as it passes the limit; bodiless requests skip the stream. */
+/** Whether the request carries a body to read (a declared length, or chunked transfer). */
+function hasBody(headers: Record<string, string>): boolean {
+  const declared = headers['content-length'];
+  return (declared !== undefined && declared !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/** Reads the body, refusing it (413) as soon as it passes the limit. */
 async function readBody(
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  headers: Record<string, string>,
   limit: number,
 ): Promise<Buffer | null | false> {
-  const declared = Number(req.headers['content-length'] ?? 0);
+  const declared = Number(headers['content-length'] ?? 0);
   if (declared > limit) {
     sendTooLarge(res, limit);
     req.destroy();
     return false;
   }
-  // No body to read: node:http discards the (empty) request stream itself once the response ends.
-  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return null;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -128,16 +145,18 @@ async function handle(
   res: http.ServerResponse,
   options: LocalGatewayOptions,
 ): Promise<void> {
-  const body = await readBody(req, res, options.bodyLimit);
+  const headers = headersOf(req);
+  // Bodiless requests (most reads) skip the stream: node:http discards the empty request once the response ends.
+  const body = hasBody(headers) ? await readBody(req, res, headers, options.bodyLimit) : null;
   if (body === false) return;
   const requestId = randomUUID();
-  const event = toEvent(req, body, requestId);
+  const event = toEvent(req, headers, body, requestId);
   const result = await resourceFor(event.rawPath)(event, lambdaContext(requestId));
   const payload = result.body ?? '';
-  const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
-  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
+  for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
   // One write with a known length (no chunked encoding) keeps small responses to a single syscall.
-  res.writeHead(result.statusCode ?? 200, headers);
+  res.writeHead(result.statusCode ?? 200, responseHeaders);
   res.end(payload);
 }
 

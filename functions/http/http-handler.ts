@@ -16,8 +16,8 @@ import { resolveClientIp } from '../../shared/security/ip.js';
 import { authenticate } from '../../shared/use-cases/auth/authenticate.js';
 import { type Deps, getDeps } from '../deps.js';
 import { errorResponse, jsonResponse } from './error-response.js';
+import { executionModeLean } from './execution-mode.js';
 import { decodePathParameters, parseInput, parseJsonBody, readBody, readQuery } from './parse-request.js';
-import { recordRequest } from './request-metrics.js';
 import { type AnyRoute, RawResponse, scopedSessionParam } from './route.js';
 
 type Event = APIGatewayProxyEventV2;
@@ -29,7 +29,10 @@ interface RequestState {
   route: string;
 }
 
-const states = new WeakMap<Event, RequestState>();
+/** Each request's state rides on its event (a WeakMap keyed by event cost measurably more in GC). */
+const STATE = Symbol('request-state');
+type StatefulEvent = Event & { [STATE]?: RequestState };
+const stateOf = (event: Event): RequestState | undefined => (event as StatefulEvent)[STATE];
 /** Routes that take no body accept none (or `{}`); any field is unknown. */
 const NoBody = z.strictObject({});
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -56,7 +59,7 @@ function callerOf(event: Event, deps: Deps, requestId: string): Caller {
 
 async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const deps = getDeps();
-  const state = states.get(event);
+  const state = stateOf(event);
   if (state) state.route = route.path;
   const caller = callerOf(event, deps, state?.requestId ?? randomUUID());
 
@@ -96,11 +99,15 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const query = readQuery(event);
   const parsedQuery = route.query ? parseInput(route.query, query, 'query') : undefined;
   const rawBody = parseJsonBody(bodyText, event.headers['content-type']);
-  const body = parseInput(route.body ?? NoBody, rawBody ?? {}, 'body');
+  // A route without a body schema given no body has nothing to validate (NoBody accepts exactly `{}`).
+  const body =
+    route.body !== undefined || rawBody !== undefined
+      ? parseInput(route.body ?? NoBody, rawBody ?? {}, 'body')
+      : {};
 
   const result = await route.run({ params, query: parsedQuery, body, caller, deps, headers: event.headers });
   if (result instanceof RawResponse) {
-    return { statusCode: result.statusCode, headers: result.headers, body: result.body };
+    return { statusCode: result.statusCode, headers: { ...result.headers }, body: result.body };
   }
   if (route.success === 204) return { statusCode: 204, headers: {}, body: '' };
   return jsonResponse(route.success, result);
@@ -112,28 +119,34 @@ function observe(): middy.MiddlewareObj<Event, Result> {
       const header = request.event.headers['x-request-id'];
       const requestId =
         header && REQUEST_ID.test(header) ? header : request.event.requestContext.requestId || randomUUID();
-      states.set(request.event, { startedAt: performance.now(), requestId, route: 'unmatched' });
+      (request.event as StatefulEvent)[STATE] = {
+        startedAt: performance.now(),
+        requestId,
+        route: 'unmatched',
+      };
       // An encoded NUL anywhere in the path is refused before routing (inside a parameter it is refused anyway).
       if (/%00/i.test(request.event.rawPath))
         throw new ValidationError('Path must not contain NUL characters');
     },
-    after: async (request) => {
+    after: (request) => {
       finish(request.event, request.response);
-      await flushAfterRequest();
+      return flushAfterRequest();
     },
-    onError: async (request) => {
-      const state = states.get(request.event);
-      request.response = errorResponse(request.error, requestLogger(state));
+    onError: (request) => {
+      request.response = errorResponse(request.error, requestLogger(stateOf(request.event)));
       finish(request.event, request.response);
-      await flushAfterRequest();
+      return flushAfterRequest();
     },
   };
 }
 
-/** Lambda: buffered writes go out before the answer; a failure is logged, the answer stands. */
-async function flushAfterRequest(): Promise<void> {
+/**
+ * Lambda: buffered writes go out before the answer; a failure is logged, the answer stands. Without a flush
+ * (embedded) nothing is returned, so the request takes no extra turn of the event loop.
+ */
+function flushAfterRequest(): Promise<void> | undefined {
   const deps = getDeps();
-  await deps
+  return deps
     .flushAfterRequest?.()
     .catch((error: unknown) => deps.logger.error({ err: error }, 'flush failed'));
 }
@@ -145,14 +158,16 @@ function requestLogger(state: RequestState | undefined): Logger {
 }
 
 function finish(event: Event, response: Result | null | undefined): void {
-  const state = states.get(event);
+  const state = stateOf(event);
   if (!state || !response) return;
   const deps = getDeps();
   const status = response.statusCode ?? 200;
-  response.headers = { ...response.headers, 'x-request-id': state.requestId };
+  // Every response's headers object is its own (jsonResponse, the 204 and raw answers build one), so add in place.
+  response.headers ??= {};
+  response.headers['x-request-id'] = state.requestId;
   const ms = performance.now() - state.startedAt;
   const method = event.requestContext.http.method;
-  recordRequest(deps.metrics, method, state.route, status, ms / 1000);
+  deps.metrics.http.record(method, state.route, status, ms / 1000);
   const level = status >= 500 ? 'error' : 'debug';
   if (!deps.logger.isLevelEnabled(level)) return;
   const line = { method, path: event.rawPath, route: state.route, status, ms: Math.round(ms * 10) / 10 };
@@ -171,7 +186,7 @@ export function createResourceHandler(routes: readonly AnyRoute[]) {
       throw new NotFoundError(`Route ${method} ${path} not found`, { code: 'ROUTE_NOT_FOUND' });
     },
   });
-  return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0 })
+  return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0, executionMode: executionModeLean })
     .use(httpHeaderNormalizer())
     .use(observe())
     .handler(router as (event: Event, context: Context) => Promise<Result>);

@@ -73,11 +73,14 @@ export function decodePathParameters(
   const decoded: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw ?? {})) {
     if (value === undefined) continue;
-    let text: string;
-    try {
-      text = decodeURIComponent(value);
-    } catch {
-      throw new ValidationError(`Path parameter '${key}' is not valid percent-encoding`);
+    let text = value;
+    // Most ids carry no escape: skip the decoder (and its try/catch) for them.
+    if (value.includes('%')) {
+      try {
+        text = decodeURIComponent(value);
+      } catch {
+        throw new ValidationError(`Path parameter '${key}' is not valid percent-encoding`);
+      }
     }
     if (text.includes('\u0000')) throw new ValidationError('Path must not contain NUL characters');
     decoded[key] = text;

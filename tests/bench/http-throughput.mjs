@@ -1,53 +1,100 @@
-// Authenticated GET /api/sessions/{id} on the embedded server against a bare node:http hello-world:
-// same machine, same load tool (autocannon), 50 connections. Audit and key usage stats are on, as always.
-import { freePort, httpOk, load, startEmbeddedGateway, startProcess, stopProcess } from './support.mjs';
+// Authenticated GET /api/sessions/{id} on the embedded server against a bare node:http hello-world: same machine,
+// same load tool (autocannon), 50 connections. Audit and key usage stats are on, as always. The machine is shared,
+// so the two are loaded in alternation (hello, gateway, hello, …; BENCH_HTTP_ROUNDS pairs, default 3): each ratio
+// compares runs seconds apart, and the figures are the medians with their range. The servers' own CPU per request
+// (from /proc) is reported beside them: it depends less on what else the machine runs than the rates do.
+import {
+  cpuSeconds,
+  freePort,
+  httpOk,
+  load,
+  startEmbeddedGateway,
+  startProcess,
+  stopProcess,
+} from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const CONNECTIONS = 50;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round = (value, digits = 0) => Number(value.toFixed(digits));
+/** Median and range of one figure over the rounds. */
+const spread = (values, digits = 0) => ({
+  median: round(median(values), digits),
+  min: round(Math.min(...values), digits),
+  max: round(Math.max(...values), digits),
+});
+
+/** One timed run against `url`, with the CPU the server process `pid` spent per request. */
+async function measure(url, pid, headers = {}) {
+  const cpuBefore = cpuSeconds(pid);
+  const result = await load(url, { connections: CONNECTIONS, duration: DURATION, headers });
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  return {
+    reqPerSec: result.requests.average,
+    p99: result.latency.p99,
+    cpuUsPerRequest: (cpu * 1e6) / Math.max(1, result.requests.total),
+    errors: result.errors + result.non2xx,
+  };
+}
 
 export async function httpThroughput() {
   const helloPort = await freePort();
+  const helloUrl = `http://127.0.0.1:${helloPort}/`;
   const hello = await startProcess(
     'node',
     ['tests/bench/hello-server.mjs', String(helloPort)],
     {},
-    httpOk(`http://127.0.0.1:${helloPort}/`),
+    httpOk(helloUrl),
   );
-  await load(`http://127.0.0.1:${helloPort}/`, { connections: CONNECTIONS, duration: 2 }); // warm-up
-  const baseline = await load(`http://127.0.0.1:${helloPort}/`, {
-    connections: CONNECTIONS,
-    duration: DURATION,
-  });
-  await stopProcess(hello.child);
-
   const gateway = await startEmbeddedGateway();
-  const { base, key } = gateway;
-  const created = await fetch(`${base}/api/sessions`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench-session' }),
-  }).then((res) => res.json());
-  const url = `${base}/api/sessions/${created.id}`;
-  const headers = { 'x-api-key': key };
-  const check = await fetch(url, { headers });
-  if (check.status !== 200) throw new Error(`gateway answered ${check.status}`);
-  await load(url, { connections: CONNECTIONS, duration: 2, headers }); // warm-up (JIT, statement cache)
-  const gatewayRun = await load(url, { connections: CONNECTIONS, duration: DURATION, headers });
-  await stopProcess(gateway.child);
+  try {
+    const { base, key } = gateway;
+    const created = await fetch(`${base}/api/sessions`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench-session' }),
+    }).then((res) => res.json());
+    const url = `${base}/api/sessions/${created.id}`;
+    const headers = { 'x-api-key': key };
+    const check = await fetch(url, { headers });
+    if (check.status !== 200) throw new Error(`gateway answered ${check.status}`);
+    // Warm-up (JIT, statement cache) of both.
+    await load(helloUrl, { connections: CONNECTIONS, duration: 2 });
+    await load(url, { connections: CONNECTIONS, duration: 2, headers });
 
-  const errors = gatewayRun.errors + gatewayRun.non2xx;
-  return {
-    connections: CONNECTIONS,
-    durationS: DURATION,
-    helloReqPerSec: Math.round(baseline.requests.average),
-    gatewayReqPerSec: Math.round(gatewayRun.requests.average),
-    ratio: Number((gatewayRun.requests.average / baseline.requests.average).toFixed(3)),
-    gatewayLatencyMs: {
-      p50: gatewayRun.latency.p50,
-      p99: gatewayRun.latency.p99,
-      max: gatewayRun.latency.max,
-    },
-    helloLatencyMs: { p50: baseline.latency.p50, p99: baseline.latency.p99 },
-    gatewayErrors: errors,
-  };
+    const pairs = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const helloRun = await measure(helloUrl, hello.child.pid);
+      const gatewayRun = await measure(url, gateway.child.pid, headers);
+      pairs.push({ hello: helloRun, gateway: gatewayRun, ratio: gatewayRun.reqPerSec / helloRun.reqPerSec });
+    }
+    const of = (pick, digits) => spread(pairs.map(pick), digits);
+    const ratio = of((p) => p.ratio, 3);
+    const gatewayP99 = of((p) => p.gateway.p99);
+    return {
+      connections: CONNECTIONS,
+      durationS: DURATION,
+      rounds: ROUNDS,
+      helloReqPerSec: of((p) => p.hello.reqPerSec),
+      gatewayReqPerSec: of((p) => p.gateway.reqPerSec),
+      ratio: ratio.median,
+      ratioRange: [ratio.min, ratio.max],
+      gatewayLatencyMs: { p99: gatewayP99.median, p99Range: [gatewayP99.min, gatewayP99.max] },
+      helloLatencyMs: { p99: of((p) => p.hello.p99).median },
+      cpuUsPerRequest: {
+        hello: of((p) => p.hello.cpuUsPerRequest, 1),
+        gateway: of((p) => p.gateway.cpuUsPerRequest, 1),
+      },
+      gatewayErrors: pairs.reduce((sum, p) => sum + p.gateway.errors, 0),
+    };
+  } finally {
+    await stopProcess(hello.child);
+    await stopProcess(gateway.child);
+  }
 }

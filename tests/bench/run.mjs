@@ -8,6 +8,7 @@ import { baileysSendDynamoDb } from './baileys-send-dynamodb.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { lambdaBundles } from './lambda-bundles.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
+import { sendSustained } from './send-sustained.mjs';
 import { startupTime } from './startup.mjs';
 
 const only = process.argv[2];
@@ -41,6 +42,11 @@ const benches = {
       goals: { engineDecryptedPerSecond: '>= 900' },
       met: r.engine.decryptedPerSecond >= 900,
     };
+  },
+  // Sustained REST sends: the rate, CPU and RSS per interval; the per-send cost must stay flat as data grows.
+  'send-sustained': async () => {
+    const r = await sendSustained();
+    return { ...r, goals: { lastToFirstRate: '>= 0.9' }, met: r.lastToFirstRate >= 0.9 };
   },
   // The aws mode's API through serverless-offline against the embedded server; the issue asks for the ratio only.
   'offline-vs-embedded': () => offlineVsEmbedded(),

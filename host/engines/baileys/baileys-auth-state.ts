@@ -14,6 +14,7 @@ import {
   type SignalKeyStore,
 } from '@whiskeysockets/baileys';
 import type { AuthKeyChange, AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
+import { boundReceivingChains } from './signal-receiving-chains.js';
 
 /**
  * True when `value` is plain JSON data: nothing in it that BufferJSON.replacer would rewrite (byte arrays, Buffer
@@ -112,6 +113,8 @@ export async function loadAuthState(
       for (const [category, entries] of Object.entries(data)) {
         for (const [id, value] of Object.entries(entries ?? {})) {
           if (value === undefined) continue;
+          // Signal sessions are stored with at most five receiving chains (see signal-receiving-chains.ts).
+          if (category === 'session') boundReceivingChains(value);
           changes.push({ category, id, value: value === null ? null : encode(value) });
         }
       }

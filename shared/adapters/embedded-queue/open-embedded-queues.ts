@@ -22,6 +22,17 @@ export interface EmbeddedQueues<Name extends string> {
   close(): Promise<void>;
 }
 
+export interface EmbeddedQueuesOptions {
+  clock?: Clock;
+  /**
+   * How often deduplication ids past their 5-minute window are deleted (default 60 s). A FIFO send keeps one row
+   * per message for the window, so the table holds about five minutes of sends and no more.
+   */
+  dedupPruneIntervalMs?: number;
+}
+
+const DEDUP_PRUNE_INTERVAL_MS = 60_000;
+
 /**
  * Opens (creating and migrating if needed) the SQLite file and answers one queue per definition, named by its
  * key, e.g. `openEmbeddedQueues(file, { commands: { fifo: true, visibilityTimeoutSeconds: 60 } })`.
@@ -29,7 +40,7 @@ export interface EmbeddedQueues<Name extends string> {
 export function openEmbeddedQueues<Name extends string>(
   file: string,
   definitions: Record<Name, EmbeddedQueueDefinition<NoInfer<Name>>>,
-  options: { clock?: Clock } = {},
+  options: EmbeddedQueuesOptions = {},
 ): EmbeddedQueues<Name> {
   const entries = Object.entries(definitions) as [Name, EmbeddedQueueDefinition<Name>][];
   for (const [name, definition] of entries) {
@@ -49,9 +60,21 @@ export function openEmbeddedQueues<Name extends string>(
     db.close();
     throw error;
   }
+  const prune = setInterval(() => {
+    for (const queue of Object.values<SqliteQueue>(queues)) {
+      if (!queue.fifo || !db.open) continue;
+      try {
+        queue.pruneDeduplication();
+      } catch {
+        // The file was locked past busy_timeout: the next tick prunes what this one could not.
+      }
+    }
+  }, options.dedupPruneIntervalMs ?? DEDUP_PRUNE_INTERVAL_MS);
+  prune.unref();
   return {
     queues,
     async close() {
+      clearInterval(prune);
       if (!db.open) return;
       db.close();
       // Pending long polls notice the closed database and answer [].
