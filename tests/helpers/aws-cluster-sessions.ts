@@ -162,6 +162,8 @@ export class RowMonitor {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    // One last look, so the record ends with the rows as they stand now, not as of the previous tick.
+    this.polling = this.polling.then(() => this.poll());
     await this.polling;
     if (this.errors.length > 0) throw new Error(`row monitor failed: ${String(this.errors[0])}`);
   }
