@@ -12,7 +12,11 @@ const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform,
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // TS sources import './x.js' and '#shared/x.js' (package.json `imports`); jest resolves them to the .ts files.
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^#(shared|host|functions|tests|scripts)/(.*)\\.js$': '<rootDir>/$1/$2',
+  },
 };
 export default {
   projects: [

@@ -3,7 +3,7 @@
  * start on Lambda). The embedded host installs the instances it shares with the functions (stores, queue, the
  * in-process host gateway); in aws mode the first handler call builds them from the environment (aws-deps.ts).
  */
-import { loadEnv } from '../shared/config/env.js';
+import { loadEnv } from '#shared/config/env.js';
 import { createAwsFunctionDeps } from './aws-deps.js';
 import type { Deps } from './function-deps.js';
 

@@ -1,10 +1,10 @@
 /** What every function handler depends on: the core dependencies plus the HTTP-only services. */
-import { CachingApiKeyStore } from '../shared/adapters/caching/caching-api-key-store.js';
-import { UsageTracker } from '../shared/auth/usage-tracker.js';
-import type { Env } from '../shared/config/env.js';
-import type { Metrics } from '../shared/observability/metrics.js';
-import { FixedWindowRateLimiter } from '../shared/security/rate-limiter.js';
-import type { CoreDeps } from '../shared/use-cases/core-deps.js';
+import { CachingApiKeyStore } from '#shared/adapters/caching/caching-api-key-store.js';
+import { UsageTracker } from '#shared/auth/usage-tracker.js';
+import type { Env } from '#shared/config/env.js';
+import type { Metrics } from '#shared/observability/metrics.js';
+import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 export interface Deps extends CoreDeps {
   env: Env;

@@ -3,7 +3,7 @@
  * the embedded host runs at startup and every 24 hours (host/maintenance.ts). AUDIT_RETENTION_DAYS 0 or less keeps
  * everything.
  */
-import { pruneAudit } from '../shared/use-cases/audit/audit-log.js';
+import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { getDeps } from './deps.js';
 
 export interface MaintenanceResult {

@@ -3,17 +3,17 @@
  * embedded queue (embedded), or DynamoDB and SQS (aws). Part of the host's composition root.
  */
 import path from 'node:path';
-import { openAwsAdapters } from '../shared/adapters/aws/open-aws-adapters.js';
-import { CachingAuthStateStore } from '../shared/adapters/caching/caching-auth-state-store.js';
-import { CachingSessionStore } from '../shared/adapters/caching/caching-session-store.js';
-import { DynamoDbAuthStateStore } from '../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
-import { openEmbeddedQueues } from '../shared/adapters/embedded-queue/open-embedded-queues.js';
-import { SqliteAuthStateStore } from '../shared/adapters/sqlite/sqlite-auth-state-store.js';
-import { openSqliteDataStore, openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js';
-import type { Env } from '../shared/config/env.js';
-import type { AuthStateStore } from '../shared/ports/auth-state-store.port.js';
-import type { Queue } from '../shared/ports/queue.port.js';
-import type { DataStore, MainStore } from '../shared/ports/stores.port.js';
+import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
+import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
+import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
+import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
+import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
+import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import type { Env } from '#shared/config/env.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import type { Queue } from '#shared/ports/queue.port.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
 /** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
 const SESSION_CACHE_TTL_MS = 5_000;

@@ -4,12 +4,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Env } from '../shared/config/env.js';
-import { ConflictError } from '../shared/errors/app-error.js';
-import type { ApiKeyStore } from '../shared/ports/api-key-store.port.js';
-import type { Clock } from '../shared/ports/clock.port.js';
-import { generateApiKey } from '../shared/security/secrets.js';
-import { newKeyRecord } from '../shared/use-cases/api-keys/manage-api-keys.js';
+import type { Env } from '#shared/config/env.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { ApiKeyStore } from '#shared/ports/api-key-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import { generateApiKey } from '#shared/security/secrets.js';
+import { newKeyRecord } from '#shared/use-cases/api-keys/manage-api-keys.js';
 
 export type BootstrapResult =
   | { status: 'created'; plaintext: string; file: string | null }

@@ -4,11 +4,11 @@
  * that owner over the host RPC (awaited, so FIFO order per session holds); sessions that should be running but whose
  * owner's lease lapsed (a crashed host) are adopted by the sweep, or at once by a host that receives their command.
  */
-import type { CommandOf, SessionCommand } from '../shared/domain/commands.js';
-import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
-import { UnavailableError } from '../shared/errors/app-error.js';
-import type { HostRpcClient } from '../shared/ports/host-rpc.port.js';
-import { liveOwnerUrl } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
+import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
+import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
+import { liveOwnerUrl } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { type ClaimResult, LeaseKeeper } from './sessions/lease-keeper.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './sessions/status-writer.js';
 

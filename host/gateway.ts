@@ -5,15 +5,15 @@
  * owner-directed calls. `startGateway` is also what the API tests and benchmarks start.
  */
 import { pino } from 'pino';
-import { createFunctionDeps, type Deps, installDeps } from '../functions/deps.js';
-import { HttpHostRpcClient } from '../shared/adapters/host-rpc/http-host-rpc-client.js';
-import { AuditRecorder } from '../shared/audit/audit-recorder.js';
-import type { Env } from '../shared/config/env.js';
-import { createMetrics } from '../shared/observability/metrics.js';
-import { systemClock } from '../shared/ports/clock.port.js';
-import type { Logger } from '../shared/ports/logger.port.js';
-import { CommandQueue } from '../shared/queue/command-queue.js';
-import { LeaseRoutedHostGateway } from '../shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { createFunctionDeps, type Deps, installDeps } from '#functions/deps.js';
+import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { Env } from '#shared/config/env.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';

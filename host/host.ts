@@ -2,18 +2,18 @@
  * The host: runs one SessionRunner per started session on this node and answers the owner-directed calls of the
  * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
  */
-import type { CommandOf, SessionCommand } from '../shared/domain/commands.js';
-import { RUNNING_STATUSES, type Session } from '../shared/domain/session.js';
+import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
+import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import {
   ConflictError,
   EngineUnsupportedError,
   NotFoundError,
   SessionStateError,
-} from '../shared/errors/app-error.js';
-import type { Metrics } from '../shared/observability/metrics.js';
-import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../shared/ports/host-gateway.port.js';
-import type { MessageStore } from '../shared/ports/message-store.port.js';
-import type { CommandQueue } from '../shared/queue/command-queue.js';
+} from '#shared/errors/app-error.js';
+import type { Metrics } from '#shared/observability/metrics.js';
+import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/ports/host-gateway.port.js';
+import type { MessageStore } from '#shared/ports/message-store.port.js';
+import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { sendMessage } from './messages/send-message.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';

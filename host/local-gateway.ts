@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { resourceFor } from '../functions/resources.js';
-import type { Logger } from '../shared/ports/logger.port.js';
+import { resourceFor } from '#functions/resources.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface LocalGatewayOptions {
   port: number;

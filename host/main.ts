@@ -2,7 +2,7 @@
  * `npm start`: runs the gateway (embedded mode by default; DEPLOYMENT_MODE=aws runs a host) until SIGINT/SIGTERM. A bad configuration stops it before
  * anything is opened, with one message naming every bad variable.
  */
-import { EnvError, loadEnv } from '../shared/config/env.js';
+import { EnvError, loadEnv } from '#shared/config/env.js';
 import { startGateway } from './gateway.js';
 
 function banner(url: string, bootstrap: Awaited<ReturnType<typeof startGateway>>['bootstrap']): string {

@@ -1,8 +1,8 @@
 /** Periodic housekeeping of the host process: audit retention at startup and then every 24 hours. */
-import type { AuditLogStore } from '../shared/ports/audit-log-store.port.js';
-import type { Clock } from '../shared/ports/clock.port.js';
-import type { Logger } from '../shared/ports/logger.port.js';
-import { pruneAudit } from '../shared/use-cases/audit/audit-log.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 
 const DAY_MS = 86_400_000;
 

@@ -3,11 +3,11 @@
  * and lists what ran. Boot runs the same migrations; this is for operators who migrate ahead of a rollout.
  */
 import path from 'node:path';
-import { queueMigrations } from '../shared/adapters/embedded-queue/queue.migrations.js';
-import { DATA_STORE_MIGRATIONS } from '../shared/adapters/sqlite/data-store.migrations.js';
-import { MAIN_STORE_MIGRATIONS } from '../shared/adapters/sqlite/main-store.migrations.js';
-import { openSqlite, runMigrations } from '../shared/adapters/sqlite/sqlite-database.js';
-import { loadEnv } from '../shared/config/env.js';
+import { queueMigrations } from '#shared/adapters/embedded-queue/queue.migrations.js';
+import { DATA_STORE_MIGRATIONS } from '#shared/adapters/sqlite/data-store.migrations.js';
+import { MAIN_STORE_MIGRATIONS } from '#shared/adapters/sqlite/main-store.migrations.js';
+import { openSqlite, runMigrations } from '#shared/adapters/sqlite/sqlite-database.js';
+import { loadEnv } from '#shared/config/env.js';
 
 const target = process.argv[2];
 const env = loadEnv();

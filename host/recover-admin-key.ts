@@ -13,15 +13,15 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { openAwsAdapters } from '../shared/adapters/aws/open-aws-adapters.js';
-import { openSqliteMainStore } from '../shared/adapters/sqlite/sqlite-stores.js';
-import { AuditRecorder } from '../shared/audit/audit-recorder.js';
-import { type Env, EnvError, loadEnv } from '../shared/config/env.js';
-import { ApiKeyName } from '../shared/domain/api-key.js';
-import { createMetrics } from '../shared/observability/metrics.js';
-import { systemClock } from '../shared/ports/clock.port.js';
-import type { MainStore } from '../shared/ports/stores.port.js';
-import { mintRecoveryAdminKey, type RecoveryOrigin } from '../shared/use-cases/api-keys/recover-admin-key.js';
+import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
+import { openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { type Env, EnvError, loadEnv } from '#shared/config/env.js';
+import { ApiKeyName } from '#shared/domain/api-key.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import type { MainStore } from '#shared/ports/stores.port.js';
+import { mintRecoveryAdminKey, type RecoveryOrigin } from '#shared/use-cases/api-keys/recover-admin-key.js';
 
 const USAGE = 'usage: npm run keys:recover [-- --name <key name>]\n';
 

@@ -1,5 +1,5 @@
 /** The audit Lambda. */
-import { createResourceHandler } from '../http/http-handler.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
 import { listAuditRoute } from './list-audit.route.js';
 
 export const auditRoutes = [listAuditRoute];

@@ -1,6 +1,6 @@
-import { AuditPage, AuditQuery } from '../../shared/domain/audit.js';
-import { listAudit } from '../../shared/use-cases/audit/audit-log.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { AuditPage, AuditQuery } from '#shared/domain/audit.js';
+import { listAudit } from '#shared/use-cases/audit/audit-log.js';
 
 /** GET /api/audit: `{data, total}` newest first, filtered by action, severity, session and key. */
 export const listAuditRoute = defineRoute({

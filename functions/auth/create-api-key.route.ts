@@ -1,6 +1,6 @@
-import { CreateApiKeyBody, CreatedApiKeyResponse } from '../../shared/domain/api-key.js';
-import { createApiKey } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { CreateApiKeyBody, CreatedApiKeyResponse } from '#shared/domain/api-key.js';
+import { createApiKey } from '#shared/use-cases/api-keys/manage-api-keys.js';
 
 /** POST /api/auth/api-keys: create a key; the plaintext is in this response only. */
 export const createApiKeyRoute = defineRoute({

@@ -1,5 +1,5 @@
-import { deleteApiKey } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { deleteApiKey } from '#shared/use-cases/api-keys/manage-api-keys.js';
 import { ApiKeyIdParams } from './params.js';
 
 /** DELETE /api/auth/api-keys/{id}: 204 (409 for the last usable admin key). */

@@ -1,6 +1,6 @@
-import { ApiKeyResponse } from '../../shared/domain/api-key.js';
-import { getApiKey } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { ApiKeyResponse } from '#shared/domain/api-key.js';
+import { getApiKey } from '#shared/use-cases/api-keys/manage-api-keys.js';
 import { ApiKeyIdParams } from './params.js';
 
 /** GET /api/auth/api-keys/{id}: one key. */

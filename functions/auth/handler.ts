@@ -1,5 +1,5 @@
 /** The auth Lambda: API key administration and key validation. */
-import { createResourceHandler } from '../http/http-handler.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
 import { createApiKeyRoute } from './create-api-key.route.js';
 import { deleteApiKeyRoute } from './delete-api-key.route.js';
 import { getApiKeyRoute } from './get-api-key.route.js';

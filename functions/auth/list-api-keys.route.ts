@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiKeyResponse } from '../../shared/domain/api-key.js';
-import { listApiKeys } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { ApiKeyResponse } from '#shared/domain/api-key.js';
+import { listApiKeys } from '#shared/use-cases/api-keys/manage-api-keys.js';
 
 /** GET /api/auth/api-keys: every key, newest first (keyPrefix only). */
 export const listApiKeysRoute = defineRoute({

@@ -1,6 +1,6 @@
-import { ApiKeyResponse } from '../../shared/domain/api-key.js';
-import { revokeApiKey } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { ApiKeyResponse } from '#shared/domain/api-key.js';
+import { revokeApiKey } from '#shared/use-cases/api-keys/manage-api-keys.js';
 import { ApiKeyIdParams } from './params.js';
 
 /** POST /api/auth/api-keys/{id}/revoke: deactivate (409 for the last usable admin key). */

@@ -1,6 +1,6 @@
-import { ApiKeyResponse, UpdateApiKeyBody } from '../../shared/domain/api-key.js';
-import { updateApiKey } from '../../shared/use-cases/api-keys/manage-api-keys.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { ApiKeyResponse, UpdateApiKeyBody } from '#shared/domain/api-key.js';
+import { updateApiKey } from '#shared/use-cases/api-keys/manage-api-keys.js';
 import { ApiKeyIdParams } from './params.js';
 
 /** PUT /api/auth/api-keys/{id}: partial update (409 when it removes the last usable admin key). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Role } from '../../shared/domain/roles.js';
-import { describeCallerKey } from '../../shared/use-cases/api-keys/validate-api-key.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { Role } from '#shared/domain/roles.js';
+import { describeCallerKey } from '#shared/use-cases/api-keys/validate-api-key.js';
 
 const ValidationResponse = z
   .object({ valid: z.literal(true), role: Role, scoped: z.boolean(), keyId: z.string(), keyName: z.string() })

@@ -1,11 +1,11 @@
 /** The docs Lambda: the OpenAPI document and its human page, built once per process from every route module. */
-import { auditRoutes } from '../audit/handler.js';
-import { authRoutes } from '../auth/handler.js';
-import { healthRoutes } from '../health/handler.js';
-import { createResourceHandler } from '../http/http-handler.js';
-import { type AnyRoute, defineRoute, RawResponse } from '../http/route.js';
-import { messageRoutes } from '../messages/handler.js';
-import { sessionRoutes } from '../sessions/handler.js';
+import { auditRoutes } from '#functions/audit/handler.js';
+import { authRoutes } from '#functions/auth/handler.js';
+import { healthRoutes } from '#functions/health/handler.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
+import { type AnyRoute, defineRoute, RawResponse } from '#functions/http/route.js';
+import { messageRoutes } from '#functions/messages/handler.js';
+import { sessionRoutes } from '#functions/sessions/handler.js';
 import { renderDocsPage } from './docs-page.js';
 import { buildOpenApiDocument } from './openapi.js';
 

@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import type { AnyRoute } from '../http/route.js';
+import type { AnyRoute } from '#functions/http/route.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
 
 const HealthResponse = z
   .object({ status: z.literal('ok'), timestamp: z.string(), version: z.string() })

@@ -1,6 +1,6 @@
-import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../shared/errors/app-error.js';
-import { constantTimeEquals } from '../../shared/security/secrets.js';
-import { defineRoute, RawResponse } from '../http/route.js';
+import { defineRoute, RawResponse } from '#functions/http/route.js';
+import { NotFoundError, RateLimitedError, UnauthorizedError } from '#shared/errors/app-error.js';
+import { constantTimeEquals } from '#shared/security/secrets.js';
 
 /**
  * GET /api/metrics: Prometheus text. Guarded by its own bearer token (METRICS_TOKEN), not an API key; absent when

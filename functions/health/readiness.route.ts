@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { checkReadiness } from '../../shared/use-cases/health/readiness.js';
-import { defineRoute, RawResponse } from '../http/route.js';
+import { defineRoute, RawResponse } from '#functions/http/route.js';
+import { checkReadiness } from '#shared/use-cases/health/readiness.js';
 
 const Probe = z.object({ status: z.enum(['up', 'down']) });
 const ReadinessResponse = z

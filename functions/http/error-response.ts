@@ -4,8 +4,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError } from '../../shared/errors/app-error.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
+import { AppError } from '#shared/errors/app-error.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface ErrorBody {
   statusCode: number;

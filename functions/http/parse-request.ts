@@ -9,7 +9,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from '../../shared/errors/app-error.js';
+} from '#shared/errors/app-error.js';
 
 /** Deeper bodies are refused: no route needs them, and every later step (validation, storage) recurses. */
 const MAX_BODY_DEPTH = 64;

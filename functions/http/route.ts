@@ -3,9 +3,9 @@
  * errors, logging, metrics) is done once by the shared stack in http-handler.ts.
  */
 import type { z } from 'zod';
-import type { Caller } from '../../shared/domain/caller.js';
-import type { Role } from '../../shared/domain/roles.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '#functions/deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { Role } from '#shared/domain/roles.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

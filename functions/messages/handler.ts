@@ -1,5 +1,5 @@
 /** The messages Lambda: /api/sessions/{sessionId}/messages routes. */
-import { createResourceHandler } from '../http/http-handler.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
 import { listMessagesRoute } from './list-messages.route.js';
 import { sendTextRoute } from './send-text.route.js';
 

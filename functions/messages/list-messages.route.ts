@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Message } from '../../shared/domain/message.js';
-import { listMessages } from '../../shared/use-cases/messages/list-messages.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { Message } from '#shared/domain/message.js';
+import { listMessages } from '#shared/use-cases/messages/list-messages.js';
 import { MessageSessionParams } from './params.js';
 
 const HistoryQuery = z.strictObject({

@@ -1,6 +1,6 @@
-import { Message, SendTextBody } from '../../shared/domain/message.js';
-import { sendText } from '../../shared/use-cases/messages/send-text.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { Message, SendTextBody } from '#shared/domain/message.js';
+import { sendText } from '#shared/use-cases/messages/send-text.js';
 import { MessageSessionParams } from './params.js';
 
 /** POST /api/sessions/{sessionId}/messages/send-text: 201 with the stored message (`sent`, or `pending`). */

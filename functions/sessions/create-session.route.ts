@@ -1,6 +1,6 @@
-import { CreateSessionBody, SessionResponse } from '../../shared/domain/session.js';
-import { createSession } from '../../shared/use-cases/sessions/create-session.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { CreateSessionBody, SessionResponse } from '#shared/domain/session.js';
+import { createSession } from '#shared/use-cases/sessions/create-session.js';
 
 /** POST /api/sessions: create a session (201; 409 SESSION_NAME_EXISTS). */
 export const createSessionRoute = defineRoute({

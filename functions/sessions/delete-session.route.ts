@@ -1,5 +1,5 @@
-import { deleteSession } from '../../shared/use-cases/sessions/delete-session.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { deleteSession } from '#shared/use-cases/sessions/delete-session.js';
 import { SessionIdParams } from './params.js';
 
 /** DELETE /api/sessions/{id}: stop, wipe credentials, remove (204; 409 teardown pending). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SessionStatus } from '../../shared/domain/session.js';
-import { getSessionQr } from '../../shared/use-cases/sessions/get-session-qr.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SessionStatus } from '#shared/domain/session.js';
+import { getSessionQr } from '#shared/use-cases/sessions/get-session-qr.js';
 import { SessionIdParams } from './params.js';
 
 const QrResponse = z.object({ qrCode: z.string(), status: SessionStatus }).meta({ id: 'SessionQr' });

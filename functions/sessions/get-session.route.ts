@@ -1,6 +1,6 @@
-import { SessionResponse } from '../../shared/domain/session.js';
-import { getSession } from '../../shared/use-cases/sessions/get-session.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SessionResponse } from '#shared/domain/session.js';
+import { getSession } from '#shared/use-cases/sessions/get-session.js';
 import { SessionIdParams } from './params.js';
 
 /** GET /api/sessions/{id}: one session. */

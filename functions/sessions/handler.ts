@@ -1,5 +1,5 @@
 /** The sessions Lambda: every /api/sessions route of this resource group. */
-import { createResourceHandler } from '../http/http-handler.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
 import { createSessionRoute } from './create-session.route.js';
 import { deleteSessionRoute } from './delete-session.route.js';
 import { forceKillSessionRoute } from './force-kill-session.route.js';

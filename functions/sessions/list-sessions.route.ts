@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PageQuery } from '../../shared/domain/common.js';
-import { SessionResponse } from '../../shared/domain/session.js';
-import { listSessions } from '../../shared/use-cases/sessions/list-sessions.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { PageQuery } from '#shared/domain/common.js';
+import { SessionResponse } from '#shared/domain/session.js';
+import { listSessions } from '#shared/use-cases/sessions/list-sessions.js';
 
 // A repeated `name` arrives comma-joined (API Gateway style); names never contain commas, so it is refused.
 const ListSessionsQuery = PageQuery.extend({

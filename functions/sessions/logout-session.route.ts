@@ -1,6 +1,6 @@
-import { SessionResponse } from '../../shared/domain/session.js';
-import { logoutSession } from '../../shared/use-cases/sessions/engine-controls.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SessionResponse } from '#shared/domain/session.js';
+import { logoutSession } from '#shared/use-cases/sessions/engine-controls.js';
 import { SessionIdParams } from './params.js';
 
 /** POST /api/sessions/{id}/logout: unlink the device (400 not started; 502 SESSION_LOGOUT_INCOMPLETE). */

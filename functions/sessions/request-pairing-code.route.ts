@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SessionStatus } from '../../shared/domain/session.js';
-import { requestPairingCode } from '../../shared/use-cases/sessions/request-pairing-code.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SessionStatus } from '#shared/domain/session.js';
+import { requestPairingCode } from '#shared/use-cases/sessions/request-pairing-code.js';
 import { SessionIdParams } from './params.js';
 
 const PairingCodeBody = z.strictObject({

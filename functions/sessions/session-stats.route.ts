@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SESSION_STATUSES } from '../../shared/domain/session.js';
-import { sessionStats } from '../../shared/use-cases/sessions/session-stats.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SESSION_STATUSES } from '#shared/domain/session.js';
+import { sessionStats } from '#shared/use-cases/sessions/session-stats.js';
 
 const SessionStatsResponse = z
   .object({

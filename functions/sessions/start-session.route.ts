@@ -1,6 +1,6 @@
-import { SessionResponse } from '../../shared/domain/session.js';
-import { startSession } from '../../shared/use-cases/sessions/start-session.js';
-import { defineRoute } from '../http/route.js';
+import { defineRoute } from '#functions/http/route.js';
+import { SessionResponse } from '#shared/domain/session.js';
+import { startSession } from '#shared/use-cases/sessions/start-session.js';
 import { SessionIdParams } from './params.js';
 
 /** POST /api/sessions/{id}/start: launch the engine through the command queue. */

@@ -6,11 +6,11 @@
  * other in the order received, and a retried failure holds back the rest of its group, which then reappears after
  * it, so a session's sends never overtake each other. Different groups run side by side.
  */
-import type { CommandOf, SessionCommand, SessionCommandType } from '../../shared/domain/commands.js';
-import { AppError } from '../../shared/errors/app-error.js';
-import type { Metrics } from '../../shared/observability/metrics.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { CommandQueue, ReceivedCommand } from '../../shared/queue/command-queue.js';
+import type { CommandOf, SessionCommand, SessionCommandType } from '#shared/domain/commands.js';
+import { AppError } from '#shared/errors/app-error.js';
+import type { Metrics } from '#shared/observability/metrics.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { CommandQueue, ReceivedCommand } from '#shared/queue/command-queue.js';
 
 export type CommandHandlers = { [T in SessionCommandType]: (command: CommandOf<T>) => Promise<void> };
 

@@ -2,7 +2,7 @@
  * The engine port: what the host needs from a WhatsApp client library. Engines report through an EngineListener;
  * the session runner owns status, reconnects and persistence, so an engine never writes the store itself.
  */
-import type { SessionConfig } from '../../shared/domain/session.js';
+import type { SessionConfig } from '#shared/domain/session.js';
 
 export type EngineKind = 'test' | 'baileys' | 'webjs';
 

@@ -1,7 +1,7 @@
 /** Chooses the engine factory named by ENGINE; the auth-state store is the composition root's (by mode). */
 import { pino } from 'pino';
-import type { Env } from '../../shared/config/env.js';
-import type { AuthStateStore } from '../../shared/ports/auth-state-store.port.js';
+import type { Env } from '#shared/config/env.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysEngineFactory } from './baileys/baileys-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';

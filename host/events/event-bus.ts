@@ -2,9 +2,9 @@
  * The in-process event bus: the host publishes domain events here and subscribers (webhook fan-out, logs) take
  * them. A failing subscriber is logged and never reaches the engine that produced the event.
  */
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export type EventSubscriber = (event: GatewayEvent) => Promise<void> | void;
 

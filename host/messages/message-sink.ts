@@ -4,14 +4,14 @@
  * are published as `message.ack`.
  */
 import { randomUUID } from 'node:crypto';
-import type { GatewayEvent, MessageEventData } from '../../shared/domain/events.js';
-import type { Message } from '../../shared/domain/message.js';
-import { isGroupChat } from '../../shared/domain/wa-ids.js';
-import type { Clock } from '../../shared/ports/clock.port.js';
-import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { MessageStore } from '../../shared/ports/message-store.port.js';
-import type { InboundMessage, OutgoingStatus } from '../engines/engine.port.js';
+import type { InboundMessage, OutgoingStatus } from '#host/engines/engine.port.js';
+import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import { isGroupChat } from '#shared/domain/wa-ids.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { MessageStore } from '#shared/ports/message-store.port.js';
 
 export interface MessageSinkDeps {
   messages: MessageStore;

@@ -3,11 +3,12 @@
  * pre-generated network id, then marks it sent (or failed) and publishes the outcome. A command for a row that is
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
  */
-import type { CommandOf } from '../../shared/domain/commands.js';
-import { isStatusAdvance, type Message } from '../../shared/domain/message.js';
-import { UnavailableError } from '../../shared/errors/app-error.js';
-import type { MessageStore } from '../../shared/ports/message-store.port.js';
-import type { SessionRunner } from '../sessions/session-runner.js';
+
+import type { SessionRunner } from '#host/sessions/session-runner.js';
+import type { CommandOf } from '#shared/domain/commands.js';
+import { isStatusAdvance, type Message } from '#shared/domain/message.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { MessageStore } from '#shared/ports/message-store.port.js';
 import { type MessageSink, messageEventData } from './message-sink.js';
 
 export interface SendDeps {

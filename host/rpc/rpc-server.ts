@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Host } from '#host/host.js';
 import {
   HOST_HEALTH_PATH,
   HOST_RPC_PATH,
@@ -13,7 +14,7 @@ import {
   HostRpcRequest,
   type HostRpcRequestOf,
   type HostRpcResultOf,
-} from '../../shared/domain/host-rpc.js';
+} from '#shared/domain/host-rpc.js';
 import {
   AppError,
   NotFoundError,
@@ -21,10 +22,9 @@ import {
   serializeAppError,
   UnauthorizedError,
   ValidationError,
-} from '../../shared/errors/app-error.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import { constantTimeEquals } from '../../shared/security/secrets.js';
-import type { Host } from '../host.js';
+} from '#shared/errors/app-error.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { constantTimeEquals } from '#shared/security/secrets.js';
 
 /** What the RPC server calls: the host's owner-directed operations and its command entry. */
 export type HostRpcTarget = Pick<

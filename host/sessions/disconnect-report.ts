@@ -2,10 +2,11 @@
  * How a lost or failed connection is reported: always a warn log line with the session id, and when asked a
  * `session_disconnected` audit entry (severity warn) with the same facts in its metadata.
  */
-import type { AuditRecorder } from '../../shared/audit/audit-recorder.js';
-import { SYSTEM_CALLER } from '../../shared/domain/caller.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { EngineSession } from '../engines/engine.port.js';
+
+import type { EngineSession } from '#host/engines/engine.port.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface DisconnectReport {
   /** The engine's reason (free of secrets). */

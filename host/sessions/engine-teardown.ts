@@ -4,12 +4,13 @@
  * not answer in time, a fence on the session's name holds off start and delete (409) until the late teardown
  * settles and wipes the credentials.
  */
-import type { Session } from '../../shared/domain/session.js';
-import { IncompleteOperationError } from '../../shared/errors/app-error.js';
-import type { Clock } from '../../shared/ports/clock.port.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { TeardownFenceStore } from '../../shared/ports/session-store.port.js';
-import type { EngineFactory, EngineSession, MessagingEngine } from '../engines/engine.port.js';
+
+import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
+import type { Session } from '#shared/domain/session.js';
+import { IncompleteOperationError } from '#shared/errors/app-error.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import type { SessionStatusWriter } from './status-writer.js';
 import { withTimeout } from './with-timeout.js';
 

@@ -5,10 +5,10 @@
  * the row, because the row is no longer its to write. Before another node can claim a lapsed lease, this node has
  * already given it up (renewal every LEASE_RENEW_MS ≤ TTL/2), so no session ever has two live engines.
  */
-import type { Session, SessionStatus } from '../../shared/domain/session.js';
-import type { Clock } from '../../shared/ports/clock.port.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { LeaseClaim, SessionStore } from '../../shared/ports/session-store.port.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { LeaseClaim, SessionStore } from '#shared/ports/session-store.port.js';
 
 export interface LeaseKeeperOptions {
   sessions: SessionStore;

@@ -4,7 +4,7 @@
  * a `session.reconnect_loop` signal on every 5th consecutive attempt; and, per session, the streak of lost
  * connections since it was last ready, with the `lastError` each leaves and whether it is audited.
  */
-import type { SessionConfig } from '../../shared/domain/session.js';
+import type { SessionConfig } from '#shared/domain/session.js';
 
 export const MAX_RECONNECT_DELAY_MS = 300_000;
 const DEFAULT_BASE_DELAY_MS = 5_000;

@@ -4,11 +4,12 @@
  * `ready`. Each change publishes `session.restriction` and is audited. A notice that arrives before the session is
  * ready is kept and applied once it is.
  */
-import type { AuditRecorder } from '../../shared/audit/audit-recorder.js';
-import { SYSTEM_CALLER } from '../../shared/domain/caller.js';
-import type { GatewayEventMap } from '../../shared/domain/events.js';
-import type { Session } from '../../shared/domain/session.js';
-import type { EngineSession, RestrictionNotice } from '../engines/engine.port.js';
+
+import type { EngineSession, RestrictionNotice } from '#host/engines/engine.port.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import type { GatewayEventMap } from '#shared/domain/events.js';
+import type { Session } from '#shared/domain/session.js';
 import type { SessionStatusWriter } from './status-writer.js';
 
 export function restrictionReason(notice: RestrictionNotice): string {

@@ -3,13 +3,7 @@
  * backoff, and carries out stop, logout (with its teardown fence) and force-kill. Callbacks from a superseded
  * engine instance are ignored (generation check), so a late event can never resurrect a stopped session.
  */
-import type { AuditRecorder } from '../../shared/audit/audit-recorder.js';
-import { SYSTEM_CALLER } from '../../shared/domain/caller.js';
-import type { EmittedEventName, GatewayEventMap } from '../../shared/domain/events.js';
-import type { Session } from '../../shared/domain/session.js';
-import { IncompleteOperationError, SessionStateError } from '../../shared/errors/app-error.js';
-import type { TeardownFenceStore } from '../../shared/ports/session-store.port.js';
-import { renderQrDataUrl } from '../../shared/qr/render-qr.js';
+
 import type {
   DisconnectInfo,
   EngineFactory,
@@ -19,8 +13,15 @@ import type {
   MessagingEngine,
   RestrictionNotice,
   SendTextInput,
-} from '../engines/engine.port.js';
-import type { MessageSink } from '../messages/message-sink.js';
+} from '#host/engines/engine.port.js';
+import type { MessageSink } from '#host/messages/message-sink.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import type { EmittedEventName, GatewayEventMap } from '#shared/domain/events.js';
+import type { Session } from '#shared/domain/session.js';
+import { IncompleteOperationError, SessionStateError } from '#shared/errors/app-error.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
+import { renderQrDataUrl } from '#shared/qr/render-qr.js';
 import { reportDisconnect } from './disconnect-report.js';
 import { stopWithin, unlinkDevice } from './engine-teardown.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';

@@ -2,16 +2,16 @@
  * The host's only path for writing a session's status: each write goes through the pure status machine and a
  * compare-and-set on the row, one at a time per session, and a real change publishes `session.status`.
  */
-import type { Session } from '../../shared/domain/session.js';
+import type { Session } from '#shared/domain/session.js';
 import {
   ENGINE_ENDING_TRIGGERS,
   nextStatus,
   type SessionTrigger,
-} from '../../shared/domain/session-status-machine.js';
-import type { Clock } from '../../shared/ports/clock.port.js';
-import type { EventPublisher } from '../../shared/ports/event-publisher.port.js';
-import type { Logger } from '../../shared/ports/logger.port.js';
-import type { SessionPatch, SessionStore } from '../../shared/ports/session-store.port.js';
+} from '#shared/domain/session-status-machine.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { SessionPatch, SessionStore } from '#shared/ports/session-store.port.js';
 
 export interface StatusWriterDeps {
   sessions: SessionStore;

@@ -7,12 +7,12 @@
  * per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuditAction, NewAuditEntry } from '../domain/audit.js';
-import type { Caller } from '../domain/caller.js';
-import type { AuditMetrics } from '../observability/metrics.js';
-import type { AuditLogStore } from '../ports/audit-log-store.port.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { Logger } from '../ports/logger.port.js';
+import type { AuditAction, NewAuditEntry } from '#shared/domain/audit.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { AuditMetrics } from '#shared/observability/metrics.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 import { AuditWriter, type AuditWriterOptions } from './audit-writer.js';
 
 const SAMPLE_WINDOW_MS = 60_000;

@@ -7,10 +7,10 @@
  * waygate_audit_entries_dropped_total{action} and logged whole, so the trail survives at least in the logs.
  * Retrying is safe: append skips ids already stored, so a write that failed after landing is not stored twice.
  */
-import { type AuditEntry, isSecurityAuditAction } from '../domain/audit.js';
-import type { AuditMetrics } from '../observability/metrics.js';
-import type { AuditLogStore } from '../ports/audit-log-store.port.js';
-import type { Logger } from '../ports/logger.port.js';
+import { type AuditEntry, isSecurityAuditAction } from '#shared/domain/audit.js';
+import type { AuditMetrics } from '#shared/observability/metrics.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface AuditWriterOptions {
   /** Attempts at a fresh batch before its entries move to the retry buffer and its awaiting callers go on. */

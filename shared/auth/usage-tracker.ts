@@ -2,8 +2,8 @@
  * Coalesces API key usage (lastUsedAt, usageCount) in memory and writes it in one batch per interval, so an
  * authenticated request costs no store write.
  */
-import type { ApiKeyStore, ApiKeyUsage } from '../ports/api-key-store.port.js';
-import type { Logger } from '../ports/logger.port.js';
+import type { ApiKeyStore, ApiKeyUsage } from '#shared/ports/api-key-store.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 
 export class UsageTracker {
   /** Per key: uses since the last flush and the newest use (epoch ms; formatted only when written). */

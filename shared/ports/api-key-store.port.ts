@@ -1,4 +1,4 @@
-import type { ApiKey } from '../domain/api-key.js';
+import type { ApiKey } from '#shared/domain/api-key.js';
 
 /** Fields of a key that an update may change (usage stats have their own path). */
 export type ApiKeyPatch = Partial<

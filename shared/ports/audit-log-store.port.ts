@@ -1,5 +1,5 @@
-import type { AuditAction, AuditEntry, AuditSeverity } from '../domain/audit.js';
-import type { Page } from '../domain/common.js';
+import type { AuditAction, AuditEntry, AuditSeverity } from '#shared/domain/audit.js';
+import type { Page } from '#shared/domain/common.js';
 
 export interface AuditFilter {
   action?: AuditAction;

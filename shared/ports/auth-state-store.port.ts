@@ -5,7 +5,7 @@
  * The port stores opaque strings and knows nothing of the engine: turning engine objects into text happens above
  * it, so SQLite, DynamoDB and the in-memory fake hold the same text and one cache decorator fits them all.
  */
-import { ValidationError } from '../errors/app-error.js';
+import { ValidationError } from '#shared/errors/app-error.js';
 
 /** One change of a key batch: `value` null deletes the key (deleting a missing key is not an error). */
 export interface AuthKeyChange {

@@ -1,4 +1,4 @@
-import type { GatewayEvent } from '../domain/events.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
 
 /** Where the host publishes domain events (webhook fan-out, metrics). Must not throw into the engine. */
 export interface EventPublisher {

@@ -1,4 +1,4 @@
-import type { Session } from '../domain/session.js';
+import type { Session } from '#shared/domain/session.js';
 
 export interface QrSnapshot {
   /** The raw QR payload the engine produced (rendered to a PNG data URL by the caller). */

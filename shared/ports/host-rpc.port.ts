@@ -1,4 +1,4 @@
-import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '../domain/host-rpc.js';
+import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
 
 /**
  * Calls a host's RPC API at its advertised nodeUrl. Resolves with the op's parsed result; rejects with the AppError

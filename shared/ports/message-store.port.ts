@@ -1,5 +1,5 @@
-import type { Page } from '../domain/common.js';
-import type { Message, MessageStatus } from '../domain/message.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Message, MessageStatus } from '#shared/domain/message.js';
 
 export interface MessageFilter {
   sessionId: string;

@@ -1,5 +1,5 @@
-import type { Page } from '../domain/common.js';
-import { type Session, Session as SessionSchema, type SessionStatus } from '../domain/session.js';
+import type { Page } from '#shared/domain/common.js';
+import { type Session, Session as SessionSchema, type SessionStatus } from '#shared/domain/session.js';
 
 export type SessionPatch = Partial<Omit<Session, 'id' | 'createdAt'>>;
 

@@ -3,8 +3,8 @@
  * session's commands run in order) and parses what it receives with zod.
  */
 import { randomUUID } from 'node:crypto';
-import { type SessionCommand, SessionCommand as SessionCommandSchema } from '../domain/commands.js';
-import type { Queue, ReceivedMessage, ReceiveOptions } from '../ports/queue.port.js';
+import { type SessionCommand, SessionCommand as SessionCommandSchema } from '#shared/domain/commands.js';
+import type { Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
 
 export type ReceivedCommand =
   | { ok: true; command: SessionCommand; message: ReceivedMessage }

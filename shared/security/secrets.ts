@@ -1,6 +1,6 @@
 /** API key material: generation, hashing and constant-time comparison. Only hashes are ever stored. */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { API_KEY_PREFIX, KEY_PREFIX_LENGTH } from '../domain/api-key.js';
+import { API_KEY_PREFIX, KEY_PREFIX_LENGTH } from '#shared/domain/api-key.js';
 
 /** A new plaintext key: `wg_` + 64 lowercase hex characters (256 bits). */
 export function generateApiKey(): string {

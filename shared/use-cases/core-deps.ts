@@ -1,10 +1,10 @@
 /** What use cases may depend on: ports and core services only, never a transport. */
-import type { AuditRecorder } from '../audit/audit-recorder.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { HostGateway } from '../ports/host-gateway.port.js';
-import type { Logger } from '../ports/logger.port.js';
-import type { DataStore, MainStore } from '../ports/stores.port.js';
-import type { CommandQueue } from '../queue/command-queue.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { HostGateway } from '#shared/ports/host-gateway.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
+import type { CommandQueue } from '#shared/queue/command-queue.js';
 
 export interface CoreDeps {
   clock: Clock;

@@ -5,7 +5,7 @@
  * scoped or IP-restricted second admin does not count.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 describe('last usable admin key', () => {
   let gw: TestGateway;

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { hashApiKey } from '../../shared/security/secrets.js';
-import { apiTarget, startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { hashApiKey } from '#shared/security/secrets.js';
+import { apiTarget, startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const KEY_LINE = /^wg_[0-9a-f]{64}\n$/;

@@ -3,7 +3,7 @@
  * body validation (400), unknown ids (404), and that a refused write leaves the key list untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type ApiResponse, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { type ApiResponse, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 const KEY_FORMAT = /^wg_[0-9a-f]{64}$/;
 /** A well-formed session id that names no session. */

@@ -3,7 +3,7 @@
  * that reports the action: the very next request reads them, with no wait and no retry loop.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 interface Entry {
   action: string;

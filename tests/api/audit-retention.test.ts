@@ -7,8 +7,8 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { openDynamoDbMainStore } from '../../shared/adapters/dynamodb/dynamodb-stores.js';
-import { apiTarget, startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
+import { apiTarget, startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 const DAY_MS = 86_400_000;
 

@@ -3,7 +3,7 @@
  * (key, IP, method, path, request id); api_key_auth_failed for 401/403; the key lifecycle actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 interface Entry {
   id: string;

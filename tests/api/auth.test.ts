@@ -4,7 +4,7 @@
  * POST /api/auth/validate; and coalesced usage statistics.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 const UNKNOWN_KEY = `wg_${'ab'.repeat(32)}`;
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 /** A raw request over node:http, for exact control of content-length and chunked transfer. */
 function rawPost(url: string, path: string, key: string, body: string, chunked: boolean) {

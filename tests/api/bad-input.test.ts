@@ -13,7 +13,7 @@ import {
   type RequestOptions,
   startTestGateway,
   type TestGateway,
-} from '../helpers/test-gateway.js';
+} from '#tests/helpers/test-gateway.js';
 
 const errorBodies: { where: string; status: number; text: string }[] = [];
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';

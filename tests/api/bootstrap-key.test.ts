@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 const keysOf = async (gw: TestGateway, key = gw.adminKey) =>
   (

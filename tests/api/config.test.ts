@@ -3,7 +3,7 @@
  * missing, blank, non-positive or non-numeric values (spec "Limit env fallback").
  */
 import { describe, expect, it } from '@jest/globals';
-import { EnvError, loadEnv } from '../../shared/config/env.js';
+import { EnvError, loadEnv } from '#shared/config/env.js';
 
 function problemsOf(source: Record<string, string>): string[] {
   try {

@@ -3,7 +3,7 @@
  * (TRUSTED_PROXIES), walking the chain right to left past trusted hops; otherwise the header is ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 describe('with TRUSTED_PROXIES=127.0.0.1', () => {
   let gw: TestGateway;

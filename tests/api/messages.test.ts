@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 const CONTACT = '15557770001@c.us';
 

@@ -4,7 +4,7 @@
  * addresses come from X-Forwarded-For (TRUSTED_PROXIES=127.0.0.1) so each test has its own subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 /** The limiter counts in memory: in aws mode each Lambda instance keeps its own windows. */
 const perProcess = (what: string) =>

@@ -9,7 +9,7 @@ import {
   sessionName,
   startTestGateway,
   type TestGateway,
-} from '../helpers/test-gateway.js';
+} from '#tests/helpers/test-gateway.js';
 
 /** Names that would forge log lines, recolour a terminal or reorder what a reader sees. */
 const FORGING_NAMES: [string, string][] = [

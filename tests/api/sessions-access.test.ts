@@ -4,7 +4,7 @@
  * allowlists (403), and path validation (400 not a uuid, 404 unknown). A refused request changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   createSession,
   expectError,

@@ -3,7 +3,7 @@
  * connections, reconnect_loop, and an unlink from the phone. The TestNetwork plays the network.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import {
   createSession,
   expectError,

@@ -6,7 +6,7 @@ import {
   sessionName,
   startTestGateway,
   type TestGateway,
-} from '../helpers/test-gateway.js';
+} from '#tests/helpers/test-gateway.js';
 import {
   expectError,
   expectNoSecrets,

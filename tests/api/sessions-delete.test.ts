@@ -1,6 +1,6 @@
 /** DELETE /api/sessions/{id}: removal in every state, credential wipe, audit, and what is left afterwards. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   createSession,
   expectError,

@@ -1,6 +1,6 @@
 /** start, GET qr, stop, logout and force-kill over a real gateway, with the TestNetwork acting as the phone. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   auditOf,
   createSession,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitForStatus } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 describe('POST /api/sessions/{id}/pairing-code', () => {
   let gw: TestGateway;

@@ -1,6 +1,6 @@
 /** GET /api/sessions, GET /api/sessions/{id} and GET /api/sessions/stats/overview: paging, filters, scope, stats. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sessionName, startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { sessionName, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   createSession,
   expectError,

@@ -3,7 +3,7 @@
  * come back with their stored credentials; sessions that were not running stay as they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   createSession,
   decodeQrDataUrl,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 const NOTICE = { kind: 'reachout_timelock', code: 'DEFAULT', expiresAt: '2030-01-01T00:00:00.000Z' };
 

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { expect } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import { type ApiResponse, sessionName, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { type ApiResponse, sessionName, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 export interface SessionBody {
   id: string;

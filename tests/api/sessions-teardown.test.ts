@@ -4,7 +4,7 @@
  * teardown settles. ENGINE_TEARDOWN_TIMEOUT_MS is 300 ms in the test gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import {
   auditOf,
   expectError,

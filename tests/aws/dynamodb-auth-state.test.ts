@@ -7,15 +7,15 @@
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
-import { CachingAuthStateStore } from '../../shared/adapters/caching/caching-auth-state-store.js';
-import { commitJournal } from '../../shared/adapters/dynamodb/dynamodb-auth-journal.js';
-import { authPk, keyEntries, keySk } from '../../shared/adapters/dynamodb/dynamodb-auth-layout.js';
-import { DynamoDbAuthStateStore } from '../../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
-import { queryAll } from '../../shared/adapters/dynamodb/dynamodb-support.js';
-import { createTables, tableNames } from '../../shared/adapters/dynamodb/dynamodb-tables.js';
-import { UnavailableError } from '../../shared/errors/app-error.js';
-import type { AuthKeyChange, AuthStateStore } from '../../shared/ports/auth-state-store.port.js';
-import { authStateStoreContract } from '../contract/auth-state-store.contract.js';
+import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
+import { commitJournal } from '#shared/adapters/dynamodb/dynamodb-auth-journal.js';
+import { authPk, keyEntries, keySk } from '#shared/adapters/dynamodb/dynamodb-auth-layout.js';
+import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { queryAll } from '#shared/adapters/dynamodb/dynamodb-support.js';
+import { createTables, tableNames } from '#shared/adapters/dynamodb/dynamodb-tables.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { AuthKeyChange, AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import { authStateStoreContract } from '#tests/contract/auth-state-store.contract.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 
 jest.setTimeout(60_000);

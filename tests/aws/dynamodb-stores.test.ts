@@ -3,18 +3,15 @@
  * fresh tables under a unique prefix, deleted again on close, so tests never see each other's items.
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  openDynamoDbDataStore,
-  openDynamoDbMainStore,
-} from '../../shared/adapters/dynamodb/dynamodb-stores.js';
-import { createTables, tableNames } from '../../shared/adapters/dynamodb/dynamodb-tables.js';
-import { UnavailableError } from '../../shared/errors/app-error.js';
-import type { DataStore, MainStore } from '../../shared/ports/stores.port.js';
-import { apiKeyStoreContract } from '../contract/api-key-store.contract.js';
-import { auditLogStoreContract } from '../contract/audit-log-store.contract.js';
-import { messageStoreContract } from '../contract/message-store.contract.js';
-import { sessionStoreContract, teardownFenceStoreContract } from '../contract/session-store.contract.js';
-import { aMessage, anApiKey, aSession, T0 } from '../helpers/builders.js';
+import { openDynamoDbDataStore, openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
+import { createTables, tableNames } from '#shared/adapters/dynamodb/dynamodb-tables.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
+import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
+import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.js';
+import { messageStoreContract } from '#tests/contract/message-store.contract.js';
+import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
+import { aMessage, anApiKey, aSession, T0 } from '#tests/helpers/builders.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 
 let local: DynamoDbLocal;

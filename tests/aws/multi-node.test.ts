@@ -12,7 +12,7 @@ import {
   type AwsCluster,
   type ClusterHost,
   startAwsCluster,
-} from '../helpers/aws-cluster.js';
+} from '#tests/helpers/aws-cluster.js';
 import {
   type ContactMessage,
   exchangeTexts,
@@ -21,9 +21,9 @@ import {
   liveOwner,
   RowMonitor,
   simAccount,
-} from '../helpers/aws-cluster-sessions.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { waitFor } from '../helpers/test-gateway.js';
+} from '#tests/helpers/aws-cluster-sessions.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
 
 const LEASES = { ttlMs: 6000, renewMs: 2000, sweepMs: 2000 };
 /** Lease expiry, the sweep that notices it, then a Baileys reconnect and login on a busy 2-core machine. */

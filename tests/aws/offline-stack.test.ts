@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDbAuthStateStore } from '../../shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 
 interface OfflineStack {
   url: string;

@@ -9,10 +9,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
-import { SqsQueue } from '../../shared/adapters/sqs/sqs-queue.js';
-import { createSqsQueuePair } from '../../shared/adapters/sqs/sqs-queues.js';
-import { UnavailableError, ValidationError } from '../../shared/errors/app-error.js';
-import { queueContract } from '../contract/queue.contract.js';
+import { SqsQueue } from '#shared/adapters/sqs/sqs-queue.js';
+import { createSqsQueuePair } from '#shared/adapters/sqs/sqs-queues.js';
+import { UnavailableError, ValidationError } from '#shared/errors/app-error.js';
+import { queueContract } from '#tests/contract/queue.contract.js';
 
 let server: Server;
 let client: SQSClient;

@@ -108,7 +108,7 @@ async function dynamoDbEnginePhase(ctx, requests, javaPid) {
 export async function baileysSendDynamoDb() {
   // Imported here, not at the top: run.mjs loads every bench module, and the rss bench measures this process.
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { startDynamoDbLocal } = await import('../../scripts/dynamodb-local.mjs');
+  const { startDynamoDbLocal } = await import('#scripts/dynamodb-local.mjs');
   const { CachingAuthStateStore } = await built('adapters/caching/caching-auth-state-store.js');
   const { DynamoDbAuthStateStore } = await built('adapters/dynamodb/dynamodb-auth-state-store.js');
   const { createTables } = await built('adapters/dynamodb/dynamodb-tables.js');

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { startEmulators } from '../../scripts/offline-emulators.mjs';
+import { startEmulators } from '#scripts/offline-emulators.mjs';
 import { ROOT } from './support.mjs';
 
 const RUNS = Number(process.env.BENCH_LAMBDA_RUNS ?? 10);

@@ -5,7 +5,7 @@
 // figures. serverless-offline is a development tool, not API Gateway: the ratio is what a developer sees locally,
 // not a prediction of a deployment's throughput.
 import fs from 'node:fs';
-import { generateAdminKey, startOffline } from '../../scripts/offline-stack.mjs';
+import { generateAdminKey, startOffline } from '#scripts/offline-stack.mjs';
 import { freePort, load, startEmbeddedGateway, stopProcess } from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);

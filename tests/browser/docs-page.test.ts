@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
-import { sessionRoutes } from '../../functions/sessions/handler.js';
-import { startTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { sessionRoutes } from '#functions/sessions/handler.js';
+import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [

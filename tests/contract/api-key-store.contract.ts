@@ -2,10 +2,10 @@
  * Behaviour every ApiKeyStore adapter must show: storage by hash, newest-first listing, the last-usable-admin
  * guard on updates and deletes, and coalesced usage counters.
  */
-import type { ApiKey } from '../../shared/domain/api-key.js';
-import { ConflictError } from '../../shared/errors/app-error.js';
-import type { ApiKeyStore } from '../../shared/ports/api-key-store.port.js';
-import { anApiKey, at, T0 } from '../helpers/builders.js';
+import type { ApiKey } from '#shared/domain/api-key.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { ApiKeyStore } from '#shared/ports/api-key-store.port.js';
+import { anApiKey, at, T0 } from '#tests/helpers/builders.js';
 
 export interface OpenedApiKeyStore {
   store: ApiKeyStore;

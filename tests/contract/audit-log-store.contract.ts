@@ -2,9 +2,9 @@
  * Behaviour every AuditLogStore adapter must show: append-only batches that skip known ids (so a retried write
  * stores nothing twice), newest-first filtered pages with an unpaginated total, session scoping, and pruning by age.
  */
-import type { AuditEntry } from '../../shared/domain/audit.js';
-import type { AuditLogStore } from '../../shared/ports/audit-log-store.port.js';
-import { anAuditEntry, at, T0 } from '../helpers/builders.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import { anAuditEntry, at, T0 } from '#tests/helpers/builders.js';
 
 export interface OpenedAuditLogStore {
   store: AuditLogStore;

@@ -3,10 +3,10 @@
  * known-absent reads stay in memory, writes are visible at once but only once durable, overlapping reads and
  * writes never leave a stale entry, and release, wipe and the memory budget drop what they should.
  */
-import { CachingAuthStateStore } from '../../shared/adapters/caching/caching-auth-state-store.js';
-import { MemoryAuthStateStore } from '../../shared/adapters/memory/memory-auth-state-store.js';
-import { UnavailableError } from '../../shared/errors/app-error.js';
-import type { AuthKeyChange } from '../../shared/ports/auth-state-store.port.js';
+import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
+import { MemoryAuthStateStore } from '#shared/adapters/memory/memory-auth-state-store.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { AuthKeyChange } from '#shared/ports/auth-state-store.port.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-000000000001';
 

@@ -9,12 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
-import {
-  AUTH_STATE_FILE,
-  SqliteAuthStateStore,
-} from '../../shared/adapters/sqlite/sqlite-auth-state-store.js';
-import { UnavailableError, ValidationError } from '../../shared/errors/app-error.js';
-import type { AuthKeyChange } from '../../shared/ports/auth-state-store.port.js';
+import { AUTH_STATE_FILE, SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
+import { UnavailableError, ValidationError } from '#shared/errors/app-error.js';
+import type { AuthKeyChange } from '#shared/ports/auth-state-store.port.js';
 
 const SESSION = '3d5e7f90-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 

@@ -2,8 +2,8 @@
  * Behaviour every AuthStateStore adapter must show: opaque text in and out, keys by (category, id) with null
  * deleting, all-or-nothing batches, isolation of categories and sessions, idempotent wipes, and the same refusals.
  */
-import { UnavailableError, ValidationError } from '../../shared/errors/app-error.js';
-import type { AuthKeyChange, AuthStateStore } from '../../shared/ports/auth-state-store.port.js';
+import { UnavailableError, ValidationError } from '#shared/errors/app-error.js';
+import type { AuthKeyChange, AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 
 export interface OpenedAuthStateStore {
   store: AuthStateStore;

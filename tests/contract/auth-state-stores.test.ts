@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CachingAuthStateStore } from '../../shared/adapters/caching/caching-auth-state-store.js';
-import { MemoryAuthStateStore } from '../../shared/adapters/memory/memory-auth-state-store.js';
-import { SqliteAuthStateStore } from '../../shared/adapters/sqlite/sqlite-auth-state-store.js';
-import type { AuthStateStore } from '../../shared/ports/auth-state-store.port.js';
+import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
+import { MemoryAuthStateStore } from '#shared/adapters/memory/memory-auth-state-store.js';
+import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { authStateStoreContract } from './auth-state-store.contract.js';
 
 /** A SQLite store on a fresh temp folder (wrapped by `wrap`); close shuts it and removes the folder. */

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { CachingApiKeyStore } from '../../shared/adapters/caching/caching-api-key-store.js';
-import { createMemoryMainStore } from '../../shared/adapters/memory/memory-stores.js';
-import { openSqliteMainStore } from '../../shared/adapters/sqlite/sqlite-stores.js';
-import { anApiKey } from '../helpers/builders.js';
+import { CachingApiKeyStore } from '#shared/adapters/caching/caching-api-key-store.js';
+import { createMemoryMainStore } from '#shared/adapters/memory/memory-stores.js';
+import { openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import { anApiKey } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 
 apiKeyStoreContract('caching(sqlite)', async () => {

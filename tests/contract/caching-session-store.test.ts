@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { CachingSessionStore } from '../../shared/adapters/caching/caching-session-store.js';
-import { createMemoryDataStore } from '../../shared/adapters/memory/memory-stores.js';
-import { openSqliteDataStore } from '../../shared/adapters/sqlite/sqlite-stores.js';
-import { aSession, T0 } from '../helpers/builders.js';
+import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
+import { createMemoryDataStore } from '#shared/adapters/memory/memory-stores.js';
+import { openSqliteDataStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import { aSession, T0 } from '#tests/helpers/builders.js';
 import { sessionStoreContract } from './session-store.contract.js';
 
 sessionStoreContract('caching(sqlite)', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openEmbeddedQueues } from '../../shared/adapters/embedded-queue/open-embedded-queues.js';
+import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
 import { queueContract } from './queue.contract.js';
 
 let dir: string;

@@ -1,4 +1,4 @@
-import { MemoryQueue } from '../../shared/adapters/memory/memory-queue.js';
+import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import { queueContract } from './queue.contract.js';
 
 queueContract('memory', async ({ fifo, visibilityTimeoutSeconds, maxReceiveCount, clock }) => {

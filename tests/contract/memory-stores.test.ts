@@ -1,8 +1,8 @@
 /** Runs every store contract against the in-memory fakes, plus their lifecycle. */
 
-import { createMemoryDataStore, createMemoryMainStore } from '../../shared/adapters/memory/memory-stores.js';
-import { UnavailableError } from '../../shared/errors/app-error.js';
-import { aMessage } from '../helpers/builders.js';
+import { createMemoryDataStore, createMemoryMainStore } from '#shared/adapters/memory/memory-stores.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import { aMessage } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { messageStoreContract } from './message-store.contract.js';

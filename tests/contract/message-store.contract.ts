@@ -2,11 +2,11 @@
  * Behaviour every MessageStore adapter must show: network ids deduplicate inserts per session, history lists
  * newest first with filters and an unpaginated total, and acknowledgements only move a status forward.
  */
-import type { Message, MessageStatus } from '../../shared/domain/message.js';
-import { ConflictError } from '../../shared/errors/app-error.js';
-import type { MessageStore } from '../../shared/ports/message-store.port.js';
-import type { SessionStore } from '../../shared/ports/session-store.port.js';
-import { aMessage, aSession, at } from '../helpers/builders.js';
+import type { Message, MessageStatus } from '#shared/domain/message.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { MessageStore } from '#shared/ports/message-store.port.js';
+import type { SessionStore } from '#shared/ports/session-store.port.js';
+import { aMessage, aSession, at } from '#tests/helpers/builders.js';
 
 /** The store under test plus the session store of the same data store, because messages belong to sessions. */
 export interface OpenedMessageStore {

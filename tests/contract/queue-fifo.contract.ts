@@ -1,7 +1,7 @@
 /** FIFO behaviours of the queue contract: groups, ordering, deduplication, dead letters within a group. */
 import { expect } from '@jest/globals';
-import { ValidationError } from '../../shared/errors/app-error.js';
-import type { ReceivedMessage } from '../../shared/ports/queue.port.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import type { ReceivedMessage } from '#shared/ports/queue.port.js';
 import { type QueueSuite, VISIBILITY_SECONDS } from './queue-suite.js';
 
 const bodies = (messages: ReceivedMessage[]) => messages.map((message) => message.body);

@@ -1,6 +1,6 @@
 /** Types and constants shared by the queue contract's files. */
-import type { Queue } from '../../shared/ports/queue.port.js';
-import type { TestClock } from '../helpers/test-clock.js';
+import type { Queue } from '#shared/ports/queue.port.js';
+import type { TestClock } from '#tests/helpers/test-clock.js';
 
 /** What the suite asks of an adapter's opener. */
 export interface OpenQueueOptions {

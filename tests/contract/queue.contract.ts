@@ -1,6 +1,6 @@
-import { ValidationError } from '../../shared/errors/app-error.js';
-import type { ReceivedMessage } from '../../shared/ports/queue.port.js';
-import { TestClock } from '../helpers/test-clock.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import type { ReceivedMessage } from '#shared/ports/queue.port.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 import { fifoBehaviours } from './queue-fifo.contract.js';
 import { type OpenedQueue, type OpenQueueOptions, VISIBILITY_SECONDS } from './queue-suite.js';
 

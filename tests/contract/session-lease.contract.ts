@@ -3,13 +3,9 @@
  * writes, and the owner and lease conditions of `update`. Run from `sessionStoreContract`, so every adapter gets
  * it. Instants are fixed (T0-based), so the lease arithmetic never depends on the wall clock.
  */
-import type { Session } from '../../shared/domain/session.js';
-import type {
-  LeaseClaim,
-  SessionStore,
-  SessionUpdateOptions,
-} from '../../shared/ports/session-store.port.js';
-import { aSession, at, T0 } from '../helpers/builders.js';
+import type { Session } from '#shared/domain/session.js';
+import type { LeaseClaim, SessionStore, SessionUpdateOptions } from '#shared/ports/session-store.port.js';
+import { aSession, at, T0 } from '#tests/helpers/builders.js';
 
 const TTL_MS = 60_000;
 const MISSING = '00000000-0000-4000-8000-000000000000';

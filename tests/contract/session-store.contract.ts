@@ -3,10 +3,10 @@
  * pages, oldest-first status sweeps, compare-and-set updates, node leases (session-lease.contract.ts), and fences
  * that expire.
  */
-import type { Session } from '../../shared/domain/session.js';
-import { ConflictError } from '../../shared/errors/app-error.js';
-import type { SessionStore, TeardownFenceStore } from '../../shared/ports/session-store.port.js';
-import { aSession, at, T0 } from '../helpers/builders.js';
+import type { Session } from '#shared/domain/session.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { SessionStore, TeardownFenceStore } from '#shared/ports/session-store.port.js';
+import { aSession, at, T0 } from '#tests/helpers/builders.js';
 import { sessionLeaseContract } from './session-lease.contract.js';
 
 export interface OpenedSessionStore {

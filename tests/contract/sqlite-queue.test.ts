@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
-import { openEmbeddedQueues } from '../../shared/adapters/embedded-queue/open-embedded-queues.js';
-import { TestClock } from '../helpers/test-clock.js';
+import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 // Another thread has its own SQLite connection and its own module state (no shared in-process notifier), so it
 // stands in for a second process. It runs the real adapter, bundled from source for plain Node.

@@ -5,11 +5,11 @@
  * that is up never trips the deadline afterwards (it is disarmed by the first stanza).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { recordEvents } from '../api/sessions-support.js';
-import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import { recordEvents } from '#tests/api/sessions-support.js';
+import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 interface Account {
   devices: { liveConnections: number }[];

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { recordEvents } from '../api/sessions-support.js';
-import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import { recordEvents } from '#tests/api/sessions-support.js';
+import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 interface Account {
   phone: string;

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Message } from '../../shared/domain/message.js';
-import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { waitFor } from '../helpers/test-gateway.js';
+import type { Message } from '#shared/domain/message.js';
+import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
 import { linkProcessSession, readyAfterRestart } from './process-session.js';
 
 const PREFIX = `1558${String(process.pid % 10_000).padStart(4, '0')}`;

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { waitFor } from '../helpers/test-gateway.js';
+import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
 import { linkProcessSession, readyAfterRestart } from './process-session.js';
 
 interface Account {

@@ -4,12 +4,12 @@
  * published once as `message.received`. The real Baileys engine talks to the simulator in its own process.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import type { Message } from '../../shared/domain/message.js';
-import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 import {
   allStored,
   contactsWrite,

@@ -9,13 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import type { Message } from '../../shared/domain/message.js';
-import { exited, type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
-import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 import {
   allStored,
   contactsWrite,

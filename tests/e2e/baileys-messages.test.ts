@@ -4,11 +4,11 @@
  * pre-generated id and acked to read.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import { linkSessionByQr } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { linkSessionByQr } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 interface ContactMessage {
   id: string;

@@ -5,11 +5,11 @@
  * the session back to `ready`. Stop and logout still work while restricted.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent, GatewayEventMap } from '../../shared/domain/events.js';
-import { linkSessionByQr, phoneSequence } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+import type { GatewayEvent, GatewayEventMap } from '#shared/domain/events.js';
+import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 interface Account {
   devices: { deviceId: number; liveConnections: number; loggedOut: boolean }[];

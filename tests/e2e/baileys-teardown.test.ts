@@ -8,16 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { linkSessionByQr } from '../helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '../helpers/simulator-process.js';
+import { linkSessionByQr } from '#tests/helpers/link-session.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import {
   type SessionBody,
   startTestGateway,
   type TestGateway,
   waitFor,
   waitForStatus,
-} from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+} from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 interface AccountView {
   logoutHold: boolean;

@@ -17,10 +17,15 @@ import {
   expectError,
   settledAudit,
   waitForAudit,
-} from '../api/sessions-support.js';
-import { type GatewayProcess, spawnGateway } from '../helpers/gateway-process.js';
-import { type SessionBody, startTestGateway, type TestGateway, waitFor } from '../helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '../wa-sim/harness/baileys-timers.js';
+} from '#tests/api/sessions-support.js';
+import { type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import {
+  type SessionBody,
+  startTestGateway,
+  type TestGateway,
+  waitFor,
+} from '#tests/helpers/test-gateway.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 unrefBaileysUploadTimeouts();
 

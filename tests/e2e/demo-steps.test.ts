@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { exited } from '../helpers/gateway-process.js';
-import { waitFor } from '../helpers/test-gateway.js';
+import { exited } from '#tests/helpers/gateway-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -3,9 +3,9 @@
  * and the tests find every text stored (and published) exactly once by its network id.
  */
 import { expect } from '@jest/globals';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import type { Message } from '../../shared/domain/message.js';
-import type { SimulatorProcess } from '../helpers/simulator-process.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
 
 interface Account {
   devices: { liveConnections: number; offlineQueue: number }[];

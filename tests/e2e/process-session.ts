@@ -3,9 +3,9 @@
  * network by scanning its QR, and watching its status through the API.
  */
 import { expect } from '@jest/globals';
-import type { GatewayProcess } from '../helpers/gateway-process.js';
-import type { SimulatorProcess } from '../helpers/simulator-process.js';
-import { sessionName, waitFor } from '../helpers/test-gateway.js';
+import type { GatewayProcess } from '#tests/helpers/gateway-process.js';
+import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { sessionName, waitFor } from '#tests/helpers/test-gateway.js';
 
 /** The fields of a session these tests read. */
 export interface ProcessSession {

@@ -4,7 +4,7 @@
  * goes through, so a test can tell what happened between two polls of its own.
  */
 import { expect } from '@jest/globals';
-import type { Session } from '../../shared/domain/session.js';
+import type { Session } from '#shared/domain/session.js';
 import type { AwsCluster } from './aws-cluster.js';
 import type { SimulatorProcess } from './simulator-process.js';
 import { sessionName, waitFor } from './test-gateway.js';

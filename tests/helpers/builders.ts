@@ -3,10 +3,10 @@
  * the fields they care about.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiKey } from '../../shared/domain/api-key.js';
-import type { AuditEntry } from '../../shared/domain/audit.js';
-import type { Message } from '../../shared/domain/message.js';
-import type { Session } from '../../shared/domain/session.js';
+import type { ApiKey } from '#shared/domain/api-key.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import type { Message } from '#shared/domain/message.js';
+import type { Session } from '#shared/domain/session.js';
 
 /** A fixed instant tests can count from, so timestamps and their order are deterministic. */
 export const T0 = new Date('2025-01-01T00:00:00.000Z');

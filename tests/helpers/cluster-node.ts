@@ -3,25 +3,25 @@
  * reaches the others through the real HTTP RPC client. Nodes share what a deployment shares (the stores, the
  * WhatsApp network, the clock) and nothing else (event bus, audit, metrics are per process).
  */
-import { TestEngineFactory } from '../../host/engines/test/test-engine.js';
-import { TestNetwork } from '../../host/engines/test/test-network.js';
-import { EventBus } from '../../host/events/event-bus.js';
-import { Host } from '../../host/host.js';
-import { MessageSink } from '../../host/messages/message-sink.js';
-import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '../../host/rpc/rpc-server.js';
-import { HttpHostRpcClient } from '../../shared/adapters/host-rpc/http-host-rpc-client.js';
-import { MemoryQueue } from '../../shared/adapters/memory/memory-queue.js';
+import { TestEngineFactory } from '#host/engines/test/test-engine.js';
+import { TestNetwork } from '#host/engines/test/test-network.js';
+import { EventBus } from '#host/events/event-bus.js';
+import { Host } from '#host/host.js';
+import { MessageSink } from '#host/messages/message-sink.js';
+import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
+import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
   MemoryMessageStore,
   MemorySessionStore,
   MemoryTeardownFenceStore,
-} from '../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '../../shared/domain/events.js';
-import { createMetrics } from '../../shared/observability/metrics.js';
-import { silentLogger } from '../../shared/ports/logger.port.js';
-import { CommandQueue } from '../../shared/queue/command-queue.js';
+} from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
 import { T0 } from './builders.js';
 import { TestClock } from './test-clock.js';
 

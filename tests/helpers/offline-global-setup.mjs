@@ -4,7 +4,7 @@
  * WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT. Endpoints set beforehand (LocalStack:
  * http://localhost:4566 for both) are used as they are and nothing is started.
  */
-import { startEmulators } from '../../scripts/offline-emulators.mjs';
+import { startEmulators } from '#scripts/offline-emulators.mjs';
 
 export default async function globalSetup() {
   const emulators = await startEmulators({

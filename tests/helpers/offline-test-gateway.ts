@@ -16,12 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { pino } from 'pino';
-import { TestNetwork } from '../../host/engines/test/test-network.js';
-import { type RunningGateway, startGateway } from '../../host/gateway.js';
-import { createTables } from '../../shared/adapters/dynamodb/dynamodb-tables.js';
-import { createSqsQueues, type SqsQueueUrls } from '../../shared/adapters/sqs/sqs-queues.js';
-import { loadEnv } from '../../shared/config/env.js';
-import { silentLogger } from '../../shared/ports/logger.port.js';
+import { TestNetwork } from '#host/engines/test/test-network.js';
+import { type RunningGateway, startGateway } from '#host/gateway.js';
+import { createTables } from '#shared/adapters/dynamodb/dynamodb-tables.js';
+import { createSqsQueues, type SqsQueueUrls } from '#shared/adapters/sqs/sqs-queues.js';
+import { loadEnv } from '#shared/config/env.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
 import { apiClient, TEST_DEFAULTS, type TestGateway } from './test-gateway.js';
 
 /** The part of scripts/offline-stack.mjs used here (plain JS without declarations). */

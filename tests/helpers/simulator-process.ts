@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { AdminClient } from '../wa-sim/harness/admin-client.js';
+import { AdminClient } from '#tests/wa-sim/harness/admin-client.js';
 
 export interface SimulatorProcess {
   wsUrl: string;

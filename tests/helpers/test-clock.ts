@@ -1,4 +1,4 @@
-import type { Clock } from '../../shared/ports/clock.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
 
 /** A clock that stands still until the test moves it, so time windows are tested without sleeping. */
 export class TestClock implements Clock {

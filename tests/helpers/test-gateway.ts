@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { describe, it } from '@jest/globals';
-import { TestNetwork } from '../../host/engines/test/test-network.js';
-import { type RunningGateway, startGateway } from '../../host/gateway.js';
-import { loadEnv } from '../../shared/config/env.js';
-import { silentLogger } from '../../shared/ports/logger.port.js';
+import { TestNetwork } from '#host/engines/test/test-network.js';
+import { type RunningGateway, startGateway } from '#host/gateway.js';
+import { loadEnv } from '#shared/config/env.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;

@@ -4,7 +4,7 @@
  * (default 127.0.0.1), SIM_LOG (silent|error|warn|info|debug, default info).
  */
 
-import { quietLibsignal } from '../../host/engines/baileys/quiet-libsignal.js';
+import { quietLibsignal } from '#host/engines/baileys/quiet-libsignal.js';
 import { createLogger, parseLogLevel } from './log.js';
 import { startSimulator } from './server.js';
 

@@ -13,7 +13,7 @@ import {
   type SignalDataTypeMap,
   type SignalKeyStore,
 } from '@whiskeysockets/baileys';
-import type { AuthKeyChange, AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
+import type { AuthKeyChange, AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { boundReceivingChains } from './signal-receiving-chains.js';
 
 /**

@@ -1,13 +1,13 @@
 /** Builds Baileys engines sharing one auth-state store and one Baileys logger. */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
-import type { AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
 import type {
   EngineCapability,
   EngineFactory,
   EngineListener,
   EngineSession,
   MessagingEngine,
-} from '../engine.port.js';
+} from '#host/engines/engine.port.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysEngine } from './baileys-engine.js';
 import { quietLibsignal } from './quiet-libsignal.js';
 import { RecentMessages } from './recent-messages.js';

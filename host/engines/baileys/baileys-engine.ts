@@ -12,8 +12,13 @@ import makeWASocket, {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
-import type { AuthStateStore } from '../../../shared/ports/auth-state-store.port.js';
-import type { EngineListener, EngineSession, MessagingEngine, SendTextInput } from '../engine.port.js';
+import type {
+  EngineListener,
+  EngineSession,
+  MessagingEngine,
+  SendTextInput,
+} from '#host/engines/engine.port.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import { type ConnectStage, describeClose } from './baileys-disconnect.js';
 import {

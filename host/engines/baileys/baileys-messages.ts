@@ -11,7 +11,7 @@ import {
   type WAMessage,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { InboundMessage, OutgoingStatus } from '../engine.port.js';
+import type { InboundMessage, OutgoingStatus } from '#host/engines/engine.port.js';
 
 /** `15550001111:3@s.whatsapp.net` → `15550001111@c.us`; groups and other servers keep their id. */
 export function toNeutralJid(jid: string): string {

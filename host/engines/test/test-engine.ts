@@ -13,7 +13,7 @@ import type {
   OutgoingStatus,
   RestrictionNotice,
   SendTextInput,
-} from '../engine.port.js';
+} from '#host/engines/engine.port.js';
 import type { TestNetwork } from './test-network.js';
 
 class TestEngine implements MessagingEngine {

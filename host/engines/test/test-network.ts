@@ -2,7 +2,12 @@
  * A deterministic stand-in for the WhatsApp network, for tests and for trying the API without a phone: it keeps
  * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
  */
-import type { InboundMessage, OutgoingStatus, RestrictionNotice, SendTextInput } from '../engine.port.js';
+import type {
+  InboundMessage,
+  OutgoingStatus,
+  RestrictionNotice,
+  SendTextInput,
+} from '#host/engines/engine.port.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';

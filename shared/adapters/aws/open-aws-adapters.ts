@@ -5,11 +5,11 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Env } from '../../config/env.js';
-import type { Queue } from '../../ports/queue.port.js';
-import type { DataStore, MainStore } from '../../ports/stores.port.js';
-import { openDynamoDbDataStore, openDynamoDbMainStore } from '../dynamodb/dynamodb-stores.js';
-import { SqsQueue } from '../sqs/sqs-queue.js';
+import { openDynamoDbDataStore, openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
+import { SqsQueue } from '#shared/adapters/sqs/sqs-queue.js';
+import type { Env } from '#shared/config/env.js';
+import type { Queue } from '#shared/ports/queue.port.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
 export type AwsEnv = Pick<
   Env,

@@ -3,13 +3,13 @@
  * store evict the key at once; a change made by another process (aws mode: another Lambda) is seen within `ttlMs`.
  * Unknown hashes are not cached, so a key created anywhere works on its first use.
  */
-import type { ApiKey } from '../../domain/api-key.js';
+import type { ApiKey } from '#shared/domain/api-key.js';
 import type {
   ApiKeyChange,
   ApiKeyStore,
   ApiKeyUsage,
   GuardedChangeResult,
-} from '../../ports/api-key-store.port.js';
+} from '#shared/ports/api-key-store.port.js';
 
 const copy = (key: ApiKey): ApiKey => ({
   ...key,

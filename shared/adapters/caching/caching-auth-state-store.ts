@@ -13,14 +13,14 @@
  * Overlaps are tracked per category (a "lane"), because outside its own transactions Baileys writes the types of
  * one `keys.set` as parallel calls: those touch different categories and must not spoil each other's caching.
  */
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
   type AuthStateStore,
   assertAuthSessionId,
   assertKeyChanges,
   assertKeyName,
-} from '../../ports/auth-state-store.port.js';
+} from '#shared/ports/auth-state-store.port.js';
 
 /** Options of the auth-state cache. */
 export interface CachingAuthStateStoreOptions {

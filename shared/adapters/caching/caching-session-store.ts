@@ -3,8 +3,8 @@
  * (the embedded mode: functions and host share one SessionStore). Every write goes through this object, so a
  * cached row is never older than the store; `ttlMs` bounds staleness should another process write anyway.
  */
-import type { Page } from '../../domain/common.js';
-import type { Session, SessionStatus } from '../../domain/session.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
 import type {
   LeaseClaim,
   SessionFilter,
@@ -12,7 +12,7 @@ import type {
   SessionStore,
   SessionUpdateOptions,
   SessionUpdateResult,
-} from '../../ports/session-store.port.js';
+} from '#shared/ports/session-store.port.js';
 
 // Config keys the gateway reads are flat; a shallow copy of it keeps callers from changing the cached row.
 const copy = (session: Session): Session => ({ ...session, config: { ...session.config } });

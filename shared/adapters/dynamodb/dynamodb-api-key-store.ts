@@ -15,14 +15,14 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
-import { ConflictError } from '../../errors/app-error.js';
+import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import type {
   ApiKeyChange,
   ApiKeyStore,
   ApiKeyUsage,
   GuardedChangeResult,
-} from '../../ports/api-key-store.port.js';
+} from '#shared/ports/api-key-store.port.js';
 import {
   cancellationCodes,
   copy,

@@ -9,9 +9,9 @@ import {
   type QueryCommandInput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '../../domain/audit.js';
-import type { Page } from '../../domain/common.js';
-import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import type { Page } from '#shared/domain/common.js';
+import type { AuditFilter, AuditLogStore } from '#shared/ports/audit-log-store.port.js';
 import {
   cancellationCodes,
   chunks,

@@ -14,7 +14,7 @@
  * overwrite a later write.
  */
 import { randomBytes } from 'node:crypto';
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type Entry,
   JOURNAL_PREFIX,

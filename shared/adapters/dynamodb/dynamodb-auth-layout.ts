@@ -8,7 +8,7 @@
  * reader can tell parts of two different writes apart.
  */
 import { createHash } from 'node:crypto';
-import type { AuthKeyChange } from '../../ports/auth-state-store.port.js';
+import type { AuthKeyChange } from '#shared/ports/auth-state-store.port.js';
 import type { Item } from './dynamodb-support.js';
 
 /** Sort key of the credentials document. */

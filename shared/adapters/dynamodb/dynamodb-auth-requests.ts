@@ -12,7 +12,7 @@ import {
   PutCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import { type ItemWrite, JOURNAL_PREFIX, PART_PREFIX, partSk } from './dynamodb-auth-layout.js';
 import { chunks, type Item, queryAll } from './dynamodb-support.js';
 

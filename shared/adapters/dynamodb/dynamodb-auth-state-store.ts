@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
   type AuthStateStore,
@@ -23,7 +23,7 @@ import {
   assertCredentialsDocument,
   assertKeyChanges,
   assertKeyName,
-} from '../../ports/auth-state-store.port.js';
+} from '#shared/ports/auth-state-store.port.js';
 import {
   commitJournal,
   deleteJournal,

@@ -11,15 +11,15 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../domain/common.js';
+import type { Page } from '#shared/domain/common.js';
 import {
   isStatusAdvance,
   type Message,
   Message as MessageSchema,
   type MessageStatus,
-} from '../../domain/message.js';
-import { ConflictError, NotFoundError } from '../../errors/app-error.js';
-import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+} from '#shared/domain/message.js';
+import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import {
   cancellationCodes,
   chunks,

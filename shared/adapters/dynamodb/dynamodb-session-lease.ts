@@ -6,8 +6,8 @@
  * text, so `<=` on them is time order.
  */
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { SessionStatus } from '../../domain/session.js';
-import { type LeaseClaim, leaseEnd, type SessionUpdateOptions } from '../../ports/session-store.port.js';
+import type { SessionStatus } from '#shared/domain/session.js';
+import { type LeaseClaim, leaseEnd, type SessionUpdateOptions } from '#shared/ports/session-store.port.js';
 import { type Item, isConditionFailed } from './dynamodb-support.js';
 
 /** The expression parts of a lease write, without table and key. */

@@ -4,9 +4,9 @@
  * conditions (status, owner, lease) in a ConditionExpression, so of two concurrent writers exactly one passes.
  */
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../domain/common.js';
-import type { Session, SessionStatus } from '../../domain/session.js';
-import { ConflictError } from '../../errors/app-error.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import {
   type LeaseClaim,
   SESSION_FIELDS,
@@ -16,7 +16,7 @@ import {
   type SessionUpdateOptions,
   type SessionUpdateResult,
   updateConditionsHold,
-} from '../../ports/session-store.port.js';
+} from '#shared/ports/session-store.port.js';
 import {
   claimWrite,
   conditionClauses,

@@ -4,8 +4,8 @@
  * infrastructure code with the same schema (see dynamodb-tables.ts).
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { UnavailableError } from '../../errors/app-error.js';
-import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';

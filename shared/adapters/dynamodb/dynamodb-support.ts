@@ -8,7 +8,7 @@ import {
   type QueryCommandInput,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { AppError, ConflictError, UnavailableError } from '../../errors/app-error.js';
+import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 
 /** An item as the document client hands it out. */
 export type Item = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * stored expiry itself because TTL deletion runs late (and never in DynamoDB Local).
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { TeardownFenceStore } from '../../ports/session-store.port.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import { guard } from './dynamodb-support.js';
 
 const STORE = 'Data store';

@@ -1,9 +1,10 @@
 /**
  * Opens the embedded queues of one SQLite file: the embedded-mode stand-in for the SQS queues of the AWS mode.
  */
-import { ValidationError } from '../../errors/app-error.js';
-import type { Clock } from '../../ports/clock.port.js';
-import { openSqlite, runMigrations } from '../sqlite/sqlite-database.js';
+
+import { openSqlite, runMigrations } from '#shared/adapters/sqlite/sqlite-database.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import type { Clock } from '#shared/ports/clock.port.js';
 import { queueMigrations } from './queue.migrations.js';
 import { SqliteQueue } from './sqlite-queue.js';
 

@@ -3,7 +3,7 @@
  * a second table remembers FIFO deduplication ids for their 5-minute window, apart from the messages, because
  * SQS drops a repeated id even after the first message was deleted.
  */
-import type { Migration } from '../sqlite/sqlite-database.js';
+import type { Migration } from '#shared/adapters/sqlite/sqlite-database.js';
 
 /** Migrations for `queue_messages` and `queue_dedup`; ids are prefixed so they can share a file with others. */
 export const queueMigrations: readonly Migration[] = [

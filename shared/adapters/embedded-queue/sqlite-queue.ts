@@ -6,13 +6,12 @@
  * Driver errors (a lock held past busy_timeout, a closed file) surface as a retryable UnavailableError.
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import path from 'node:path';
-import { ValidationError } from '../../errors/app-error.js';
-import { type Clock, systemClock } from '../../ports/clock.port.js';
-import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '../../ports/queue.port.js';
-import type { SqliteDb } from '../sqlite/sqlite-database.js';
-import { runSql } from '../sqlite/sqlite-store-support.js';
+import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
+import { runSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import { type Clock, systemClock } from '#shared/ports/clock.port.js';
+import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
+import { notify, waitForWake, wakeKey } from './queue-wakeups.js';
 
 /** SQS limits, kept so a caller that works here does not fail on SQS. */
 const MAX_DELAY_SECONDS = 900;
@@ -51,34 +50,6 @@ function checkInteger(value: number, min: number, max: number, what: string): nu
     throw new ValidationError(`${what} must be an integer from ${min} to ${max}`, { details: { value } });
   }
   return value;
-}
-
-// Wakes long polls of this process at once after a send; other processes are seen by polling.
-const wakeups = new EventEmitter().setMaxListeners(0);
-
-function notify(key: string): void {
-  wakeups.emit(key);
-}
-
-/** Resolves after `ms`, on a wake-up for `key`, or on abort, whichever comes first. */
-function waitForWake(key: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      wakeups.off(key, done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakeups.on(key, done);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-function wakeKey(db: SqliteDb, queue: string): string {
-  const file = db.memory ? db.name : path.resolve(db.name);
-  return `${file}\u0000${queue}`;
 }
 
 /** A SQL string literal (quotes doubled), for values fixed when a statement is prepared. */

@@ -10,14 +10,14 @@ import {
   type HostRpcRequestOf,
   type HostRpcResultOf,
   HostRpcResults,
-} from '../../domain/host-rpc.js';
+} from '#shared/domain/host-rpc.js';
 import {
   deserializeAppError,
   type ErrorCode,
   type ErrorStatus,
   UnavailableError,
-} from '../../errors/app-error.js';
-import type { HostRpcClient } from '../../ports/host-rpc.port.js';
+} from '#shared/errors/app-error.js';
+import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 
 export interface HttpHostRpcClientOptions {
   token: string;

@@ -1,13 +1,13 @@
 /** In-memory ApiKeyStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
-import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
-import { ConflictError } from '../../errors/app-error.js';
+import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import type {
   ApiKeyChange,
   ApiKeyPatch,
   ApiKeyStore,
   ApiKeyUsage,
   GuardedChangeResult,
-} from '../../ports/api-key-store.port.js';
+} from '#shared/ports/api-key-store.port.js';
 import { applyPatch, newestFirst } from './memory-support.js';
 
 const PATCHABLE: readonly (keyof ApiKeyPatch)[] = [

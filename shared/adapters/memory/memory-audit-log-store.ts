@@ -1,7 +1,7 @@
 /** In-memory AuditLogStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, known ids skipped). */
-import type { AuditEntry } from '../../domain/audit.js';
-import type { Page } from '../../domain/common.js';
-import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import type { Page } from '#shared/domain/common.js';
+import type { AuditFilter, AuditLogStore } from '#shared/ports/audit-log-store.port.js';
 import { jsonCopy, newestFirst } from './memory-support.js';
 
 function copyEntry(entry: AuditEntry): AuditEntry {

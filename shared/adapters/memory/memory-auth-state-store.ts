@@ -2,7 +2,7 @@
  * In-memory AuthStateStore: the unit-test fake. It validates and refuses exactly like the SQLite adapter and
  * applies a batch only after validating all of it, so it is all-or-nothing in the same way (not durable, of course).
  */
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
   type AuthStateStore,
@@ -10,7 +10,7 @@ import {
   assertCredentialsDocument,
   assertKeyChanges,
   assertKeyName,
-} from '../../ports/auth-state-store.port.js';
+} from '#shared/ports/auth-state-store.port.js';
 
 interface SessionState {
   credentials: string | null;

@@ -1,8 +1,8 @@
 /** In-memory MessageStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
-import type { Page } from '../../domain/common.js';
-import { isStatusAdvance, type Message, type MessageStatus } from '../../domain/message.js';
-import { ConflictError } from '../../errors/app-error.js';
-import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+import type { Page } from '#shared/domain/common.js';
+import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import { jsonCopy } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its metadata, and stray fields are dropped. */

@@ -4,9 +4,9 @@
  * same contract suite as the real adapters.
  */
 import { randomUUID } from 'node:crypto';
-import { ValidationError } from '../../errors/app-error.js';
-import { type Clock, systemClock } from '../../ports/clock.port.js';
-import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '../../ports/queue.port.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import { type Clock, systemClock } from '#shared/ports/clock.port.js';
+import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
 
 /** SQS limits, kept so a caller that works against the fake does not fail on SQS. */
 const MAX_DELAY_SECONDS = 900;

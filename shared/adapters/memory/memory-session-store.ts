@@ -1,7 +1,7 @@
 /** In-memory SessionStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
-import type { Page } from '../../domain/common.js';
-import type { Session, SessionStatus } from '../../domain/session.js';
-import { ConflictError } from '../../errors/app-error.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import {
   type LeaseClaim,
   leaseEnd,
@@ -13,7 +13,7 @@ import {
   type SessionUpdateOptions,
   type SessionUpdateResult,
   updateConditionsHold,
-} from '../../ports/session-store.port.js';
+} from '#shared/ports/session-store.port.js';
 import { applyPatch, jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its config, and stray fields are dropped. */

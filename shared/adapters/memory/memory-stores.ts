@@ -2,8 +2,8 @@
  * In-memory main and data stores: the fakes unit tests compose instead of SQLite. They pass the same contract
  * suites as the SQLite adapters, so a use case tested against them behaves the same in production.
  */
-import { UnavailableError } from '../../errors/app-error.js';
-import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 import { MemoryMessageStore } from './memory-message-store.js';

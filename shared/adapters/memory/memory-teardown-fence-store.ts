@@ -1,5 +1,5 @@
 /** In-memory TeardownFenceStore: the unit-test fake, behaving like the SQLite adapter. */
-import type { TeardownFenceStore } from '../../ports/session-store.port.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 
 /** Fences by session name; active while the expiry is later than `now` (compared as ISO text, like SQLite). */
 export class MemoryTeardownFenceStore implements TeardownFenceStore {

@@ -3,16 +3,16 @@
  * every request (`findByHash`, `findById`) use statements prepared once here.
  */
 import type Database from 'better-sqlite3';
-import { type ApiKey, removesLastUsableAdmin } from '../../domain/api-key.js';
-import type { Role } from '../../domain/roles.js';
-import { ConflictError } from '../../errors/app-error.js';
+import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
+import type { Role } from '#shared/domain/roles.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import type {
   ApiKeyChange,
   ApiKeyPatch,
   ApiKeyStore,
   ApiKeyUsage,
   GuardedChangeResult,
-} from '../../ports/api-key-store.port.js';
+} from '#shared/ports/api-key-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { applyPatch, parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
 

@@ -3,9 +3,9 @@
  * their WHERE from the filters present and reuse one prepared statement per filter shape.
  */
 import type Database from 'better-sqlite3';
-import type { AuditAction, AuditEntry, AuditSeverity } from '../../domain/audit.js';
-import type { Page } from '../../domain/common.js';
-import type { AuditFilter, AuditLogStore } from '../../ports/audit-log-store.port.js';
+import type { AuditAction, AuditEntry, AuditSeverity } from '#shared/domain/audit.js';
+import type { Page } from '#shared/domain/common.js';
+import type { AuditFilter, AuditLogStore } from '#shared/ports/audit-log-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
 

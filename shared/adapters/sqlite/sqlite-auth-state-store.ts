@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { UnavailableError } from '../../errors/app-error.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
   type AuthStateStore,
@@ -18,7 +18,7 @@ import {
   assertCredentialsDocument,
   assertKeyChanges,
   assertKeyName,
-} from '../../ports/auth-state-store.port.js';
+} from '#shared/ports/auth-state-store.port.js';
 import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
 import { runSql } from './sqlite-store-support.js';
 

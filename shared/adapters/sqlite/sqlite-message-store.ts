@@ -4,11 +4,11 @@
  * one IMMEDIATE transaction, so two acks racing (also across processes) never move a status backwards.
  */
 import type Database from 'better-sqlite3';
-import type { Page } from '../../domain/common.js';
-import type { Message, MessageDirection, MessageStatus } from '../../domain/message.js';
-import { isStatusAdvance } from '../../domain/message.js';
-import { ConflictError, NotFoundError } from '../../errors/app-error.js';
-import type { MessageFilter, MessageStore, StatusChange } from '../../ports/message-store.port.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Message, MessageDirection, MessageStatus } from '#shared/domain/message.js';
+import { isStatusAdvance } from '#shared/domain/message.js';
+import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
+import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
 

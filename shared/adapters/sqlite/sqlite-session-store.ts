@@ -5,9 +5,9 @@
  * UPDATE … RETURNING, so of two nodes racing for a session exactly one statement changes the row.
  */
 import type Database from 'better-sqlite3';
-import type { Page } from '../../domain/common.js';
-import type { Session, SessionStatus } from '../../domain/session.js';
-import { ConflictError } from '../../errors/app-error.js';
+import type { Page } from '#shared/domain/common.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import {
   type LeaseClaim,
   leaseEnd,
@@ -18,7 +18,7 @@ import {
   type SessionUpdateOptions,
   type SessionUpdateResult,
   updateConditionsHold,
-} from '../../ports/session-store.port.js';
+} from '#shared/ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { applyPatch, parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
 

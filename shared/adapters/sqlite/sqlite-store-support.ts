@@ -2,7 +2,7 @@
  * Helpers shared by the SQLite store adapters: translating driver errors into the AppError hierarchy, caching
  * statements whose SQL depends on which filters are present, and defensive parsing of JSON columns.
  */
-import { AppError, ConflictError, UnavailableError } from '../../errors/app-error.js';
+import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 import type { SqliteDb } from './sqlite-database.js';
 
 /** Maps the `table.column` of a violated UNIQUE constraint to the error the port promises, if it has one. */

@@ -2,7 +2,7 @@
  * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
  * main store (keys, audit) or the data store (sessions, fences, messages) onto one connection.
  */
-import type { DataStore, MainStore } from '../../ports/stores.port.js';
+import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
 import { MAIN_STORE_MIGRATIONS } from './main-store.migrations.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';

@@ -1,6 +1,6 @@
 /** TeardownFenceStore over the data SQLite file: one row per session name, replaced on every put. */
 import type Database from 'better-sqlite3';
-import type { TeardownFenceStore } from '../../ports/session-store.port.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { runSql } from './sqlite-store-support.js';
 

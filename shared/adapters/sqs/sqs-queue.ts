@@ -16,8 +16,8 @@ import {
   type SQSClient,
   SQSServiceException,
 } from '@aws-sdk/client-sqs';
-import { type AppError, UnavailableError, ValidationError } from '../../errors/app-error.js';
-import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '../../ports/queue.port.js';
+import { type AppError, UnavailableError, ValidationError } from '#shared/errors/app-error.js';
+import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
 
 /** SQS limits, named by the port. */
 const MAX_DELAY_SECONDS = 900;

@@ -8,12 +8,12 @@ import {
   restricts,
   toApiKeyResponse,
   type UpdateApiKeyBody,
-} from '../../domain/api-key.js';
-import type { Caller } from '../../domain/caller.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.js';
-import type { ApiKeyChange, ApiKeyPatch } from '../../ports/api-key-store.port.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../security/secrets.js';
-import type { CoreDeps } from '../core-deps.js';
+} from '#shared/domain/api-key.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors/app-error.js';
+import type { ApiKeyChange, ApiKeyPatch } from '#shared/ports/api-key-store.port.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '#shared/security/secrets.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 type KeyDeps = Pick<CoreDeps, 'main' | 'data' | 'audit' | 'clock'>;
 

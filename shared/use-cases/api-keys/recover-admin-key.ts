@@ -1,8 +1,8 @@
 /** The local way back in: a new admin key minted by an operator on the gateway's machine, not through the API. */
-import { type ApiKeyResponse, toApiKeyResponse } from '../../domain/api-key.js';
-import { SYSTEM_CALLER } from '../../domain/caller.js';
-import { generateApiKey } from '../../security/secrets.js';
-import type { CoreDeps } from '../core-deps.js';
+import { type ApiKeyResponse, toApiKeyResponse } from '#shared/domain/api-key.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import { generateApiKey } from '#shared/security/secrets.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { newKeyRecord } from './manage-api-keys.js';
 
 /** Who ran the recovery command, as far as the machine says (for the audit entry). */

@@ -1,5 +1,5 @@
-import type { Caller } from '../../domain/caller.js';
-import type { Role } from '../../domain/roles.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { Role } from '#shared/domain/roles.js';
 
 export interface ValidationResult {
   valid: true;

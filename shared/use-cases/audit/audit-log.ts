@@ -1,9 +1,9 @@
 /** Reading and pruning the audit log. */
-import type { AuditPage, AuditQuery } from '../../domain/audit.js';
-import { type Caller, callerSessionScope } from '../../domain/caller.js';
-import type { AuditLogStore } from '../../ports/audit-log-store.port.js';
-import type { Clock } from '../../ports/clock.port.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { AuditPage, AuditQuery } from '#shared/domain/audit.js';
+import { type Caller, callerSessionScope } from '#shared/domain/caller.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 /** Audit entries newest first with the unpaginated total, limited to a scoped caller's sessions. */
 export async function listAudit(

@@ -6,16 +6,16 @@
  * it), in the background, so it costs no store write per request.
  */
 
-import type { AuditRecorder } from '../../audit/audit-recorder.js';
-import type { UsageTracker } from '../../auth/usage-tracker.js';
-import { isUsable } from '../../domain/api-key.js';
-import type { Caller, CallerKey } from '../../domain/caller.js';
-import { type Role, roleAllows } from '../../domain/roles.js';
-import { type AppError, ForbiddenError, UnauthorizedError } from '../../errors/app-error.js';
-import type { ApiKeyStore } from '../../ports/api-key-store.port.js';
-import type { Clock } from '../../ports/clock.port.js';
-import { ipInList } from '../../security/ip.js';
-import { digestsEqual, hashApiKey } from '../../security/secrets.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { UsageTracker } from '#shared/auth/usage-tracker.js';
+import { isUsable } from '#shared/domain/api-key.js';
+import type { Caller, CallerKey } from '#shared/domain/caller.js';
+import { type Role, roleAllows } from '#shared/domain/roles.js';
+import { type AppError, ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
+import type { ApiKeyStore } from '#shared/ports/api-key-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import { ipInList } from '#shared/security/ip.js';
+import { digestsEqual, hashApiKey } from '#shared/security/secrets.js';
 
 export interface AuthenticateDeps {
   apiKeys: ApiKeyStore;

@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../core-deps.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 type Probe = { status: 'up' | 'down' };
 export interface Readiness {

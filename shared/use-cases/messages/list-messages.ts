@@ -1,7 +1,7 @@
-import type { Caller } from '../../domain/caller.js';
-import type { Message } from '../../domain/message.js';
-import type { CoreDeps } from '../core-deps.js';
-import { loadSession } from '../sessions/load-session.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { Message } from '#shared/domain/message.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 
 export interface MessageHistoryQuery {
   chatId?: string | undefined;

@@ -5,12 +5,12 @@
  * with its network id, or still `pending` (the send goes on; `message.sent`/`message.ack` report it).
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../../domain/caller.js';
-import type { Message, SendTextBody } from '../../domain/message.js';
-import { generateWaMessageId, personalChatId } from '../../domain/wa-ids.js';
-import { SessionStateError, UnavailableError, ValidationError } from '../../errors/app-error.js';
-import type { CoreDeps } from '../core-deps.js';
-import { loadSession } from '../sessions/load-session.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { Message, SendTextBody } from '#shared/domain/message.js';
+import { generateWaMessageId, personalChatId } from '#shared/domain/wa-ids.js';
+import { SessionStateError, UnavailableError, ValidationError } from '#shared/errors/app-error.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 
 const POLL_MS = 15;
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../../domain/caller.js';
+import type { Caller } from '#shared/domain/caller.js';
 import {
   type CreateSessionBody,
   type Session,
   type SessionResponse,
   toSessionResponse,
-} from '../../domain/session.js';
-import { ForbiddenError } from '../../errors/app-error.js';
-import type { CoreDeps } from '../core-deps.js';
+} from '#shared/domain/session.js';
+import { ForbiddenError } from '#shared/errors/app-error.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 /** Creates a session in `created`; a taken name is 409 SESSION_NAME_EXISTS. Setting a proxy needs an admin key. */
 export async function createSession(

@@ -1,5 +1,5 @@
-import type { Caller } from '../../domain/caller.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 import { assertNoTeardownPending } from './teardown-fence.js';
 

@@ -1,8 +1,8 @@
-import type { AuditAction } from '../../domain/audit.js';
-import type { Caller } from '../../domain/caller.js';
-import { type SessionResponse, toSessionResponse } from '../../domain/session.js';
-import type { HostGateway } from '../../ports/host-gateway.port.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { AuditAction } from '#shared/domain/audit.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { type SessionResponse, toSessionResponse } from '#shared/domain/session.js';
+import type { HostGateway } from '#shared/ports/host-gateway.port.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 
 type Control = 'stop' | 'logout' | 'forceKill';

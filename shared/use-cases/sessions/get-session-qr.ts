@@ -1,8 +1,8 @@
-import type { Caller } from '../../domain/caller.js';
-import type { SessionStatus } from '../../domain/session.js';
-import { AppError, SessionStateError } from '../../errors/app-error.js';
-import { renderQrDataUrl } from '../../qr/render-qr.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { SessionStatus } from '#shared/domain/session.js';
+import { AppError, SessionStateError } from '#shared/errors/app-error.js';
+import { renderQrDataUrl } from '#shared/qr/render-qr.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 
 export interface QrResponse {

@@ -1,6 +1,6 @@
-import type { Caller } from '../../domain/caller.js';
-import { type SessionResponse, toSessionResponse } from '../../domain/session.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { type SessionResponse, toSessionResponse } from '#shared/domain/session.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 
 /** One session by id (never by name). */

@@ -4,14 +4,14 @@
  * without an engine), written only while it is still unowned, so a function can never overwrite a live owner's
  * state. An owner that holds a live lease but does not answer is a retryable 409: nothing destructive happens.
  */
-import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '../../domain/host-rpc.js';
-import type { Session } from '../../domain/session.js';
-import { nextStatus } from '../../domain/session-status-machine.js';
-import { AppError, ConflictError, NotFoundError, SessionStateError } from '../../errors/app-error.js';
-import type { Clock } from '../../ports/clock.port.js';
-import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '../../ports/host-gateway.port.js';
-import type { HostRpcClient } from '../../ports/host-rpc.port.js';
-import { leaseLiveAt, type SessionStore } from '../../ports/session-store.port.js';
+import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
+import type { Session } from '#shared/domain/session.js';
+import { nextStatus } from '#shared/domain/session-status-machine.js';
+import { AppError, ConflictError, NotFoundError, SessionStateError } from '#shared/errors/app-error.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/ports/host-gateway.port.js';
+import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
+import { leaseLiveAt, type SessionStore } from '#shared/ports/session-store.port.js';
 
 export interface LeaseRoutedHostGatewayDeps {
   sessions: SessionStore;

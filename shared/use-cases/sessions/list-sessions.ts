@@ -1,7 +1,7 @@
-import { type Caller, callerSessionScope } from '../../domain/caller.js';
-import type { Page } from '../../domain/common.js';
-import { type SessionResponse, toSessionResponse } from '../../domain/session.js';
-import type { CoreDeps } from '../core-deps.js';
+import { type Caller, callerSessionScope } from '#shared/domain/caller.js';
+import type { Page } from '#shared/domain/common.js';
+import { type SessionResponse, toSessionResponse } from '#shared/domain/session.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 /** Sessions newest first, filtered to the caller's allowed sessions and optionally to one exact name. */
 export async function listSessions(

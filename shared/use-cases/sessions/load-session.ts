@@ -1,7 +1,7 @@
-import { type Caller, callerMaySeeSession } from '../../domain/caller.js';
-import type { Session } from '../../domain/session.js';
-import { ForbiddenError, NotFoundError } from '../../errors/app-error.js';
-import type { SessionStore } from '../../ports/session-store.port.js';
+import { type Caller, callerMaySeeSession } from '#shared/domain/caller.js';
+import type { Session } from '#shared/domain/session.js';
+import { ForbiddenError, NotFoundError } from '#shared/errors/app-error.js';
+import type { SessionStore } from '#shared/ports/session-store.port.js';
 
 /** The session the caller names, or 404; a session outside the caller's scope is 403 (checked before the read). */
 export async function loadSession(sessions: SessionStore, caller: Caller, id: string): Promise<Session> {

@@ -1,6 +1,6 @@
-import type { Caller } from '../../domain/caller.js';
-import type { PairingCode } from '../../ports/host-gateway.port.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import type { PairingCode } from '#shared/ports/host-gateway.port.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 
 /** Asks the session's engine for a pairing code to link by phone number (the session must be showing a QR). */

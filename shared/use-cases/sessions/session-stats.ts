@@ -1,6 +1,6 @@
-import { type Caller, callerSessionScope } from '../../domain/caller.js';
-import { SESSION_STATUSES, type SessionStatus } from '../../domain/session.js';
-import type { CoreDeps } from '../core-deps.js';
+import { type Caller, callerSessionScope } from '#shared/domain/caller.js';
+import { SESSION_STATUSES, type SessionStatus } from '#shared/domain/session.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 export interface SessionStats {
   total: number;

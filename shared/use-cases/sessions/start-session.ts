@@ -1,8 +1,8 @@
-import type { Caller } from '../../domain/caller.js';
-import { type SessionResponse, toSessionResponse } from '../../domain/session.js';
-import { statusesAllowing } from '../../domain/session-status-machine.js';
-import { SessionStateError, UnavailableError } from '../../errors/app-error.js';
-import type { CoreDeps } from '../core-deps.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { type SessionResponse, toSessionResponse } from '#shared/domain/session.js';
+import { statusesAllowing } from '#shared/domain/session-status-machine.js';
+import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 import { assertNoTeardownPending } from './teardown-fence.js';
 

@@ -1,6 +1,6 @@
-import { ConflictError } from '../../errors/app-error.js';
-import type { Clock } from '../../ports/clock.port.js';
-import type { TeardownFenceStore } from '../../ports/session-store.port.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 
 /** Refuses (409, retryable) while a credential teardown for this session name is still in flight. */
 export async function assertNoTeardownPending(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import type { Caller } from '../../../shared/domain/caller.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import type { AuditLogStore } from '../../../shared/ports/audit-log-store.port.js';
-import type { Clock } from '../../../shared/ports/clock.port.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const caller: Caller = {
   key: { id: 'key-1', name: 'ops', role: 'operator', allowedSessions: null },

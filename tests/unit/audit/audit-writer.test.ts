@@ -5,16 +5,16 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Counter, Gauge } from 'prom-client';
-import { MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import type { AuditWriterOptions } from '../../../shared/audit/audit-writer.js';
-import type { AuditEntry } from '../../../shared/domain/audit.js';
-import type { Caller } from '../../../shared/domain/caller.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import type { AuditLogStore } from '../../../shared/ports/audit-log-store.port.js';
-import type { Logger } from '../../../shared/ports/logger.port.js';
-import { TestClock } from '../../helpers/test-clock.js';
-import { waitFor } from '../../helpers/test-gateway.js';
+import { MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { AuditWriterOptions } from '#shared/audit/audit-writer.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
 
 const caller: Caller = {
   key: { id: 'key-1', name: 'ops', role: 'admin', allowedSessions: null },

@@ -1,15 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { MemoryApiKeyStore, MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import { UsageTracker } from '../../../shared/auth/usage-tracker.js';
-import type { Caller } from '../../../shared/domain/caller.js';
-import { AppError } from '../../../shared/errors/app-error.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { generateApiKey, hashApiKey } from '../../../shared/security/secrets.js';
-import { type AccessRequirement, authenticate } from '../../../shared/use-cases/auth/authenticate.js';
-import { anApiKey } from '../../helpers/builders.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { MemoryApiKeyStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { UsageTracker } from '#shared/auth/usage-tracker.js';
+import type { Caller } from '#shared/domain/caller.js';
+import { AppError } from '#shared/errors/app-error.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { generateApiKey, hashApiKey } from '#shared/security/secrets.js';
+import { type AccessRequirement, authenticate } from '#shared/use-cases/auth/authenticate.js';
+import { anApiKey } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const request: Caller = {
   key: null,

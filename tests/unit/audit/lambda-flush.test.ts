@@ -4,25 +4,25 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { installDeps } from '../../../functions/deps.js';
-import { createFunctionDeps } from '../../../functions/function-deps.js';
-import { handler as sessionsHandler } from '../../../functions/sessions/handler.js';
-import { MemoryQueue } from '../../../shared/adapters/memory/memory-queue.js';
+import { installDeps } from '#functions/deps.js';
+import { createFunctionDeps } from '#functions/function-deps.js';
+import { handler as sessionsHandler } from '#functions/sessions/handler.js';
+import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   createMemoryDataStore,
   createMemoryMainStore,
   MemoryAuditLogStore,
-} from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import { loadEnv } from '../../../shared/config/env.js';
-import type { AuditEntry } from '../../../shared/domain/audit.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import type { HostGateway } from '../../../shared/ports/host-gateway.port.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { CommandQueue } from '../../../shared/queue/command-queue.js';
-import { generateApiKey, hashApiKey } from '../../../shared/security/secrets.js';
-import { anApiKey } from '../../helpers/builders.js';
-import { TestClock } from '../../helpers/test-clock.js';
+} from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { loadEnv } from '#shared/config/env.js';
+import type { AuditEntry } from '#shared/domain/audit.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import type { HostGateway } from '#shared/ports/host-gateway.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { generateApiKey, hashApiKey } from '#shared/security/secrets.js';
+import { anApiKey } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 /** The memory audit log, remembering every batch it was asked to append. */
 class CountingAuditLogStore extends MemoryAuditLogStore {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { MemoryApiKeyStore } from '../../../shared/adapters/memory/memory-stores.js';
-import { UsageTracker } from '../../../shared/auth/usage-tracker.js';
-import type { ApiKeyStore } from '../../../shared/ports/api-key-store.port.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { anApiKey } from '../../helpers/builders.js';
+import { MemoryApiKeyStore } from '#shared/adapters/memory/memory-stores.js';
+import { UsageTracker } from '#shared/auth/usage-tracker.js';
+import type { ApiKeyStore } from '#shared/ports/api-key-store.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { anApiKey } from '#tests/helpers/builders.js';
 
 describe('UsageTracker', () => {
   it('coalesces many uses into one write per key', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { SESSION_STATUSES, type SessionStatus } from '../../../shared/domain/session.js';
-import { nextStatus, type SessionTrigger } from '../../../shared/domain/session-status-machine.js';
+import { SESSION_STATUSES, type SessionStatus } from '#shared/domain/session.js';
+import { nextStatus, type SessionTrigger } from '#shared/domain/session-status-machine.js';
 
 // The spec's table (States and transitions), plus the moves the gateway needs where the spec says "not shown".
 const ALLOWED: [SessionStatus, SessionTrigger, SessionStatus][] = [

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { executionModeLean } from '../../../functions/http/execution-mode.js';
+import { executionModeLean } from '#functions/http/execution-mode.js';
 
 type Request = middy.Request<{ n: number }, string, Error, Context>;
 const context = {} as Context;

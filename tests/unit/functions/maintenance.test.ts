@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { installDeps } from '../../../functions/deps.js';
-import { handler } from '../../../functions/maintenance.js';
-import { MemoryAuditLogStore } from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import { loadEnv } from '../../../shared/config/env.js';
-import { SYSTEM_CALLER } from '../../../shared/domain/caller.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { installDeps } from '#functions/deps.js';
+import { handler } from '#functions/maintenance.js';
+import { MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { loadEnv } from '#shared/config/env.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeClose } from '../../../host/engines/baileys/baileys-disconnect.js';
+import { describeClose } from '#host/engines/baileys/baileys-disconnect.js';
 
 /** The shape Baileys gives a WebSocket error: a Boom "WebSocket Error (<message>)" with the original as `data`. */
 const wsError = (message: string, code = 408) =>

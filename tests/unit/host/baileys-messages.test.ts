@@ -6,7 +6,7 @@ import {
   statusFromOwnUpsert,
   toBaileysJid,
   toNeutralJid,
-} from '../../../host/engines/baileys/baileys-messages.js';
+} from '#host/engines/baileys/baileys-messages.js';
 
 const message = (overrides: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage =>
   ({ messageTimestamp: 1_790_000_000, message: { conversation: 'hi' }, ...overrides }) as WAMessage;

@@ -4,15 +4,15 @@
  * command is being carried out). One engine must run, and the lease must stay with it.
  */
 import { afterEach, beforeEach, expect, it, jest } from '@jest/globals';
-import { TestEngineFactory } from '../../../host/engines/test/test-engine.js';
-import type { Session } from '../../../shared/domain/session.js';
-import { aSession } from '../../helpers/builders.js';
+import { TestEngineFactory } from '#host/engines/test/test-engine.js';
+import type { Session } from '#shared/domain/session.js';
+import { aSession } from '#tests/helpers/builders.js';
 import {
   type ClusterNode,
   type SharedBackends,
   sharedBackends,
   startClusterNode,
-} from '../../helpers/cluster-node.js';
+} from '#tests/helpers/cluster-node.js';
 
 const TIMINGS = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
 

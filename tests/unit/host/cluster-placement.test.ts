@@ -5,19 +5,19 @@
  * stopped renewing (crashed, or paused), and it renews again exactly when the test advances the timers.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { HttpHostRpcClient } from '../../../shared/adapters/host-rpc/http-host-rpc-client.js';
-import type { CommandOf } from '../../../shared/domain/commands.js';
-import type { Session, SessionStatus } from '../../../shared/domain/session.js';
-import { statusesAllowing } from '../../../shared/domain/session-status-machine.js';
-import { LeaseRoutedHostGateway } from '../../../shared/use-cases/sessions/lease-routed-host-gateway.js';
-import { aMessage, aSession } from '../../helpers/builders.js';
+import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import type { CommandOf } from '#shared/domain/commands.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import { statusesAllowing } from '#shared/domain/session-status-machine.js';
+import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { aMessage, aSession } from '#tests/helpers/builders.js';
 import {
   type ClusterNode,
   RPC_TOKEN,
   type SharedBackends,
   sharedBackends,
   startClusterNode,
-} from '../../helpers/cluster-node.js';
+} from '#tests/helpers/cluster-node.js';
 
 const TIMINGS = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
 

@@ -4,13 +4,13 @@
  * failure holds back the rest of its session's commands until it has run again.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { CommandConsumer } from '../../../host/commands/command-consumer.js';
-import { MemoryQueue } from '../../../shared/adapters/memory/memory-queue.js';
-import type { CommandOf } from '../../../shared/domain/commands.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { CommandQueue } from '../../../shared/queue/command-queue.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { CommandConsumer } from '#host/commands/command-consumer.js';
+import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
+import type { CommandOf } from '#shared/domain/commands.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const SESSION_A = '0b6e6a52-1f7e-4a38-9d6e-3d1b2f0c9a11';
 const SESSION_B = '7d1f3c2e-5a6b-4c8d-9e0f-1a2b3c4d5e6f';

@@ -6,18 +6,18 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '../../../host/rpc/rpc-server.js';
-import { HttpHostRpcClient } from '../../../shared/adapters/host-rpc/http-host-rpc-client.js';
-import type { SessionCommand } from '../../../shared/domain/commands.js';
-import type { HostRpcRequest } from '../../../shared/domain/host-rpc.js';
+import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
+import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import type { SessionCommand } from '#shared/domain/commands.js';
+import type { HostRpcRequest } from '#shared/domain/host-rpc.js';
 import {
   AppError,
   ConflictError,
   IncompleteOperationError,
   SessionStateError,
-} from '../../../shared/errors/app-error.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { aSession } from '../../helpers/builders.js';
+} from '#shared/errors/app-error.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { aSession } from '#tests/helpers/builders.js';
 
 const TOKEN = 'rpc-token-for-tests';
 const NODE_ID = 'node-under-test';

@@ -3,26 +3,26 @@
  * delivered once the engine received it, so one that was not stored by then is lost for good.
  */
 import { describe, expect, it } from '@jest/globals';
-import { TestEngineFactory } from '../../../host/engines/test/test-engine.js';
-import { TestNetwork } from '../../../host/engines/test/test-network.js';
-import { EventBus } from '../../../host/events/event-bus.js';
-import { Host } from '../../../host/host.js';
-import { MessageSink } from '../../../host/messages/message-sink.js';
-import { MemoryMessageStore } from '../../../shared/adapters/memory/memory-message-store.js';
-import { MemoryQueue } from '../../../shared/adapters/memory/memory-queue.js';
+import { TestEngineFactory } from '#host/engines/test/test-engine.js';
+import { TestNetwork } from '#host/engines/test/test-network.js';
+import { EventBus } from '#host/events/event-bus.js';
+import { Host } from '#host/host.js';
+import { MessageSink } from '#host/messages/message-sink.js';
+import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
+import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
   MemorySessionStore,
   MemoryTeardownFenceStore,
-} from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '../../../shared/domain/events.js';
-import type { Message } from '../../../shared/domain/message.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import { systemClock } from '../../../shared/ports/clock.port.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { CommandQueue } from '../../../shared/queue/command-queue.js';
-import { aSession } from '../../helpers/builders.js';
+} from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { aSession } from '#tests/helpers/builders.js';
 
 /** A message store whose inserts wait until the test lets them through (a slow DynamoDB write). */
 class GatedMessageStore extends MemoryMessageStore {

@@ -3,13 +3,13 @@
  * renewAll() (the hook the timer uses), so lease arithmetic and losses are exact instants, never waits.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { LeaseKeeper } from '../../../host/sessions/lease-keeper.js';
-import { MemorySessionStore } from '../../../shared/adapters/memory/memory-stores.js';
-import type { Session } from '../../../shared/domain/session.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import type { LeaseClaim } from '../../../shared/ports/session-store.port.js';
-import { aSession, T0 } from '../../helpers/builders.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { LeaseKeeper } from '#host/sessions/lease-keeper.js';
+import { MemorySessionStore } from '#shared/adapters/memory/memory-stores.js';
+import type { Session } from '#shared/domain/session.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import type { LeaseClaim } from '#shared/ports/session-store.port.js';
+import { aSession, T0 } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const TTL_MS = 30_000;
 const RENEW_MS = 10_000;

@@ -4,7 +4,7 @@ import {
   MAX_RECONNECT_DELAY_MS,
   ReconnectStreak,
   resolveReconnectConfig,
-} from '../../../host/sessions/reconnect-policy.js';
+} from '#host/sessions/reconnect-policy.js';
 
 describe('resolveReconnectConfig', () => {
   it('defaults to unlimited attempts and a 5 s base', () => {

@@ -4,17 +4,17 @@
  * the `message.sent` event exactly once, before or beside the ack's.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { OutgoingStatus } from '../../../host/engines/engine.port.js';
-import { EventBus } from '../../../host/events/event-bus.js';
-import { MessageSink } from '../../../host/messages/message-sink.js';
-import { sendMessage } from '../../../host/messages/send-message.js';
-import type { SessionRunner } from '../../../host/sessions/session-runner.js';
-import { MemoryMessageStore } from '../../../shared/adapters/memory/memory-message-store.js';
-import type { CommandOf } from '../../../shared/domain/commands.js';
-import type { GatewayEvent } from '../../../shared/domain/events.js';
-import { silentLogger } from '../../../shared/ports/logger.port.js';
-import { aMessage } from '../../helpers/builders.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import type { OutgoingStatus } from '#host/engines/engine.port.js';
+import { EventBus } from '#host/events/event-bus.js';
+import { MessageSink } from '#host/messages/message-sink.js';
+import { sendMessage } from '#host/messages/send-message.js';
+import type { SessionRunner } from '#host/sessions/session-runner.js';
+import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
+import type { CommandOf } from '#shared/domain/commands.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { aMessage } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const SENT_AT = 1_750_000_000;
 

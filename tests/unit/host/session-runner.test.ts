@@ -1,22 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { TestEngineFactory } from '../../../host/engines/test/test-engine.js';
-import { TestNetwork } from '../../../host/engines/test/test-network.js';
-import { EventBus } from '../../../host/events/event-bus.js';
-import { MessageSink } from '../../../host/messages/message-sink.js';
-import { SessionRunner } from '../../../host/sessions/session-runner.js';
-import { MemoryMessageStore } from '../../../shared/adapters/memory/memory-message-store.js';
+import { TestEngineFactory } from '#host/engines/test/test-engine.js';
+import { TestNetwork } from '#host/engines/test/test-network.js';
+import { EventBus } from '#host/events/event-bus.js';
+import { MessageSink } from '#host/messages/message-sink.js';
+import { SessionRunner } from '#host/sessions/session-runner.js';
+import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import {
   MemoryAuditLogStore,
   MemorySessionStore,
   MemoryTeardownFenceStore,
-} from '../../../shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '../../../shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '../../../shared/domain/events.js';
-import type { SessionConfig } from '../../../shared/domain/session.js';
-import { createMetrics } from '../../../shared/observability/metrics.js';
-import { systemClock } from '../../../shared/ports/clock.port.js';
-import { type Logger, silentLogger } from '../../../shared/ports/logger.port.js';
-import { aSession } from '../../helpers/builders.js';
+} from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { SessionConfig } from '#shared/domain/session.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import { type Logger, silentLogger } from '#shared/ports/logger.port.js';
+import { aSession } from '#tests/helpers/builders.js';
 
 async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) {
   const sessions = new MemorySessionStore();

@@ -4,14 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import * as libsignal from 'libsignal';
 import * as curve from 'libsignal/src/curve.js';
-import { loadAuthState } from '../../../host/engines/baileys/baileys-auth-state.js';
-import {
-  boundReceivingChains,
-  MAX_RECEIVING_CHAINS,
-} from '../../../host/engines/baileys/signal-receiving-chains.js';
-import { SqliteAuthStateStore } from '../../../shared/adapters/sqlite/sqlite-auth-state-store.js';
-import { withKeyType } from '../../wa-sim/crypto.js';
-import { SignalDevice } from '../../wa-sim/signal-device.js';
+import { loadAuthState } from '#host/engines/baileys/baileys-auth-state.js';
+import { boundReceivingChains, MAX_RECEIVING_CHAINS } from '#host/engines/baileys/signal-receiving-chains.js';
+import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
+import { withKeyType } from '#tests/wa-sim/crypto.js';
+import { SignalDevice } from '#tests/wa-sim/signal-device.js';
 
 type Chains = Record<string, { chainType: number }>;
 interface StoredRecord {

@@ -1,8 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import {
-  HTTP_DURATION_BUCKETS,
-  HttpRequestMetrics,
-} from '../../../shared/observability/http-request-metrics.js';
+import { HTTP_DURATION_BUCKETS, HttpRequestMetrics } from '#shared/observability/http-request-metrics.js';
 
 type Observation = [method: string, route: string, status: number, seconds: number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ipInList, ipMatches, normalizeIp, resolveClientIp } from '../../../shared/security/ip.js';
+import { ipInList, ipMatches, normalizeIp, resolveClientIp } from '#shared/security/ip.js';
 
 describe('ipMatches', () => {
   it.each([

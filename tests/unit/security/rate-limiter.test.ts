@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FixedWindowRateLimiter } from '../../../shared/security/rate-limiter.js';
+import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 
 describe('FixedWindowRateLimiter', () => {
   it('allows max hits per window per subject, then refuses with the seconds left', () => {

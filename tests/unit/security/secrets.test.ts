@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import {
-  apiKeyPrefix,
-  constantTimeEquals,
-  generateApiKey,
-  hashApiKey,
-} from '../../../shared/security/secrets.js';
+import { apiKeyPrefix, constantTimeEquals, generateApiKey, hashApiKey } from '#shared/security/secrets.js';
 
 describe('API key material', () => {
   it('generates wg_ + 64 lowercase hex, different every time', () => {

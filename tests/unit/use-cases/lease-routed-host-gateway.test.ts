@@ -4,15 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { MemorySessionStore } from '../../../shared/adapters/memory/memory-stores.js';
-import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '../../../shared/domain/host-rpc.js';
-import type { Session, SessionStatus } from '../../../shared/domain/session.js';
-import { IncompleteOperationError, UnavailableError } from '../../../shared/errors/app-error.js';
-import type { HostRpcClient } from '../../../shared/ports/host-rpc.port.js';
-import type { SessionPatch, SessionUpdateOptions } from '../../../shared/ports/session-store.port.js';
-import { LeaseRoutedHostGateway } from '../../../shared/use-cases/sessions/lease-routed-host-gateway.js';
-import { aSession, T0 } from '../../helpers/builders.js';
-import { TestClock } from '../../helpers/test-clock.js';
+import { MemorySessionStore } from '#shared/adapters/memory/memory-stores.js';
+import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import { IncompleteOperationError, UnavailableError } from '#shared/errors/app-error.js';
+import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
+import type { SessionPatch, SessionUpdateOptions } from '#shared/ports/session-store.port.js';
+import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { aSession, T0 } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
 
 const OWNER_URL = 'http://node-a.internal:2886';
 const NEW_OWNER_URL = 'http://node-b.internal:2886';

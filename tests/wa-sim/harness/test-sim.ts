@@ -3,10 +3,10 @@
  * with libsignal's session chatter filtered. `SIM_LOG=debug` traces every node.
  */
 import * as baileys from '@whiskeysockets/baileys';
-import { quietLibsignal } from '../../../host/engines/baileys/quiet-libsignal.js';
-import { trustSimulatorRootKey } from '../client-trust.js';
-import { parseLogLevel } from '../log.js';
-import { type RunningSimulator, startSimulator } from '../server.js';
+import { quietLibsignal } from '#host/engines/baileys/quiet-libsignal.js';
+import { trustSimulatorRootKey } from '#tests/wa-sim/client-trust.js';
+import { parseLogLevel } from '#tests/wa-sim/log.js';
+import { type RunningSimulator, startSimulator } from '#tests/wa-sim/server.js';
 import { AdminClient } from './admin-client.js';
 import { unrefBaileysUploadTimeouts } from './baileys-timers.js';
 import type { SimEndpoints } from './client.js';

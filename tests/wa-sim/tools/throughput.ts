@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import * as baileys from '@whiskeysockets/baileys';
-import { quietLibsignal } from '../../../host/engines/baileys/quiet-libsignal.js';
-import { trustSimulatorRootKey } from '../client-trust.js';
-import { AdminClient } from '../harness/admin-client.js';
-import { unrefBaileysUploadTimeouts } from '../harness/baileys-timers.js';
-import { closeClient, linkByQr } from '../harness/client.js';
-import { eventually } from '../harness/wait.js';
+import { quietLibsignal } from '#host/engines/baileys/quiet-libsignal.js';
+import { trustSimulatorRootKey } from '#tests/wa-sim/client-trust.js';
+import { AdminClient } from '#tests/wa-sim/harness/admin-client.js';
+import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
+import { closeClient, linkByQr } from '#tests/wa-sim/harness/client.js';
+import { eventually } from '#tests/wa-sim/harness/wait.js';
 
 const total = Number(process.argv[2] ?? 5000);
 const inFlight = Number(process.argv[3] ?? 50);
