@@ -7,7 +7,7 @@
  * per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuditAction, NewAuditEntry } from '#shared/domain/audit.js';
+import type { NewAuditEntry } from '#shared/domain/audit.js';
 import type { Caller } from '#shared/domain/caller.js';
 import type { AuditMetrics } from '#shared/observability/metrics.js';
 import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
@@ -18,15 +18,20 @@ import { AuditWriter, type AuditWriterOptions } from './audit-writer.js';
 const SAMPLE_WINDOW_MS = 60_000;
 const MAX_SAMPLE_KEYS = 10_000;
 
+/** The sampling key of an entry whose action is sampled, or null (on every authenticated request: no allocation). */
 function sampleKeyOf(entry: NewAuditEntry): string | null {
-  const meta = entry.metadata ?? {};
-  const sampled: Partial<Record<AuditAction, () => string>> = {
-    rate_limit_exceeded: () =>
-      `rl:${String(meta.subject ?? entry.ipAddress ?? '')}:${String(meta.kind ?? '')}`,
-    send_pacing_blocked: () => `sp:${entry.sessionId ?? ''}`,
-    api_key_used: () => `ku:${entry.apiKeyId ?? ''}`,
-  };
-  return sampled[entry.action]?.() ?? null;
+  switch (entry.action) {
+    case 'api_key_used':
+      return `ku:${entry.apiKeyId ?? ''}`;
+    case 'send_pacing_blocked':
+      return `sp:${entry.sessionId ?? ''}`;
+    case 'rate_limit_exceeded': {
+      const meta = entry.metadata ?? {};
+      return `rl:${String(meta.subject ?? entry.ipAddress ?? '')}:${String(meta.kind ?? '')}`;
+    }
+    default:
+      return null;
+  }
 }
 
 const truncate = (value: string | null | undefined, max: number): string | null =>
