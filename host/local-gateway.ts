@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { resourceFor } from '#functions/resources.js';
+import { createResourceHandler } from '#functions/http/http-handler.js';
+import { RouteTable } from '#functions/http/route-table.js';
+import { API_RESOURCES } from '#functions/manifest.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface LocalGatewayOptions {
@@ -23,6 +25,22 @@ const lambdaContext = (requestId: string): Context =>
     functionName: 'waygate-local',
     callbackWaitsForEmptyEventLoop: false,
   }) as Context;
+
+type ResourceHandler = ReturnType<typeof createResourceHandler>;
+
+/**
+ * Every route of the manifest with the handler of its resource group, as API Gateway routes them in aws mode. A path
+ * no route claims goes to a handler without routes, which answers the standard 404 (in aws mode the health
+ * function's catch-all does).
+ */
+function routeTable(): { table: RouteTable<ResourceHandler>; unmatched: ResourceHandler } {
+  const table = new RouteTable<ResourceHandler>();
+  for (const group of Object.values(API_RESOURCES)) {
+    const handler = createResourceHandler(group.routes);
+    for (const route of group.routes) table.add(route.method, route.path, handler);
+  }
+  return { table, unmatched: createResourceHandler([]) };
+}
 
 let clock = { second: 0, text: '' };
 /** API Gateway's `time` field, formatted at most once a second (formatting dates per request costs). */
@@ -54,25 +72,32 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
   return headers;
 }
 
+interface Target {
+  method: string;
+  rawPath: string;
+  rawQueryString: string;
+  /** API Gateway's route key (`GET /api/sessions/{id}`), or `$default` when no route matched. */
+  routeKey: string;
+  pathParameters: Record<string, string> | undefined;
+}
+
 function toEvent(
   req: http.IncomingMessage,
   headers: Record<string, string>,
   body: Buffer | null,
   requestId: string,
+  target: Target,
 ): APIGatewayProxyEventV2 {
-  const url = req.url ?? '/';
-  const mark = url.indexOf('?');
-  const rawPath = mark < 0 ? url : url.slice(0, mark);
-  const rawQueryString = mark < 0 ? '' : url.slice(mark + 1);
-  const method = (req.method ?? 'GET').toUpperCase();
+  const { method, rawPath, rawQueryString } = target;
   const now = Date.now();
   return {
     version: '2.0',
-    routeKey: '$default',
+    routeKey: target.routeKey,
     rawPath,
     rawQueryString,
     headers,
     ...(rawQueryString ? { queryStringParameters: parseQuery(rawQueryString) } : {}),
+    ...(target.pathParameters ? { pathParameters: target.pathParameters } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -144,14 +169,26 @@ async function handle(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   options: LocalGatewayOptions,
+  routes: ReturnType<typeof routeTable>,
 ): Promise<void> {
   const headers = headersOf(req);
   // Bodiless requests (most reads) skip the stream: node:http discards the empty request once the response ends.
   const body = hasBody(headers) ? await readBody(req, res, headers, options.bodyLimit) : null;
   if (body === false) return;
   const requestId = randomUUID();
-  const event = toEvent(req, headers, body, requestId);
-  const result = await resourceFor(event.rawPath)(event, lambdaContext(requestId));
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const rawPath = mark < 0 ? url : url.slice(0, mark);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const matched = routes.table.match(method, rawPath);
+  const event = toEvent(req, headers, body, requestId, {
+    method,
+    rawPath,
+    rawQueryString: mark < 0 ? '' : url.slice(mark + 1),
+    routeKey: matched?.routeKey ?? '$default',
+    pathParameters: matched ? matched.params : undefined,
+  });
+  const result = await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
   const payload = result.body ?? '';
   const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
   for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
@@ -164,8 +201,9 @@ async function handle(
 export async function startLocalGateway(
   options: LocalGatewayOptions,
 ): Promise<{ server: http.Server; url: string }> {
+  const routes = routeTable();
   const server = http.createServer((req, res) => {
-    handle(req, res, options).catch((error: unknown) => {
+    handle(req, res, options, routes).catch((error: unknown) => {
       options.logger.error({ err: error }, 'local gateway failure');
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });

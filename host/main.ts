@@ -4,6 +4,7 @@
  */
 import { EnvError, loadEnv } from '#shared/config/env.js';
 import { startGateway } from './gateway.js';
+import { requireSupportedNode } from './node-runtime.js';
 
 function banner(url: string, bootstrap: Awaited<ReturnType<typeof startGateway>>['bootstrap']): string {
   const lines = [`Waygate is listening on ${url}  (API reference: ${url}/api/docs)`];
@@ -18,6 +19,7 @@ function banner(url: string, bootstrap: Awaited<ReturnType<typeof startGateway>>
 }
 
 async function main(): Promise<void> {
+  requireSupportedNode();
   let env: ReturnType<typeof loadEnv>;
   try {
     env = loadEnv();

@@ -8,6 +8,9 @@ import { DATA_STORE_MIGRATIONS } from '#shared/adapters/sqlite/data-store.migrat
 import { MAIN_STORE_MIGRATIONS } from '#shared/adapters/sqlite/main-store.migrations.js';
 import { openSqlite, runMigrations } from '#shared/adapters/sqlite/sqlite-database.js';
 import { loadEnv } from '#shared/config/env.js';
+import { requireSupportedNode } from './node-runtime.js';
+
+requireSupportedNode();
 
 const target = process.argv[2];
 const env = loadEnv();

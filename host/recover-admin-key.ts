@@ -22,6 +22,7 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import type { MainStore } from '#shared/ports/stores.port.js';
 import { mintRecoveryAdminKey, type RecoveryOrigin } from '#shared/use-cases/api-keys/recover-admin-key.js';
+import { requireSupportedNode } from './node-runtime.js';
 
 const USAGE = 'usage: npm run keys:recover [-- --name <key name>]\n';
 
@@ -79,6 +80,7 @@ function origin(): RecoveryOrigin {
 }
 
 async function main(): Promise<void> {
+  requireSupportedNode();
   const args = readArgs();
   const env = readEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } }, pino.destination(2));

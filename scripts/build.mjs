@@ -12,10 +12,14 @@ const common = {
   logLevel: 'warning',
 };
 
+// Split into chunks: what is imported on demand (the Baileys engine, with the first session) stays out of the
+// entry points' own files, so it is loaded only when used.
 await build({
   ...common,
   entryPoints: ['host/main.ts', 'host/migrate.ts', 'host/recover-admin-key.ts'],
   outdir: 'dist/host',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
 });
 
 // The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send

@@ -1,7 +1,5 @@
 /** The audit Lambda. */
 import { createResourceHandler } from '#functions/http/http-handler.js';
-import { listAuditRoute } from './list-audit.route.js';
-
-export const auditRoutes = [listAuditRoute];
+import { auditRoutes } from './routes.js';
 
 export const handler = createResourceHandler(auditRoutes);

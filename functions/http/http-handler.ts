@@ -1,12 +1,10 @@
 /**
  * The single middy stack every resource Lambda uses: header normalisation, request id and client IP, rate limit,
- * authentication, zod parsing of path/query/body, the route's use case, and one error mapper. Routes are mounted
- * with @middy/http-router, one handler per resource group.
+ * authentication, zod parsing of path/query/body, the route's use case, and one error mapper. One handler per
+ * resource group; its routes are found by API Gateway's route key (or, behind a catch-all route, by path).
  */
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpRouter from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z } from 'zod';
 import { type Deps, getDeps } from '#functions/deps.js';
@@ -19,6 +17,7 @@ import { errorResponse, jsonResponse } from './error-response.js';
 import { executionModeLean } from './execution-mode.js';
 import { decodePathParameters, parseInput, parseJsonBody, readBody, readQuery } from './parse-request.js';
 import { type AnyRoute, RawResponse, scopedSessionParam } from './route.js';
+import { RouteTable } from './route-table.js';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -174,20 +173,31 @@ function finish(event: Event, response: Result | null | undefined): void {
   requestLogger(state)[level](line, status >= 500 ? 'request failed' : 'request');
 }
 
-/** Builds the Lambda handler of one resource group from its route modules. */
+/**
+ * The route a request is for: by the key API Gateway chose (its path parameters come with it), else by its path (a
+ * catch-all route such as the health function's `*`). Unknown routes are the standard 404.
+ */
+function routeOf(table: RouteTable<AnyRoute>, event: Event): AnyRoute {
+  const chosen = table.get(event.routeKey);
+  if (chosen) return chosen;
+  const method = event.requestContext.http.method;
+  const matched = table.match(method, event.rawPath);
+  if (!matched) {
+    throw new NotFoundError(`Route ${method} ${event.rawPath} not found`, { code: 'ROUTE_NOT_FOUND' });
+  }
+  event.routeKey = matched.routeKey;
+  event.pathParameters = matched.params;
+  return matched.value;
+}
+
+/**
+ * Builds the Lambda handler of one resource group from its route modules. Header names arrive lower-cased: API
+ * Gateway's payload 2.0, serverless offline and the embedded gateway all give them so.
+ */
 export function createResourceHandler(routes: readonly AnyRoute[]) {
-  const router = httpRouter({
-    routes: routes.map((route) => ({
-      method: route.method,
-      path: route.path,
-      handler: (event: Event) => runRoute(route, event),
-    })),
-    notFoundResponse: ({ method, path }: { method: string; path: string }) => {
-      throw new NotFoundError(`Route ${method} ${path} not found`, { code: 'ROUTE_NOT_FOUND' });
-    },
-  });
+  const table = new RouteTable<AnyRoute>();
+  for (const route of routes) table.add(route.method, route.path, route);
   return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0, executionMode: executionModeLean })
-    .use(httpHeaderNormalizer())
     .use(observe())
-    .handler(router as (event: Event, context: Context) => Promise<Result>);
+    .handler((event: Event) => runRoute(routeOf(table, event), event));
 }

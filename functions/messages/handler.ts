@@ -1,8 +1,5 @@
 /** The messages Lambda: /api/sessions/{sessionId}/messages routes. */
 import { createResourceHandler } from '#functions/http/http-handler.js';
-import { listMessagesRoute } from './list-messages.route.js';
-import { sendTextRoute } from './send-text.route.js';
-
-export const messageRoutes = [listMessagesRoute, sendTextRoute];
+import { messageRoutes } from './routes.js';
 
 export const handler = createResourceHandler(messageRoutes);

@@ -107,7 +107,8 @@ export interface MessagingEngine {
 export interface EngineFactory {
   readonly kind: EngineKind;
   readonly capabilities: ReadonlySet<EngineCapability>;
-  create(session: EngineSession, listener: EngineListener): MessagingEngine;
+  /** Builds the engine of one connection attempt (an engine library may be loaded on first use). */
+  create(session: EngineSession, listener: EngineListener): Promise<MessagingEngine>;
   /** Deletes a session's stored credentials (delete, logout). */
   wipeCredentials(sessionId: string): Promise<void>;
 }

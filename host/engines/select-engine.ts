@@ -2,7 +2,8 @@
 import { pino } from 'pino';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
-import { BaileysEngineFactory } from './baileys/baileys-engine-factory.js';
+import { BAILEYS_CAPABILITIES } from './baileys/baileys-capabilities.js';
+import { DeferredEngineFactory } from './deferred-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';
 import { TestNetwork } from './test/test-network.js';
@@ -25,14 +26,22 @@ export function selectEngine(
     }
     case 'baileys': {
       const authState = options.authState();
-      const factory = new BaileysEngineFactory({
+      const baileysOptions = {
         authState,
         webSocketUrl: env.WA_WEBSOCKET_URL,
         serverRootKey: env.WA_SERVER_ROOT_KEY,
         logger: pino({ level: env.BAILEYS_LOG_LEVEL, base: { component: 'baileys' } }),
         messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
         connectTimeoutMs: env.BAILEYS_CONNECT_TIMEOUT_MS,
-      });
+      };
+      // Baileys is loaded with the first session's engine (see DeferredEngineFactory).
+      const factory = new DeferredEngineFactory(
+        'baileys',
+        BAILEYS_CAPABILITIES,
+        async () =>
+          new (await import('./baileys/baileys-engine-factory.js')).BaileysEngineFactory(baileysOptions),
+        (sessionId) => authState.wipe(sessionId),
+      );
       // The store belongs to the composition root, which closes it after the engines.
       return { factory, network: null, close: async () => {} };
     }

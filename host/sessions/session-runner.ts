@@ -76,7 +76,21 @@ export class SessionRunner {
   async launch(): Promise<void> {
     this.clearReconnectTimer();
     const generation = ++this.generation;
-    const engine = this.deps.engines.create(this.session, this.listenerFor(generation));
+    let engine: MessagingEngine;
+    try {
+      engine = await this.deps.engines.create(this.session, this.listenerFor(generation));
+    } catch (error) {
+      this.onDisconnected(generation, {
+        reason:
+          error instanceof Error
+            ? `engine could not be loaded: ${error.message}`
+            : 'engine could not be loaded',
+        loggedOut: false,
+      });
+      return;
+    }
+    // Stopped (or relaunched) while the engine library was loading: this engine is never started.
+    if (generation !== this.generation) return;
     this.engine = engine;
     try {
       await engine.start();

@@ -3,12 +3,12 @@
  * route arrays themselves) and resolvable component references; /api/docs is an HTML page listing the routes.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { auditRoutes } from '#functions/audit/handler.js';
-import { authRoutes } from '#functions/auth/handler.js';
-import { healthRoutes } from '#functions/health/handler.js';
+import { auditRoutes } from '#functions/audit/routes.js';
+import { authRoutes } from '#functions/auth/routes.js';
+import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
-import { messageRoutes } from '#functions/messages/handler.js';
-import { sessionRoutes } from '#functions/sessions/handler.js';
+import { messageRoutes } from '#functions/messages/routes.js';
+import { sessionRoutes } from '#functions/sessions/routes.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 type Operation = {

@@ -1,5 +1,7 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON lines, with the issue's goals beside them.
 // `node --expose-gc tests/bench/run.mjs <name>` runs one (the names are the keys of `benches` below).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { baileysInbound } from './baileys-inbound.mjs';
 import { baileysLink } from './baileys-link.mjs';
 import { baileysRss } from './baileys-rss.mjs';
@@ -10,6 +12,18 @@ import { lambdaBundles } from './lambda-bundles.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
 import { sendSustained } from './send-sustained.mjs';
 import { startupTime } from './startup.mjs';
+
+// The gateways the benchmarks start run on the Node of .nvmrc (on another line SQLite's addon crashes): a run on
+// another Node starts itself again under scripts/use-node.sh, which provides that one.
+const ROOT = new URL('../..', import.meta.url);
+const pinnedMajor = fs.readFileSync(new URL('.nvmrc', ROOT), 'utf8').trim().split('.')[0];
+if (process.versions.node.split('.')[0] !== pinnedMajor) {
+  const rerun = spawnSync('scripts/use-node.sh', ['node', ...process.execArgv, ...process.argv.slice(1)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  process.exit(rerun.status ?? 1);
+}
 
 const only = process.argv[2];
 const benches = {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
-import { sessionRoutes } from '#functions/sessions/handler.js';
+import { sessionRoutes } from '#functions/sessions/routes.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -8,6 +8,7 @@ import type {
   MessagingEngine,
 } from '#host/engines/engine.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import { BAILEYS_CAPABILITIES } from './baileys-capabilities.js';
 import { BaileysEngine } from './baileys-engine.js';
 import { quietLibsignal } from './quiet-libsignal.js';
 import { RecentMessages } from './recent-messages.js';
@@ -27,12 +28,7 @@ export interface BaileysFactoryOptions {
 
 export class BaileysEngineFactory implements EngineFactory {
   readonly kind = 'baileys' as const;
-  readonly capabilities: ReadonlySet<EngineCapability> = new Set<EngineCapability>([
-    'pairing_code',
-    'presence_subscribe',
-    'labels_edit',
-    'reject_calls',
-  ]);
+  readonly capabilities: ReadonlySet<EngineCapability> = BAILEYS_CAPABILITIES;
 
   /** Engines by session, so a wipe can stop every socket of the session from writing credentials back. */
   private readonly engines = new Map<string, Set<BaileysEngine>>();
@@ -45,7 +41,7 @@ export class BaileysEngineFactory implements EngineFactory {
     this.recentMessages = new RecentMessages(options.messageStoreLimit);
   }
 
-  create(session: EngineSession, listener: EngineListener): MessagingEngine {
+  async create(session: EngineSession, listener: EngineListener): Promise<MessagingEngine> {
     const engine = new BaileysEngine(session, listener, {
       authState: this.options.authState,
       webSocketUrl: this.options.webSocketUrl,

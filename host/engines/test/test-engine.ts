@@ -108,7 +108,7 @@ export class TestEngineFactory implements EngineFactory {
 
   constructor(readonly network: TestNetwork) {}
 
-  create(session: EngineSession, listener: EngineListener): MessagingEngine {
+  async create(session: EngineSession, listener: EngineListener): Promise<MessagingEngine> {
     return new TestEngine(session, listener, this.network);
   }
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { MINIMUM_NODE_MAJOR, unsupportedNodeMessage } from '#host/node-runtime.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -53,6 +54,14 @@ describe('the Node version', () => {
       [...read(file).matchAll(/target: '(node\d+)'/g)].map((m) => m[1]),
     );
     expect(targets).toEqual(files.map(() => `node${major}`));
+  });
+
+  it('is the line below which the host entry points stop with a message instead of crashing in SQLite', () => {
+    expect(String(MINIMUM_NODE_MAJOR)).toBe(major);
+    expect(unsupportedNodeMessage('20.20.2')).toMatch(
+      /needs Node \d+ .*this is Node 20\.20\.2.*source scripts\/use-node\.sh/s,
+    );
+    expect(unsupportedNodeMessage(pinned)).toBeNull();
   });
 
   it('is what CI switches to before it installs anything', () => {

@@ -1,0 +1,110 @@
+/**
+ * Route matching by method and API Gateway style path (`/api/sessions/{id}/qr`). A route's key is what API Gateway
+ * puts in `event.routeKey` (`GET /api/sessions/{id}`), so a request that arrives with its route already chosen (API
+ * Gateway's routes, or the embedded gateway's own match) is one map lookup; a path match is the fallback (a
+ * catch-all route). Static paths win over templates; templates are tried in the order they were added.
+ */
+
+/** What a path matched: the route's value and its path parameters (still percent-encoded, as in the URL). */
+export interface RouteMatch<T> {
+  value: T;
+  routeKey: string;
+  params: Record<string, string>;
+}
+
+type Segment = { literal: string } | { param: string };
+
+interface Template<T> {
+  routeKey: string;
+  value: T;
+  /** A literal segment, or the name of a parameter (`{id}` → id), by position. */
+  segments: readonly Segment[];
+}
+
+const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** The key API Gateway gives a route: `METHOD path`. */
+export const routeKeyOf = (method: string, path: string): string => `${method} ${path}`;
+
+/** `/a/b/` → `/a/b`; the root stays `/`. A single trailing slash is tolerated on every route. */
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+export class RouteTable<T> {
+  private readonly byKey = new Map<string, T>();
+  private readonly staticPaths = new Map<string, { routeKey: string; value: T }>();
+  /** Templates by method, then by segment count. */
+  private readonly templates = new Map<string, Map<number, Template<T>[]>>();
+
+  /** Adds a route; a second route with the same method and path is a programming error. */
+  add(method: string, path: string, value: T): this {
+    const routeKey = routeKeyOf(method, path);
+    if (this.byKey.has(routeKey)) throw new Error(`Duplicate route ${routeKey}`);
+    this.byKey.set(routeKey, value);
+    if (!path.includes('{')) {
+      this.staticPaths.set(routeKey, { routeKey, value });
+      return this;
+    }
+    const segments = path
+      .split('/')
+      .slice(1)
+      .map((segment) => {
+        const param = PARAM.exec(segment)?.[1];
+        if (param) return { param };
+        if (segment.includes('{') || segment.includes('}')) throw new Error(`Invalid route path ${path}`);
+        return { literal: segment };
+      });
+    const byCount = this.templates.get(method) ?? new Map<number, Template<T>[]>();
+    this.templates.set(method, byCount);
+    const list = byCount.get(segments.length) ?? [];
+    byCount.set(segments.length, list);
+    list.push({ routeKey, value, segments });
+    return this;
+  }
+
+  /** The route API Gateway (or the embedded gateway) chose, by its key. */
+  get(routeKey: string | undefined): T | undefined {
+    return routeKey === undefined ? undefined : this.byKey.get(routeKey);
+  }
+
+  /** The route `method path` matches (the path as it arrived, without its query), or null. */
+  match(method: string, rawPath: string): RouteMatch<T> | null {
+    const path = withoutTrailingSlash(rawPath);
+    const exact = this.staticPaths.get(routeKeyOf(method, path));
+    if (exact) return { ...exact, params: {} };
+    const byCount = this.templates.get(method);
+    if (!byCount) return null;
+    const parts = path.split('/').slice(1);
+    for (const template of byCount.get(parts.length) ?? []) {
+      const params = matchSegments(template.segments, parts);
+      if (params) return { value: template.value, routeKey: template.routeKey, params };
+    }
+    return null;
+  }
+
+  /** Every route's key and value, in the order they were added. */
+  entries(): IterableIterator<[string, T]> {
+    return this.byKey.entries();
+  }
+}
+
+function matchSegments(
+  segments: readonly Segment[],
+  parts: readonly string[],
+): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const part = parts[i];
+    if (segment === undefined || part === undefined) return null;
+    if ('literal' in segment) {
+      if (segment.literal !== part) return null;
+    } else {
+      // A parameter is one non-empty segment, as API Gateway matches `{name}`.
+      if (part === '') return null;
+      params[segment.param] = part;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,33 @@
+/**
+ * The route manifest: every resource group of the API (one Lambda each in aws mode) with its route modules. It is
+ * the one list of routes: the resource handlers are built from it, the embedded gateway routes by it, the OpenAPI
+ * document and the docs page are generated from it, and a test holds serverless.yml's HTTP events to it.
+ */
+import { auditRoutes } from './audit/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { createDocsRoutes } from './docs/routes.js';
+import { healthRoutes } from './health/routes.js';
+import type { AnyRoute } from './http/route.js';
+import { messageRoutes } from './messages/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+
+/** A resource group; its key in API_RESOURCES is the name of the serverless.yml function that serves it. */
+export interface ResourceGroup {
+  routes: readonly AnyRoute[];
+}
+
+/** Every route, in manifest order (the OpenAPI document's order). */
+export function allRoutes(): AnyRoute[] {
+  return Object.values(API_RESOURCES).flatMap((group) => group.routes);
+}
+
+export const API_RESOURCES = {
+  sessions: { routes: sessionRoutes },
+  messages: { routes: messageRoutes },
+  auth: { routes: authRoutes },
+  audit: { routes: auditRoutes },
+  health: { routes: healthRoutes },
+  docs: { routes: createDocsRoutes(allRoutes) },
+} as const satisfies Record<string, ResourceGroup>;
+
+export type ResourceName = keyof typeof API_RESOURCES;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { RouteTable, routeKeyOf } from '#functions/http/route-table.js';
+
+const table = () =>
+  new RouteTable<string>()
+    .add('GET', '/api/sessions', 'list')
+    .add('GET', '/api/sessions/stats/overview', 'stats')
+    .add('GET', '/api/sessions/{id}', 'get')
+    .add('DELETE', '/api/sessions/{id}', 'delete')
+    .add('GET', '/api/sessions/{id}/qr', 'qr')
+    .add('GET', '/api/sessions/{sessionId}/messages', 'messages');
+
+describe('RouteTable', () => {
+  it('matches a template and gives its parameters as they appear in the path', () => {
+    expect(table().match('GET', '/api/sessions/abc%40x/qr')).toEqual({
+      value: 'qr',
+      routeKey: 'GET /api/sessions/{id}/qr',
+      params: { id: 'abc%40x' },
+    });
+    expect(table().match('GET', '/api/sessions/s1/messages')?.params).toEqual({ sessionId: 's1' });
+  });
+
+  it('prefers a static path over a template of the same depth', () => {
+    expect(table().match('GET', '/api/sessions/stats/overview')?.value).toBe('stats');
+    expect(table().match('GET', '/api/sessions/stats/other')).toBeNull();
+  });
+
+  it('tells routes apart by method', () => {
+    expect(table().match('DELETE', '/api/sessions/x')?.value).toBe('delete');
+    expect(table().match('PUT', '/api/sessions/x')).toBeNull();
+  });
+
+  it('tolerates one trailing slash and nothing else', () => {
+    expect(table().match('GET', '/api/sessions/')?.value).toBe('list');
+    expect(table().match('GET', '/api/sessions/x/')?.value).toBe('get');
+    expect(table().match('GET', '/api/sessions//')).toBeNull();
+  });
+
+  it('never matches a parameter to an empty segment or across segments', () => {
+    expect(table().match('GET', '/api/sessions//qr')).toBeNull();
+    expect(table().match('GET', '/api/sessions/a/b')).toBeNull();
+    expect(table().match('GET', '/api/sessions/a/qr/x')).toBeNull();
+  });
+
+  it('finds a route by the key API Gateway gives it', () => {
+    expect(table().get(routeKeyOf('GET', '/api/sessions/{id}'))).toBe('get');
+    expect(table().get('$default')).toBeUndefined();
+    expect(table().get(undefined)).toBeUndefined();
+  });
+
+  it('refuses a duplicate route and a malformed template', () => {
+    expect(() => table().add('GET', '/api/sessions/{id}', 'again')).toThrow('Duplicate route');
+    expect(() => new RouteTable().add('GET', '/api/x{id}', 'bad')).toThrow('Invalid route path');
+  });
+});
