@@ -7,13 +7,13 @@ import { pino } from 'pino';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { createFunctionDeps, type Deps } from './function-deps.js';
 
 export function createAwsFunctionDeps(env: Env): Deps {

@@ -15,6 +15,7 @@ import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/po
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
+import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
 import { sendMessage } from './messages/send-message.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
@@ -48,14 +49,15 @@ export class Host implements HostGateway {
       : null;
   }
 
-  /** Carries out any queued command (the consumer's handlers, and commands other hosts forward to this owner). */
+  /** What carries out each kind of queued command: the one dispatch table (the consumer and forwarded commands). */
+  readonly commandHandlers: CommandHandlers = {
+    'session.start': (command, forwarded) => this.handleStart(command, forwarded),
+    'message.send': (command, forwarded) => this.handleSend(command, forwarded),
+  };
+
+  /** Carries out a command another host forwarded to this owner (or any queued command). */
   handleCommand(command: SessionCommand, forwarded = false): Promise<void> {
-    switch (command.type) {
-      case 'session.start':
-        return this.handleStart(command, forwarded);
-      case 'message.send':
-        return this.handleSend(command, forwarded);
-    }
+    return dispatchCommand(this.commandHandlers, command, forwarded);
   }
 
   /** Carries out a start command: launches the engine unless the session was stopped or deleted meanwhile. */

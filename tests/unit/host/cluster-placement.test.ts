@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { statusesAllowing } from '#shared/domain/session-status-machine.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { aMessage, aSession } from '#tests/helpers/builders.js';
 import {
   type ClusterNode,

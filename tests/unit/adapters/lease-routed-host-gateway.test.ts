@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import { MemorySessionStore } from '#shared/adapters/memory/memory-stores.js';
 import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { IncompleteOperationError, UnavailableError } from '#shared/errors/app-error.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 import type { SessionPatch, SessionUpdateOptions } from '#shared/ports/session-store.port.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { aSession, T0 } from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 

@@ -197,10 +197,14 @@ async function handle(
   res.end(payload);
 }
 
-/** Starts the server; resolves with its bound address. */
-export async function startLocalGateway(
-  options: LocalGatewayOptions,
-): Promise<{ server: http.Server; url: string }> {
+export interface RunningLocalGateway {
+  url: string;
+  /** Stops accepting connections and waits for the requests in progress. */
+  close(): Promise<void>;
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startLocalGateway(options: LocalGatewayOptions): Promise<RunningLocalGateway> {
   const routes = routeTable();
   const server = http.createServer((req, res) => {
     handle(req, res, options, routes).catch((error: unknown) => {
@@ -225,5 +229,12 @@ export async function startLocalGateway(
   });
   const address = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
-  return { server, url: `http://${host}:${address.port}` };
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
 }

@@ -1,51 +1,60 @@
 /**
- * Composition root of the host process, in either deployment mode: env → stores and queue (backends.ts) → engines →
- * host (with leases when several nodes share the stores) → command consumer → entry points. Embedded: the local HTTP
- * gateway serves the functions in-process. Multi-node (aws, or MULTI_NODE=true): the RPC server on HOST_PORT answers
- * owner-directed calls. `startGateway` is also what the API tests and benchmarks start.
+ * The host process, in either deployment mode: env → stores and queue (backends.ts) → engines → host (with leases
+ * when several nodes share the stores) → command consumer → RPC server (multi-node). It serves no API: in aws mode
+ * the functions run on Lambda; in the embedded mode the single-process root (embedded/gateway.ts) adds the API on
+ * top of what this starts.
  */
 import { pino } from 'pino';
-import { createFunctionDeps, type Deps, installDeps } from '#functions/deps.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
-import { createMetrics } from '#shared/observability/metrics.js';
-import { systemClock } from '#shared/ports/clock.port.js';
+import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
+import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
-import { openBackends } from './backends.js';
+import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
-import { selectEngine } from './engines/select-engine.js';
+import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
 import { Host } from './host.js';
-import { startLocalGateway } from './local-gateway.js';
 import { scheduleAuditRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
 
-export interface GatewayOptions {
+export interface HostProcessOptions {
   env: Env;
   /** The test engine's network (ENGINE=test); one is created when absent. */
   testNetwork?: TestNetwork;
   logger?: Logger;
 }
 
-export interface RunningGateway {
-  /** The API (embedded), or the RPC server when this process serves no API (aws). */
-  url: string;
+/** A started host process and what the single-process root shares with the functions. */
+export interface RunningHost {
+  env: Env;
+  logger: Logger;
+  clock: Clock;
+  version: string;
+  metrics: Metrics;
+  audit: AuditRecorder;
+  events: EventBus;
+  host: Host;
+  backends: Backends;
+  commands: CommandQueue;
+  engine: SelectedEngine;
+  /** Multi-node mode: this node's place in the cluster. */
+  cluster: Cluster | undefined;
   /** The RPC server's URL in multi-node mode. */
   rpcUrl: string | null;
-  version: string;
-  host: Host;
-  events: EventBus;
-  testNetwork: TestNetwork | null;
   bootstrap: BootstrapResult;
-  close(): Promise<void>;
+  /**
+   * Stops consuming, ends the engines (the sessions resume at the next start) and closes the stores. `beforeStores`
+   * runs once the engines are down and before the stores close (the API's buffered writes).
+   */
+  close(beforeStores?: () => Promise<void>): Promise<void>;
 }
 
 function clusterOf(env: Env): Cluster | undefined {
@@ -61,11 +70,11 @@ function clusterOf(env: Env): Cluster | undefined {
   };
 }
 
-export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+/** Starts the host: the sessions that were running resume and the command queue is consumed. */
+export async function startHost(options: HostProcessOptions): Promise<RunningHost> {
   const { env } = options;
   const logger: Logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
   const clock = systemClock;
-  const version = packageVersion();
   const cluster = clusterOf(env);
 
   const backends = openBackends(env);
@@ -94,16 +103,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
   const stopRetention = scheduleAuditRetention(main.audit, clock, env.AUDIT_RETENTION_DAYS, logger);
-  const consumer = new CommandConsumer(
-    commands,
-    {
-      'session.start': (command) => host.handleStart(command),
-      'message.send': (command) => host.handleSend(command),
-    },
-    logger,
-    metrics,
-    { waitTimeSeconds: 20, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S, maxMessages: 10 },
-  );
+  const consumer = new CommandConsumer(commands, host.commandHandlers, logger, metrics, {
+    waitTimeSeconds: 20,
+    visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
+    maxMessages: 10,
+  });
   // The RPC server comes first: other nodes may route to this one as soon as it holds a lease.
   const rpc: RunningRpcServer | null =
     cluster && env.HOST_RPC_TOKEN
@@ -119,71 +123,35 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Resume first: commands queued before a restart (sends) must find their sessions' runners.
   const resumed = await host.resumeRunningSessions();
   consumer.start();
-
-  let deps: Deps | null = null;
-  let api: Awaited<ReturnType<typeof startLocalGateway>> | null = null;
-  if (env.DEPLOYMENT_MODE === 'embedded') {
-    const hostGateway = cluster
-      ? new LeaseRoutedHostGateway({
-          sessions: data.sessions,
-          clock,
-          rpc: cluster.rpc,
-          wipeCredentials: (id) => engine.factory.wipeCredentials(id),
-        })
-      : host;
-    deps = createFunctionDeps({
-      clock,
-      logger,
-      main,
-      data,
-      commands,
-      host: hostGateway,
-      audit,
-      env,
-      version,
-      metrics,
-    });
-    installDeps(deps);
-    api = await startLocalGateway({
-      port: env.PORT,
-      host: env.BIND_HOST,
-      bodyLimit: env.BODY_SIZE_LIMIT,
-      logger,
-    });
-  }
-  const url = api?.url ?? rpc?.url ?? '';
-  logger.info(
-    { url, rpc: rpc?.url, version, mode: env.DEPLOYMENT_MODE, engine: env.ENGINE, resumed },
-    'host up',
-  );
+  logger.info({ rpc: rpc?.url, mode: env.DEPLOYMENT_MODE, engine: env.ENGINE, resumed }, 'host started');
 
   let closing: Promise<void> | null = null;
-  const close = () =>
+  const close = (beforeStores?: () => Promise<void>) =>
     (closing ??= (async () => {
-      if (api) {
-        const server = api.server;
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-      }
       stopRetention();
       await consumer.stop();
       await host.shutdown();
       await rpc?.close();
       await engine.close();
-      await deps?.usage.flush();
+      await beforeStores?.();
       await audit.close();
       await backends.close();
     })());
 
   return {
-    url,
-    rpcUrl: rpc?.url ?? null,
-    version,
-    host,
+    env,
+    logger,
+    clock,
+    version: packageVersion(),
+    metrics,
+    audit,
     events,
-    testNetwork: engine.network,
+    host,
+    backends,
+    commands,
+    engine,
+    cluster,
+    rpcUrl: rpc?.url ?? null,
     bootstrap,
     close,
   };

@@ -11,7 +11,7 @@ import { AppError, ConflictError, NotFoundError, SessionStateError } from '#shar
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/ports/host-gateway.port.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
-import { leaseLiveAt, type SessionStore } from '#shared/ports/session-store.port.js';
+import { liveOwnerUrl, type SessionStore } from '#shared/ports/session-store.port.js';
 
 export interface LeaseRoutedHostGatewayDeps {
   sessions: SessionStore;
@@ -25,11 +25,6 @@ export interface LeaseRoutedHostGatewayDeps {
 const MAX_ROUTING_ATTEMPTS = 3;
 
 const LEASE_FIELDS_CLEARED = { nodeId: null, nodeUrl: null, claimedAt: null, leaseExpiresAt: null } as const;
-
-/** The node URL of the session's live lease at `now` (the stores' rule), or null when no host owns it. */
-export function liveOwnerUrl(session: Session, now: Date): string | null {
-  return session.nodeUrl && leaseLiveAt(session, now) ? session.nodeUrl : null;
-}
 
 export class LeaseRoutedHostGateway implements HostGateway {
   constructor(private readonly deps: LeaseRoutedHostGatewayDeps) {}
