@@ -208,7 +208,7 @@ export class ClusterPlacement {
       { sessionId: command.sessionId, type: command.type, owner: nodeUrl },
       'command forwarded to the owner',
     );
-    await this.cluster.rpc.call(nodeUrl, { op: 'command', command });
+    await this.cluster.rpc.call(nodeUrl, 'command.run', { sessionId: command.sessionId, command });
   }
 
   private onLost(sessionId: string): void {

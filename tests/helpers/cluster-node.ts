@@ -76,15 +76,7 @@ function lateBoundTarget(): { target: HostRpcTarget; bind(host: Host): void } {
     bind: (h) => {
       bound = h;
     },
-    target: {
-      stop: (id) => host().stop(id),
-      logout: (id) => host().logout(id),
-      forceKill: (id) => host().forceKill(id),
-      getQr: (id) => host().getQr(id),
-      requestPairingCode: (id, phone) => host().requestPairingCode(id, phone),
-      discard: (id) => host().discard(id),
-      handleCommand: (command, forwarded) => host().handleCommand(command, forwarded),
-    },
+    target: { call: (operation, input) => host().call(operation, input) },
   };
 }
 

@@ -1,15 +1,25 @@
 /**
- * The HostGateway of multi-node deployments: an owner-directed call goes to the host holding the session's live
+ * The HostGateway of multi-node deployments: an owner-directed operation goes to the host holding the session's live
  * lease, through the host RPC. A session no host owns gets the answer its row implies (what the owner would say
  * without an engine), written only while it is still unowned, so a function can never overwrite a live owner's
  * state. An owner that holds a live lease but does not answer is a retryable 409: nothing destructive happens.
  */
-import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
+import type {
+  HostOperation,
+  HostOperationInput,
+  HostOperationResult,
+} from '#shared/domain/host-operations.js';
 import type { Session } from '#shared/domain/session.js';
 import { nextStatus } from '#shared/domain/session-status-machine.js';
-import { AppError, ConflictError, NotFoundError, SessionStateError } from '#shared/errors/app-error.js';
+import {
+  AppError,
+  ConflictError,
+  NotFoundError,
+  SessionStateError,
+  UnavailableError,
+} from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
-import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/ports/host-gateway.port.js';
+import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 import { liveOwnerUrl, type SessionStore } from '#shared/ports/session-store.port.js';
 
@@ -26,48 +36,66 @@ const MAX_ROUTING_ATTEMPTS = 3;
 
 const LEASE_FIELDS_CLEARED = { nodeId: null, nodeUrl: null, claimedAt: null, leaseExpiresAt: null } as const;
 
+/** An unowned answer lost its race: a host claimed the session meanwhile, so its owner is asked instead. */
+const CLAIMED_MEANWHILE = Symbol('claimed meanwhile');
+
+/** What each operation answers for a session no host owns (its row as read; null when there is none). */
+type UnownedAnswers = {
+  [Op in HostOperation]: (
+    session: Session | null,
+    input: HostOperationInput<Op>,
+  ) => Promise<HostOperationResult<Op> | typeof CLAIMED_MEANWHILE>;
+};
+
 export class LeaseRoutedHostGateway implements HostGateway {
-  constructor(private readonly deps: LeaseRoutedHostGatewayDeps) {}
-
-  stop(sessionId: string): Promise<Session> {
-    return this.route(sessionId, { op: 'stop', sessionId }, (session) => this.stopUnowned(session));
-  }
-
-  logout(sessionId: string): Promise<Session> {
-    return this.route(sessionId, { op: 'logout', sessionId }, async () => {
+  private readonly unowned: UnownedAnswers = {
+    'session.stop': async (session, input) => this.stopUnowned(existing(session, input.sessionId)),
+    'session.logout': async (session, input) => {
+      existing(session, input.sessionId);
       throw new SessionStateError(
         'SESSION_NOT_STARTED',
         'Session is not started (no live connection to log out)',
       );
-    });
-  }
-
-  forceKill(sessionId: string): Promise<Session> {
-    return this.route(sessionId, { op: 'forceKill', sessionId }, async () => {
+    },
+    'session.forceKill': async (session, input) => {
+      existing(session, input.sessionId);
       throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
-    });
-  }
-
-  getQr(sessionId: string): Promise<QrSnapshot> {
-    return this.route(sessionId, { op: 'getQr', sessionId }, async (session) => {
-      refuseIfAuthenticated(session);
-      throw new SessionStateError('QR_NOT_AVAILABLE', `QR code is not ready (session is ${session.status})`);
-    });
-  }
-
-  requestPairingCode(sessionId: string, phone: string): Promise<PairingCode> {
-    return this.route(sessionId, { op: 'requestPairingCode', sessionId, phone }, async (session) => {
-      refuseIfAuthenticated(session);
+    },
+    'session.qr': async (session, input) => {
+      const row = refuseIfAuthenticated(existing(session, input.sessionId));
+      throw new SessionStateError('QR_NOT_AVAILABLE', `QR code is not ready (session is ${row.status})`);
+    },
+    'session.pairingCode': async (session, input) => {
+      refuseIfAuthenticated(existing(session, input.sessionId));
       throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
-    });
-  }
+    },
+    // Nothing runs: the stored credentials are wiped here (also those of a row already gone).
+    'session.discard': async (_session, input) => {
+      await this.deps.wipeCredentials(input.sessionId);
+      return null;
+    },
+    'command.run': async () => {
+      throw new UnavailableError('HOST_UNAVAILABLE', 'No host runs this session; the command waits for one');
+    },
+  };
 
-  async discard(sessionId: string): Promise<void> {
-    const session = await this.deps.sessions.findById(sessionId);
-    const owner = session ? liveOwnerUrl(session, this.deps.clock.now()) : null;
-    // The owner stops its engine and wipes; otherwise nothing runs and the stored credentials are wiped here.
-    if (owner) await this.callOwner(owner, { op: 'discard', sessionId });
-    else await this.deps.wipeCredentials(sessionId);
+  constructor(private readonly deps: LeaseRoutedHostGatewayDeps) {}
+
+  async call<Op extends HostOperation>(
+    operation: Op,
+    input: HostOperationInput<Op>,
+  ): Promise<HostOperationResult<Op>> {
+    const unowned = this.unowned[operation] as UnownedAnswers[Op];
+    for (let attempt = 0; attempt < MAX_ROUTING_ATTEMPTS; attempt++) {
+      const session = await this.deps.sessions.findById(input.sessionId);
+      const owner = session ? liveOwnerUrl(session, this.deps.clock.now()) : null;
+      if (owner) return this.callOwner(owner, operation, input);
+      const answer = await unowned(session, input);
+      if (answer !== CLAIMED_MEANWHILE) return answer;
+    }
+    throw new ConflictError('SESSION_BUSY', 'The session changed owner repeatedly; retry', {
+      retryable: true,
+    });
   }
 
   /** Engines across the deployment: sessions whose lease is live (a scoped caller sees only its sessions). */
@@ -80,31 +108,13 @@ export class LeaseRoutedHostGateway implements HostGateway {
     return { activeEngines: sessions.filter((session) => liveOwnerUrl(session, now) !== null).length };
   }
 
-  private async route<Op extends HostRpcOp, R>(
-    sessionId: string,
-    request: HostRpcRequestOf<Op>,
-    unowned: (session: Session) => Promise<R | null>,
-  ): Promise<R | HostRpcResultOf<Op>> {
-    for (let attempt = 0; attempt < MAX_ROUTING_ATTEMPTS; attempt++) {
-      const session = await this.deps.sessions.findById(sessionId);
-      if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
-      const owner = liveOwnerUrl(session, this.deps.clock.now());
-      if (owner) return this.callOwner(owner, request);
-      // null: a host claimed the session between our read and our write; ask again who owns it.
-      const answer = await unowned(session);
-      if (answer !== null) return answer;
-    }
-    throw new ConflictError('SESSION_BUSY', 'The session changed owner repeatedly; retry', {
-      retryable: true,
-    });
-  }
-
-  private async callOwner<Op extends HostRpcOp>(
+  private async callOwner<Op extends HostOperation>(
     nodeUrl: string,
-    request: HostRpcRequestOf<Op>,
-  ): Promise<HostRpcResultOf<Op>> {
+    operation: Op,
+    input: HostOperationInput<Op>,
+  ): Promise<HostOperationResult<Op>> {
     try {
-      return await this.deps.rpc.call(nodeUrl, request);
+      return await this.deps.rpc.call(nodeUrl, operation, input);
     } catch (error) {
       if (error instanceof AppError && error.code === 'HOST_UNAVAILABLE') {
         throw new ConflictError(
@@ -118,7 +128,7 @@ export class LeaseRoutedHostGateway implements HostGateway {
   }
 
   /** `stop` of a session no host runs: settle the row (and drop a dead owner's lapsed lease) if still unowned. */
-  private async stopUnowned(session: Session): Promise<Session | null> {
+  private async stopUnowned(session: Session): Promise<Session | typeof CLAIMED_MEANWHILE> {
     const now = this.deps.clock.now();
     const to = nextStatus(session.status, 'stop');
     if (to === null) return session;
@@ -128,12 +138,18 @@ export class LeaseRoutedHostGateway implements HostGateway {
       { expectStatus: [session.status], expectUnownedAt: now },
     );
     if (result.outcome === 'not_found') throw new NotFoundError(`Session '${session.id}' not found`);
-    return result.outcome === 'updated' ? result.session : null;
+    return result.outcome === 'updated' ? result.session : CLAIMED_MEANWHILE;
   }
 }
 
-function refuseIfAuthenticated(session: Session): void {
+function existing(session: Session | null, sessionId: string): Session {
+  if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
+  return session;
+}
+
+function refuseIfAuthenticated(session: Session): Session {
   if (session.status === 'ready' || session.status === 'authenticating') {
     throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
   }
+  return session;
 }

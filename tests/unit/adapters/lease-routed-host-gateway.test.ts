@@ -6,7 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import { MemorySessionStore } from '#shared/adapters/memory/memory-stores.js';
-import type { HostRpcOp, HostRpcRequestOf, HostRpcResultOf } from '#shared/domain/host-rpc.js';
+import type {
+  HostOperation,
+  HostOperationInput,
+  HostOperationResult,
+} from '#shared/domain/host-operations.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { IncompleteOperationError, UnavailableError } from '#shared/errors/app-error.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
@@ -20,14 +24,16 @@ const NEW_OWNER_URL = 'http://node-b.internal:2886';
 /** Records each call; answers with `answer` (a test replaces it to fail or to answer something specific). */
 class RecordingRpc implements HostRpcClient {
   readonly calls: { nodeUrl: string; request: unknown }[] = [];
-  answer: (request: { op: HostRpcOp }) => Promise<unknown> = async () => null;
+  answer: (request: { operation: HostOperation }) => Promise<unknown> = async () => null;
 
-  async call<Op extends HostRpcOp>(
+  async call<Op extends HostOperation>(
     nodeUrl: string,
-    request: HostRpcRequestOf<Op>,
-  ): Promise<HostRpcResultOf<Op>> {
+    operation: Op,
+    input: HostOperationInput<Op>,
+  ): Promise<HostOperationResult<Op>> {
+    const request = { operation, input };
     this.calls.push({ nodeUrl, request });
-    return (await this.answer(request)) as HostRpcResultOf<Op>;
+    return (await this.answer(request)) as HostOperationResult<Op>;
   }
 }
 
@@ -89,14 +95,30 @@ describe('LeaseRoutedHostGateway', () => {
 
   describe('a live owner answers every owner-directed call', () => {
     it.each<[string, (g: LeaseRoutedHostGateway, id: string) => Promise<unknown>, (id: string) => unknown]>([
-      ['stop', (g, id) => g.stop(id), (id) => ({ op: 'stop', sessionId: id })],
-      ['logout', (g, id) => g.logout(id), (id) => ({ op: 'logout', sessionId: id })],
-      ['forceKill', (g, id) => g.forceKill(id), (id) => ({ op: 'forceKill', sessionId: id })],
-      ['getQr', (g, id) => g.getQr(id), (id) => ({ op: 'getQr', sessionId: id })],
+      [
+        'stop',
+        (g, id) => g.call('session.stop', { sessionId: id }),
+        (id) => ({ operation: 'session.stop', input: { sessionId: id } }),
+      ],
+      [
+        'logout',
+        (g, id) => g.call('session.logout', { sessionId: id }),
+        (id) => ({ operation: 'session.logout', input: { sessionId: id } }),
+      ],
+      [
+        'forceKill',
+        (g, id) => g.call('session.forceKill', { sessionId: id }),
+        (id) => ({ operation: 'session.forceKill', input: { sessionId: id } }),
+      ],
+      [
+        'getQr',
+        (g, id) => g.call('session.qr', { sessionId: id }),
+        (id) => ({ operation: 'session.qr', input: { sessionId: id } }),
+      ],
       [
         'requestPairingCode',
-        (g, id) => g.requestPairingCode(id, '4915112345678'),
-        (id) => ({ op: 'requestPairingCode', sessionId: id, phone: '4915112345678' }),
+        (g, id) => g.call('session.pairingCode', { sessionId: id, phone: '4915112345678' }),
+        (id) => ({ operation: 'session.pairingCode', input: { sessionId: id, phone: '4915112345678' } }),
       ],
     ])('%s goes to the owner at its nodeUrl and answers what the owner answered', async (_, act, request) => {
       const session = await seed('ready', 1);
@@ -111,7 +133,7 @@ describe('LeaseRoutedHostGateway', () => {
   describe('a lapsed lease (leaseExpiresAt at or before now) is answered from the row', () => {
     it('stop writes disconnected and clears the dead owner’s lease fields', async () => {
       const session = await seed('ready', 0, { lastError: 'Reconnecting (attempt 5): connection lost' });
-      const stopped = await gateway.stop(session.id);
+      const stopped = await gateway.call('session.stop', { sessionId: session.id });
       expect(stopped).toEqual({
         ...session,
         status: 'disconnected',
@@ -128,13 +150,16 @@ describe('LeaseRoutedHostGateway', () => {
 
     it('stop of a session the status machine cannot stop answers the row unchanged', async () => {
       const session = await seed('created', null);
-      await expect(gateway.stop(session.id)).resolves.toEqual(session);
+      await expect(gateway.call('session.stop', { sessionId: session.id })).resolves.toEqual(session);
       expect(await row(session.id)).toEqual(session);
     });
 
     it.each([
-      ['logout', (g: LeaseRoutedHostGateway, id: string) => g.logout(id)],
-      ['forceKill', (g: LeaseRoutedHostGateway, id: string) => g.forceKill(id)],
+      ['logout', (g: LeaseRoutedHostGateway, id: string) => g.call('session.logout', { sessionId: id })],
+      [
+        'forceKill',
+        (g: LeaseRoutedHostGateway, id: string) => g.call('session.forceKill', { sessionId: id }),
+      ],
     ])('%s is 400 SESSION_NOT_STARTED and writes nothing', async (_, act) => {
       const session = await seed('ready', -5);
       await expect(act(gateway, session.id)).rejects.toMatchObject({
@@ -153,7 +178,10 @@ describe('LeaseRoutedHostGateway', () => {
       ['ready', 'ALREADY_AUTHENTICATED'],
     ])('getQr of a %s session is 400 %s', async (status, code) => {
       const session = await seed(status, 0);
-      await expect(gateway.getQr(session.id)).rejects.toMatchObject({ status: 400, code });
+      await expect(gateway.call('session.qr', { sessionId: session.id })).rejects.toMatchObject({
+        status: 400,
+        code,
+      });
       expect(rpc.calls).toEqual([]);
     });
 
@@ -163,7 +191,9 @@ describe('LeaseRoutedHostGateway', () => {
       ['ready', 'ALREADY_AUTHENTICATED'],
     ])('requestPairingCode of a %s session is 400 %s', async (status, code) => {
       const session = await seed(status, -1);
-      await expect(gateway.requestPairingCode(session.id, '4915112345678')).rejects.toMatchObject({
+      await expect(
+        gateway.call('session.pairingCode', { sessionId: session.id, phone: '4915112345678' }),
+      ).rejects.toMatchObject({
         status: 400,
         code,
       });
@@ -176,7 +206,7 @@ describe('LeaseRoutedHostGateway', () => {
     rpc.answer = async () => {
       throw new UnavailableError('HOST_UNAVAILABLE', 'refused');
     };
-    await expect(gateway.stop(session.id)).rejects.toMatchObject({
+    await expect(gateway.call('session.stop', { sessionId: session.id })).rejects.toMatchObject({
       status: 409,
       code: 'SESSION_OWNER_UNREACHABLE',
       retryable: true,
@@ -190,7 +220,7 @@ describe('LeaseRoutedHostGateway', () => {
     rpc.answer = async () => {
       throw refusal;
     };
-    await expect(gateway.logout(session.id)).rejects.toBe(refusal);
+    await expect(gateway.call('session.logout', { sessionId: session.id })).rejects.toBe(refusal);
   });
 
   it('another retryable 503 from the owner is not mistaken for an unreachable owner', async () => {
@@ -199,26 +229,33 @@ describe('LeaseRoutedHostGateway', () => {
     rpc.answer = async () => {
       throw busy;
     };
-    await expect(gateway.stop(session.id)).rejects.toBe(busy);
+    await expect(gateway.call('session.stop', { sessionId: session.id })).rejects.toBe(busy);
   });
 
   it('an unknown session is 404', async () => {
-    await expect(gateway.stop(randomUUID())).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
-    await expect(gateway.getQr(randomUUID())).rejects.toMatchObject({ status: 404 });
+    await expect(gateway.call('session.stop', { sessionId: randomUUID() })).rejects.toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    await expect(gateway.call('session.qr', { sessionId: randomUUID() })).rejects.toMatchObject({
+      status: 404,
+    });
     expect(rpc.calls).toEqual([]);
   });
 
   describe('discard', () => {
     it('with a live owner asks the owner (who stops its engine and wipes) and wipes nothing here', async () => {
       const session = await seed('ready', 30);
-      await gateway.discard(session.id);
-      expect(rpc.calls).toEqual([{ nodeUrl: OWNER_URL, request: { op: 'discard', sessionId: session.id } }]);
+      await gateway.call('session.discard', { sessionId: session.id });
+      expect(rpc.calls).toEqual([
+        { nodeUrl: OWNER_URL, request: { operation: 'session.discard', input: { sessionId: session.id } } },
+      ]);
       expect(wiped).toEqual([]);
     });
 
     it('without one wipes the stored credentials here', async () => {
       const session = await seed('disconnected', -30);
-      await gateway.discard(session.id);
+      await gateway.call('session.discard', { sessionId: session.id });
       expect(wiped).toEqual([session.id]);
       expect(rpc.calls).toEqual([]);
     });
@@ -228,7 +265,9 @@ describe('LeaseRoutedHostGateway', () => {
       rpc.answer = async () => {
         throw new UnavailableError('HOST_UNAVAILABLE', 'timeout');
       };
-      await expect(gateway.discard(session.id)).rejects.toMatchObject({ code: 'SESSION_OWNER_UNREACHABLE' });
+      await expect(gateway.call('session.discard', { sessionId: session.id })).rejects.toMatchObject({
+        code: 'SESSION_OWNER_UNREACHABLE',
+      });
       expect(wiped).toEqual([]);
     });
   });
@@ -255,8 +294,10 @@ describe('LeaseRoutedHostGateway', () => {
       };
       const ownerAnswer = { ...session, status: 'disconnected' as const };
       rpc.answer = async () => ownerAnswer;
-      await expect(gateway.stop(session.id)).resolves.toBe(ownerAnswer);
-      expect(rpc.calls).toEqual([{ nodeUrl: NEW_OWNER_URL, request: { op: 'stop', sessionId: session.id } }]);
+      await expect(gateway.call('session.stop', { sessionId: session.id })).resolves.toBe(ownerAnswer);
+      expect(rpc.calls).toEqual([
+        { nodeUrl: NEW_OWNER_URL, request: { operation: 'session.stop', input: { sessionId: session.id } } },
+      ]);
       expect(await row(session.id)).toMatchObject({ status: 'ready', nodeId: 'node-b' });
     });
 
@@ -274,7 +315,7 @@ describe('LeaseRoutedHostGateway', () => {
         sessions.beforeUpdate = flip;
       };
       sessions.beforeUpdate = flip;
-      await expect(gateway.stop(session.id)).rejects.toMatchObject({
+      await expect(gateway.call('session.stop', { sessionId: session.id })).rejects.toMatchObject({
         status: 409,
         code: 'SESSION_BUSY',
         retryable: true,

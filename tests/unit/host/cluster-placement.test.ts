@@ -224,7 +224,7 @@ describe('multi-node placement', () => {
     };
     const forwarder = new HttpHostRpcClient({ token: RPC_TOKEN, timeoutMs: 2000 });
     // 5xx: the forwarder's consumer keeps the command and places it again (it drops 4xx refusals).
-    const error = await forwarder.call(a.url, { op: 'command', command }).then(
+    const error = await forwarder.call(a.url, 'command.run', { sessionId: session.id, command }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -276,7 +276,7 @@ describe('multi-node placement', () => {
         throw new Error('not expected: the owner answers');
       },
     });
-    const stopped = await gateway.stop(session.id);
+    const stopped = await gateway.call('session.stop', { sessionId: session.id });
     // The write that stops the session gives the lease back with it: an owner on a row always means an engine.
     expect(stopped).toMatchObject({ status: 'disconnected', nodeId: null, leaseExpiresAt: null });
     expect(await engines(a)).toBe(0);
