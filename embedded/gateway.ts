@@ -10,6 +10,7 @@ import type { TestNetwork } from '#host/engines/test/test-network.js';
 import type { EventBus } from '#host/events/event-bus.js';
 import type { Host } from '#host/host.js';
 import { startHost } from '#host/host-process.js';
+import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
 import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import type { Env } from '#shared/config/env.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -41,6 +42,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let deps: Deps | null = null;
   let api: RunningLocalGateway | null = null;
   if (env.DEPLOYMENT_MODE === 'embedded') {
+    // With several nodes the session's engine may run elsewhere: owner-directed calls and send outcomes go to its
+    // owner over the host RPC, as from Lambda.
     const cluster = running.cluster;
     const hostGateway = cluster
       ? new LeaseRoutedHostGateway({
@@ -50,6 +53,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
           wipeCredentials: (id) => running.engine.factory.wipeCredentials(id),
         })
       : running.host;
+    const outcomes = cluster
+      ? new HostRpcMessageOutcomes({ sessions: backends.data.sessions, clock, rpc: cluster.rpc, logger })
+      : running.outcomes;
     deps = createFunctionDeps({
       clock,
       logger,
@@ -57,6 +63,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       data: backends.data,
       commands: running.commands,
       host: hostGateway,
+      outcomes,
       audit: running.audit,
       env,
       version: running.version,

@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
@@ -28,10 +29,11 @@ export function createAwsFunctionDeps(env: Env): Deps {
     env.AUTH_STATE_STORE === 'dynamodb'
       ? new DynamoDbAuthStateStore({ client: adapters.dynamoDb, tablePrefix: env.TABLE_PREFIX })
       : null;
+  const rpc = new HttpHostRpcClient({ token, timeoutMs: env.HOST_RPC_TIMEOUT_MS });
   const host = new LeaseRoutedHostGateway({
     sessions: adapters.data.sessions,
     clock,
-    rpc: new HttpHostRpcClient({ token, timeoutMs: env.HOST_RPC_TIMEOUT_MS }),
+    rpc,
     wipeCredentials: async (sessionId) => {
       if (authState) await authState.wipe(sessionId);
       else logger.warn({ sessionId }, 'credentials of an unowned session left on the shared file system');
@@ -46,6 +48,7 @@ export function createAwsFunctionDeps(env: Env): Deps {
     data: adapters.data,
     commands: new CommandQueue(adapters.commandQueue),
     host,
+    outcomes: new HostRpcMessageOutcomes({ sessions: adapters.data.sessions, clock, rpc, logger }),
     audit,
     env,
     version: env.SERVICE_VERSION ?? '0.0.0',

@@ -6,6 +6,7 @@
  */
 import { pino } from 'pino';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
 import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
@@ -42,6 +43,8 @@ export interface RunningHost {
   audit: AuditRecorder;
   events: EventBus;
   host: Host;
+  /** Settled sends, as this host's send path tells them (in-process waiters listen here). */
+  outcomes: InProcessMessageOutcomes;
   backends: Backends;
   commands: CommandQueue;
   engine: SelectedEngine;
@@ -85,8 +88,10 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const events = new EventBus(logger);
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({ messages: data.messages, events, clock, logger });
+  const outcomes = new InProcessMessageOutcomes();
   const host = new Host({
     sink,
+    outcomes,
     messages: data.messages,
     sessions: data.sessions,
     fences: data.fences,
@@ -147,6 +152,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     audit,
     events,
     host,
+    outcomes,
     backends,
     commands,
     engine,

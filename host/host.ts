@@ -2,6 +2,8 @@
  * The host: runs one SessionRunner per started session on this node and answers the owner-directed calls of the
  * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
  */
+
+import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
 import {
   type HostOperation,
@@ -18,6 +20,7 @@ import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
 import { sendMessage } from './messages/send-message.js';
+import { messageOperations } from './operations/message-operations.js';
 import { sessionOperations } from './operations/session-operations.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
@@ -29,6 +32,8 @@ export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
   messages: MessageStore;
+  /** Settled sends are told here; waiting send requests (in-process, or over the RPC) listen. */
+  outcomes: InProcessMessageOutcomes;
   /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
   cluster?: Cluster;
 }
@@ -51,6 +56,7 @@ export class Host implements HostGateway {
       : null;
     this.operations = {
       ...sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) }),
+      ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
       'command.run': async ({ command }) => {
         await this.handleCommand(command, true);
         return null;
@@ -125,6 +131,7 @@ export class Host implements HostGateway {
         sink: this.deps.sink,
         runnerOf: (id) => this.runners.get(id),
         inFlight: this.sendsInFlight,
+        outcomes: this.deps.outcomes,
         readyWaitMs: SEND_READY_WAIT_MS,
       },
       command,

@@ -36,6 +36,14 @@ export const HOST_OPERATIONS = {
   },
   /** Stops any engine and wipes the session's credentials, ahead of deleting the row. */
   'session.discard': { input: SessionRef, result: z.null() },
+  /**
+   * Answers once the host settled the message (sent or failed), or `settled: false` after `timeoutMs`: how a send
+   * request in another process waits for its outcome (shared/ports/message-outcomes.port.ts).
+   */
+  'message.awaitOutcome': {
+    input: SessionRef.extend({ messageId: Uuid, timeoutMs: z.number().int().min(0).max(60_000) }),
+    result: z.strictObject({ settled: z.boolean() }),
+  },
   /** A queued command a non-owner received: the owner carries it out (FIFO order is kept by awaiting it). */
   'command.run': { input: SessionRef.extend({ command: SessionCommand }), result: z.null() },
 } as const satisfies Record<string, { input: z.ZodType<{ sessionId: string }>; result: z.ZodType }>;

@@ -14,5 +14,11 @@ export interface HostRpcClient {
     nodeUrl: string,
     operation: Op,
     input: HostOperationInput<Op>,
+    options?: HostRpcCallOptions,
   ): Promise<HostOperationResult<Op>>;
+}
+
+export interface HostRpcCallOptions {
+  /** This call's deadline instead of the client's (an operation that waits, such as message.awaitOutcome). */
+  timeoutMs?: number;
 }

@@ -10,6 +10,7 @@ import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
@@ -101,6 +102,7 @@ export async function startClusterNode(
   });
   const { clock } = shared;
   const host = new Host({
+    outcomes: new InProcessMessageOutcomes(),
     sessions: shared.sessions,
     messages: shared.messages,
     fences: shared.fences,

@@ -16,7 +16,7 @@ import {
   type ErrorStatus,
   UnavailableError,
 } from '#shared/errors/app-error.js';
-import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
+import type { HostRpcCallOptions, HostRpcClient } from '#shared/ports/host-rpc.port.js';
 
 export interface HttpHostRpcClientOptions {
   token: string;
@@ -36,6 +36,7 @@ export class HttpHostRpcClient implements HostRpcClient {
     nodeUrl: string,
     operation: Op,
     input: HostOperationInput<Op>,
+    options: HostRpcCallOptions = {},
   ): Promise<HostOperationResult<Op>> {
     const unreachable = (cause: unknown) =>
       new UnavailableError('HOST_UNAVAILABLE', 'The host that runs this session did not answer', { cause });
@@ -46,7 +47,7 @@ export class HttpHostRpcClient implements HostRpcClient {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
         body: JSON.stringify({ operation, input }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs),
       });
       text = await response.text();
     } catch (error) {

@@ -74,6 +74,11 @@ export class LeaseRoutedHostGateway implements HostGateway {
       await this.deps.wipeCredentials(input.sessionId);
       return null;
     },
+    // Nobody runs the session, so nobody will settle the message: the caller reads the row as it stands.
+    'message.awaitOutcome': async (session, input) => {
+      existing(session, input.sessionId);
+      return { settled: false };
+    },
     'command.run': async () => {
       throw new UnavailableError('HOST_UNAVAILABLE', 'No host runs this session; the command waits for one');
     },

@@ -130,7 +130,11 @@ describe('multi-node placement', () => {
       requestedAt: shared.clock.now().toISOString(),
     });
     expect(shared.network.sent.get(session.id)).toEqual([
-      { chatId: message.chatId, text: 'hi from B', waMessageId: message.waMessageId },
+      {
+        chatId: message.chatId,
+        content: { type: 'text', text: 'hi from B' },
+        waMessageId: message.waMessageId,
+      },
     ]);
     expect(await shared.messages.findById(session.id, message.id)).toMatchObject({ status: 'sent' });
     expect(a.published.map((e) => e.event)).toContain('message.sent');

@@ -35,6 +35,7 @@ class FakeTarget implements HostRpcTarget {
     'session.qr': { qr: 'qr-payload', status: 'qr_ready' },
     'session.pairingCode': { pairingCode: 'WG123456', status: 'qr_ready' },
     'session.discard': null,
+    'message.awaitOutcome': { settled: true },
     'command.run': null,
   };
 
