@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { createAdminHandler } from './admin-api.js';
-import { createLogger, type LogLevel, type SimLogger } from './log.js';
-import { Simulator } from './simulator.js';
+import { createAdminHandler } from './admin/admin-api.js';
+import { Simulator } from './network/simulator.js';
+import { createLogger, type LogLevel, type SimLogger } from './support/log.js';
 
 /** Where and how to run. Port 0 picks a free port. */
 export interface SimulatorOptions {
