@@ -1,16 +1,19 @@
 /**
  * Linked accounts and their devices: the account (phone number, LID, push name, the simulated primary phone)
  * and each companion the real client linked (noise key, identity, registration id, signed pre-key, uploaded
- * one-time pre-keys), with its live connection and offline queue.
+ * one-time pre-keys), with its live connection and offline queue. The records the account's behaviours keep
+ * (restriction, held logouts, connection counters) are declared here too, so every module of the simulator
+ * can name an account without importing those behaviours.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import type { ReachoutTimelockEnforcementType } from '@whiskeysockets/baileys';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { BinaryNode } from '#tests/wa-sim/transport/binary.js';
 import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-import type { HeldLogout } from './client-logout.js';
-import { type ConnectionStats, newConnectionStats } from './connection-stats.js';
 import type { IdAllocator } from './ids.js';
-import type { AccountRestriction } from './restriction.js';
+
+/** A client connection, once logged in as one of the companions below. */
+export type ClientConnection = SimConnection<CompanionDevice>;
 
 /** A signed pre-key as the companion published it (32-byte public key). */
 export interface SignedPreKey {
@@ -45,10 +48,10 @@ export interface CompanionDevice extends Omit<CompanionKeys, 'signedPreKey'> {
    * that connection ends first, they are delivered again (`Simulator.detach`), as WhatsApp keeps a message until
    * the device confirms it.
    */
-  readonly unacked: Map<string, { node: BinaryNode; connection: SimConnection }>;
+  readonly unacked: Map<string, { node: BinaryNode; connection: ClientConnection }>;
   /** Live authenticated connections; more than one only during a replacement. */
-  readonly connections: Set<SimConnection>;
-  connection: SimConnection | undefined;
+  readonly connections: Set<ClientConnection>;
+  connection: ClientConnection | undefined;
   /** How this device's logins overlapped, since it was linked or since the last reset (`connection-stats.ts`). */
   readonly connectionStats: ConnectionStats;
   loggedOut: boolean;
@@ -56,6 +59,29 @@ export interface CompanionDevice extends Omit<CompanionKeys, 'signedPreKey'> {
   initialSyncDone: boolean;
   /** Set while a pre-key-low notification is outstanding, so one is not sent per consumed key. */
   preKeyLowSent: boolean;
+}
+
+/** How a device's logins overlapped (`connection-stats.ts` counts them). */
+export interface ConnectionStats {
+  /** Successful logins. */
+  logins: number;
+  /** The most connections of the device that were open at the same time. */
+  maxLiveConnections: number;
+  /** Logins that found an older connection of the device still open (and replaced it). */
+  replacedConnections: number;
+}
+
+/** An active restriction (`restriction.ts`): when it ends (unix seconds; informative, it lasts until lifted) and its type. */
+export interface AccountRestriction {
+  readonly endsAt: number;
+  readonly enforcementType: ReachoutTimelockEnforcementType;
+}
+
+/** A logout iq the server swallowed while the account's logouts were held (`client-logout.ts`). */
+export interface HeldLogout {
+  readonly connection: ClientConnection;
+  readonly device: CompanionDevice;
+  readonly iq: BinaryNode;
 }
 
 /** A linked account: a phone number whose primary phone is simulated. */
@@ -143,7 +169,7 @@ export class AccountRegistry {
       unacked: new Map(),
       connections: new Set(),
       connection: undefined,
-      connectionStats: newConnectionStats(),
+      connectionStats: { logins: 0, maxLiveConnections: 0, replacedConnections: 0 },
       loggedOut: false,
       initialSyncDone: false,
       preKeyLowSent: false,

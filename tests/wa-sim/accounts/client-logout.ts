@@ -8,20 +8,12 @@
 
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, iqResult, makeNode } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-import type { Account, CompanionDevice } from './accounts.js';
-
-/** A logout iq the server swallowed while the account's logouts were held. */
-export interface HeldLogout {
-  readonly connection: SimConnection;
-  readonly device: CompanionDevice;
-  readonly iq: BinaryNode;
-}
+import type { Account, ClientConnection, CompanionDevice, HeldLogout } from './accounts.js';
 
 /** Unlinks the device and answers the iq, or keeps the iq unanswered while the account holds logouts. */
 export function handleRemoveCompanion(
   sim: Simulator,
-  connection: SimConnection,
+  connection: ClientConnection,
   iq: BinaryNode,
   device: CompanionDevice,
 ): void {

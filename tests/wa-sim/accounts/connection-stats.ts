@@ -4,30 +4,15 @@
  * device's connections that are still open, the new one included, raise the high-water mark. A login that finds
  * an older connection still open replaces it (`login.ts`) and counts as a replacement.
  */
-
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-import type { CompanionDevice } from './accounts.js';
-
-export interface ConnectionStats {
-  /** Successful logins. */
-  logins: number;
-  /** The most connections of the device that were open at the same time. */
-  maxLiveConnections: number;
-  /** Logins that found an older connection of the device still open (and replaced it). */
-  replacedConnections: number;
-}
-
-export function newConnectionStats(): ConnectionStats {
-  return { logins: 0, maxLiveConnections: 0, replacedConnections: 0 };
-}
+import type { ClientConnection, CompanionDevice } from './accounts.js';
 
 /** The device's authenticated connections whose socket is still open. */
-export function liveConnectionsOf(device: CompanionDevice): SimConnection[] {
+export function liveConnectionsOf(device: CompanionDevice): ClientConnection[] {
   return [...device.connections].filter((connection) => connection.isOpen);
 }
 
 /** Counts a login of `connection` (already added to the device's connections, older ones not yet closed). */
-export function recordLogin(device: CompanionDevice, connection: SimConnection): void {
+export function recordLogin(device: CompanionDevice, connection: ClientConnection): void {
   const stats = device.connectionStats;
   const live = liveConnectionsOf(device);
   stats.logins++;
@@ -37,7 +22,9 @@ export function recordLogin(device: CompanionDevice, connection: SimConnection):
 
 /** Starts the counters again from now: the high-water mark becomes the number of connections open now. */
 export function resetConnectionStats(device: CompanionDevice): void {
-  Object.assign(device.connectionStats, newConnectionStats(), {
+  Object.assign(device.connectionStats, {
+    logins: 0,
     maxLiveConnections: liveConnectionsOf(device).length,
+    replacedConnections: 0,
   });
 }

@@ -7,13 +7,13 @@
 
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, lidJid, makeNode, SERVER_JID, unixNow } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 import type { ClientHello } from '#tests/wa-sim/transport/noise-server.js';
+import type { ClientConnection } from './accounts.js';
 import { recordLogin } from './connection-stats.js';
 import { announceRestrictionAtLogin } from './restriction.js';
 
 /** Handles a handshake that carries a login payload (`username` + `device`). */
-export function login(sim: Simulator, connection: SimConnection, hello: ClientHello): void {
+export function login(sim: Simulator, connection: ClientConnection, hello: ClientHello): void {
   const { payload, clientStatic } = hello;
   const phone = payload.username === null || payload.username === undefined ? '' : String(payload.username);
   const device = sim.accounts.companion(phone, payload.device ?? 0);

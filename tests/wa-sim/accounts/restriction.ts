@@ -16,13 +16,7 @@ import {
   SERVER_JID,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { Account, CompanionDevice } from './accounts.js';
-
-/** An active restriction: when it ends (unix seconds; informative, it lasts until lifted) and its type. */
-export interface AccountRestriction {
-  readonly endsAt: number;
-  readonly enforcementType: ReachoutTimelockEnforcementType;
-}
+import type { Account, AccountRestriction, CompanionDevice } from './accounts.js';
 
 /** The enforcement types clients know (Baileys' `ReachoutTimelockEnforcementType`). */
 export const ENFORCEMENT_TYPES = Object.values(ReachoutTimelockEnforcementType) as [

@@ -2,12 +2,12 @@
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import { setLogoutHold } from '#tests/wa-sim/accounts/client-logout.js';
 import { liveConnectionsOf, resetConnectionStats } from '#tests/wa-sim/accounts/connection-stats.js';
+import { checkPreKeyLow } from '#tests/wa-sim/accounts/keys.js';
 import {
   DEFAULT_ENFORCEMENT_TYPE,
   DEFAULT_RESTRICTION_SECONDS,
   setRestriction,
 } from '#tests/wa-sim/accounts/restriction.js';
-import { checkPreKeyLow } from '#tests/wa-sim/crypto/keys.js';
 import { decodeQrDataUrl, isPngDataUrl } from '#tests/wa-sim/linking/qr-image.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { notFound } from '#tests/wa-sim/support/errors.js';

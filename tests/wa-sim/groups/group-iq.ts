@@ -4,6 +4,7 @@
  * account's companions as `notification type=w:gp2`, as the server does.
  */
 import { randomBytes } from 'node:crypto';
+import type { ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import {
   type BinaryNode,
@@ -17,7 +18,6 @@ import {
   textOf,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 import { type Group, groupNode, participantNode } from './groups.js';
 
 const MEMBER_ACTIONS = new Set(['add', 'remove', 'promote', 'demote']);
@@ -37,7 +37,7 @@ const SETTINGS: Record<string, (group: Group) => void> = {
 };
 
 /** Answers a group iq from a logged-in companion. */
-export function handleGroupIq(sim: Simulator, connection: SimConnection, iq: BinaryNode): BinaryNode {
+export function handleGroupIq(sim: Simulator, connection: ClientConnection, iq: BinaryNode): BinaryNode {
   const me = connection.device?.account.phone;
   const request = firstChild(iq);
   if (!me || !request) return iqResult(iq);

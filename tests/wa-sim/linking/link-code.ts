@@ -14,7 +14,7 @@ import {
   sharedKey,
 } from '#tests/wa-sim/crypto/crypto.js';
 import { type BinaryNode, makeNode, SERVER_JID, unixNow } from '#tests/wa-sim/transport/binary.js';
-import type { LinkResult } from './pairing.js';
+import type { LinkResult } from './types.js';
 
 /** A pairing-code request in progress. */
 export interface LinkCodeState {

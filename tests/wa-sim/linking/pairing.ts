@@ -6,11 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { proto } from '@whiskeysockets/baileys';
-import type { Account, CompanionKeys } from '#tests/wa-sim/accounts/accounts.js';
+import type {
+  Account,
+  AccountRegistry,
+  ClientConnection,
+  CompanionKeys,
+} from '#tests/wa-sim/accounts/accounts.js';
 import { issueDeviceIdentity, verifyDeviceSignature } from '#tests/wa-sim/crypto/adv.js';
 import { verify, withKeyType } from '#tests/wa-sim/crypto/crypto.js';
-import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest, conflict, notFound, SimError } from '#tests/wa-sim/support/errors.js';
+import type { SimLogger } from '#tests/wa-sim/support/log.js';
 import {
   type BinaryNode,
   bytesOf,
@@ -22,26 +27,12 @@ import {
   pnJid,
   SERVER_JID,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 import type { ClientHello } from '#tests/wa-sim/transport/noise-server.js';
 import { acceptCompanionFinish, type LinkCodeState, wrapPrimaryHello } from './link-code.js';
-
-/** What a completed link answers: the account's number and the new device's jid. */
-export interface LinkResult {
-  readonly phone: string;
-  readonly jid: string;
-  readonly lid: string;
-  readonly deviceId: number;
-}
-
-/** Options the phone applies when it links: which number (allocated if absent) and its push name. */
-export interface LinkOptions {
-  readonly phone?: string;
-  readonly pushName?: string;
-}
+import type { LinkOptions, LinkResult } from './types.js';
 
 interface PendingRegistration {
-  readonly connection: SimConnection;
+  readonly connection: ClientConnection;
   readonly keys: CompanionKeys;
   readonly refs: readonly string[];
   linkCode: LinkCodeState | undefined;
@@ -53,17 +44,20 @@ const LINK_TIMEOUT_MS = 30_000;
 
 /** Registrations waiting for a scan or a code, and the two linking flows. */
 export class Pairing {
-  private readonly byConnection = new Map<SimConnection, PendingRegistration>();
+  private readonly byConnection = new Map<ClientConnection, PendingRegistration>();
   private readonly byRef = new Map<string, PendingRegistration>();
 
-  constructor(private readonly sim: Simulator) {}
+  constructor(
+    private readonly accounts: AccountRegistry,
+    private readonly log: SimLogger,
+  ) {}
 
   /** Handles a handshake carrying `devicePairingData`: keep the companion's keys and hand out QR refs. */
-  register(connection: SimConnection, hello: ClientHello): void {
+  register(connection: ClientConnection, hello: ClientHello): void {
     const data = hello.payload.devicePairingData;
     const keys = data && parseCompanionKeys(hello.clientStatic, data);
     if (!keys) {
-      this.sim.log.warn(`connection ${connection.id}: unusable device pairing data`);
+      this.log.warn(`connection ${connection.id}: unusable device pairing data`);
       connection.sendFailure(400);
       return;
     }
@@ -75,11 +69,11 @@ export class Pairing {
     const iq = makeNode('iq', { from: SERVER_JID, type: 'set', xmlns: 'md' }, [
       makeNode('pair-device', {}, refNodes),
     ]);
-    connection.query(iq).catch((error) => this.sim.log.debug('pair-device not answered', error));
+    connection.query(iq).catch((error) => this.log.debug('pair-device not answered', error));
   }
 
   /** Forgets a registration whose socket closed. */
-  forget(connection: SimConnection): void {
+  forget(connection: ClientConnection): void {
     const pending = this.byConnection.get(connection);
     if (!pending) return;
     this.byConnection.delete(connection);
@@ -100,15 +94,15 @@ export class Pairing {
     if (!Buffer.from(identity, 'base64').equals(pending.keys.identityPublic)) {
       throw badRequest('QR identity key mismatch');
     }
-    const account = this.sim.accounts.getOrCreate(
-      options.phone ?? this.sim.accounts.allocatePhone(),
+    const account = this.accounts.getOrCreate(
+      options.phone ?? this.accounts.allocatePhone(),
       options.pushName,
     );
     return this.complete(pending, account, Buffer.from(adv, 'base64'));
   }
 
   /** Answers a `link_code_companion_reg` iq from a registering companion. */
-  async handleLinkCodeIq(connection: SimConnection, iq: BinaryNode): Promise<BinaryNode> {
+  async handleLinkCodeIq(connection: ClientConnection, iq: BinaryNode): Promise<BinaryNode> {
     const pending = this.byConnection.get(connection);
     const reg = child(iq, 'link_code_companion_reg');
     if (!pending || !reg) throw badRequest('link code request outside registration');
@@ -153,7 +147,7 @@ export class Pairing {
     const state = pending?.linkCode;
     if (!pending || !state) throw notFound(`no companion asked for a pairing code for ${phone}`);
     if (state.primary) throw conflict('a code was already entered for this request');
-    const account = this.sim.accounts.getOrCreate(phone, pushName);
+    const account = this.accounts.getOrCreate(phone, pushName);
     const done = new Promise<LinkResult>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new SimError(504, 'the companion did not finish linking')),
@@ -177,7 +171,7 @@ export class Pairing {
   ): Promise<LinkResult> {
     if (pending.completing) throw conflict('this companion is already being linked');
     pending.completing = true;
-    const device = this.sim.accounts.addCompanion(account, pending.keys);
+    const device = this.accounts.addCompanion(account, pending.keys);
     const phoneIdentity = account.primary.identityKeyPair;
     const issued = issueDeviceIdentity(
       phoneIdentity,
@@ -217,7 +211,7 @@ export class Pairing {
     // Whoever waits on a pairing code is settled by the caller with this result, not by forget().
     pending.linkCode = undefined;
     this.forget(pending.connection);
-    this.sim.log.info(`linked ${jid} (${pending.keys.platform})`);
+    this.log.info(`linked ${jid} (${pending.keys.platform})`);
     pending.connection.endWithStreamError('515');
     return { phone: account.phone, jid, lid, deviceId: device.deviceId };
   }

@@ -7,7 +7,7 @@
 import { deflateSync } from 'node:zlib';
 import { proto } from '@whiskeysockets/baileys';
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
-import { sealForCompanion } from '#tests/wa-sim/crypto/seal.js';
+import { sealForCompanion } from '#tests/wa-sim/messaging/seal.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { encodeMessage, lidJid, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
 

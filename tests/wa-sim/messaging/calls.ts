@@ -7,69 +7,11 @@
  * companion rejects them.
  */
 import { randomBytes } from 'node:crypto';
-import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
+import { type Account, type ClientConnection, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, firstChild, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-
-/** Where a call stands. */
-export type CallStatus = 'ringing' | 'rejected';
-
-/** One call a contact placed, and what the account's companions did with it. */
-export interface SimCall {
-  readonly callId: string;
-  /** The caller's (contact's) number. */
-  readonly from: string;
-  /** The called account's phone number. */
-  readonly to: string;
-  readonly video: boolean;
-  status: CallStatus;
-  /** ISO time of the offer. */
-  readonly offeredAt: string;
-  /** Companions the offer was sent to (connected ones only: a call does not wait for an offline device). */
-  readonly devices: number;
-  /** `<ack class=call>` the companions sent for the offer. */
-  acks: number;
-  /** ISO time and device jid of the rejection, once rejected. */
-  rejectedAt?: string;
-  rejectedBy?: string;
-}
-
-/** Calls kept in all; the oldest are forgotten past this, so load runs stay bounded. */
-const CALL_LIMIT = 10_000;
-
-/** Every call, by id; offer stanza ids map to their call so the client's acks can be counted. */
-export class CallRegistry {
-  private readonly byId = new Map<string, { call: SimCall; stanzaIds: readonly string[] }>();
-  private readonly byStanzaId = new Map<string, SimCall>();
-
-  /** Records a new call and the stanza ids its offers carry. */
-  add(call: SimCall, stanzaIds: readonly string[]): void {
-    this.byId.set(call.callId, { call, stanzaIds });
-    for (const id of stanzaIds) this.byStanzaId.set(id, call);
-    if (this.byId.size <= CALL_LIMIT) return;
-    const [oldestId, oldest] = this.byId.entries().next().value ?? [];
-    if (oldestId === undefined || !oldest) return;
-    this.byId.delete(oldestId);
-    for (const id of oldest.stanzaIds) this.byStanzaId.delete(id);
-  }
-
-  /** The call with this call id. */
-  get(callId: string | undefined): SimCall | undefined {
-    return callId ? this.byId.get(callId)?.call : undefined;
-  }
-
-  /** The call an offer stanza id belongs to. */
-  byOfferStanza(id: string | undefined): SimCall | undefined {
-    return id ? this.byStanzaId.get(id) : undefined;
-  }
-
-  /** The calls `number` placed, oldest first. */
-  from(number: string): SimCall[] {
-    return [...this.byId.values()].map((entry) => entry.call).filter((call) => call.from === number);
-  }
-}
+import type { SimCall } from './call-registry.js';
 
 /** A call id in the form WhatsApp uses (32 uppercase hex digits). */
 function newCallId(): string {
@@ -140,7 +82,7 @@ export function handleCallAck(sim: Simulator, node: BinaryNode): void {
  * A `<call>` from a client. `<reject call-id>` rejects a ringing call of the device's account; every call
  * stanza is answered with an ack carrying its id, which is what Baileys' query waits for.
  */
-export function handleClientCall(sim: Simulator, connection: SimConnection, node: BinaryNode): void {
+export function handleClientCall(sim: Simulator, connection: ClientConnection, node: BinaryNode): void {
   const device = connection.device;
   if (!device) return;
   const action = firstChild(node);

@@ -6,7 +6,6 @@
 import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionKey, contactAddress } from '#tests/wa-sim/accounts/directory.js';
-import { sealForCompanion } from '#tests/wa-sim/crypto/seal.js';
 import type { Group } from '#tests/wa-sim/groups/groups.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
@@ -18,6 +17,7 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
+import { sealForCompanion } from './seal.js';
 
 /** Result of a contact's send: the message id and how many companions got it now or queued. */
 export interface ContactSend {

@@ -4,7 +4,7 @@
  * accounts get it forwarded (or queued while offline). Group messages add the sender-key `skmsg`, which every
  * member device decrypts with the sender key distributed in its `<to>` copy.
  */
-import type { CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import type { ClientConnection, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import { linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionAddress, companionKey } from '#tests/wa-sim/accounts/directory.js';
@@ -24,7 +24,6 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 import { autoReceipts } from './receipts.js';
 
 interface Outgoing {
@@ -39,7 +38,7 @@ interface Outgoing {
 /** Handles one outgoing message stanza from a logged-in companion. */
 export async function handleClientMessage(
   sim: Simulator,
-  connection: SimConnection,
+  connection: ClientConnection,
   node: BinaryNode,
 ): Promise<void> {
   const sender = connection.device;

@@ -3,36 +3,14 @@
  * at once and every change after; `available`/`unavailable` from a client is its account's presence; chat
  * states go to the chat's other party (a contact records it, another account's companions get it).
  */
-import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import type { Account, ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, firstChild, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-
-/** Chat states a contact can show. */
-export type ChatState = 'composing' | 'recording' | 'paused';
-
-/** Who watches whom (by phone number), and the last chat state contacts received. */
-export class PresenceBoard {
-  private readonly watchers = new Map<string, Set<CompanionDevice>>();
-  /** Contact number → last chat state an account showed in that chat. */
-  readonly chatStates = new Map<string, { from: string; state: string; at: number }>();
-
-  /** Records that `device` watches `phone`. */
-  subscribe(phone: string, device: CompanionDevice): void {
-    const set = this.watchers.get(phone) ?? new Set();
-    set.add(device);
-    this.watchers.set(phone, set);
-  }
-
-  /** The companions watching `phone`. */
-  watchersOf(phone: string): CompanionDevice[] {
-    return [...(this.watchers.get(phone) ?? [])];
-  }
-}
+import type { ChatState } from './presence-board.js';
 
 /** Handles `<presence>` from a client: its own availability, name, or a subscription. */
-export function handlePresence(sim: Simulator, connection: SimConnection, node: BinaryNode): void {
+export function handlePresence(sim: Simulator, connection: ClientConnection, node: BinaryNode): void {
   const device = connection.device;
   if (!device) return;
   const { type, name, to } = node.attrs;
@@ -54,7 +32,7 @@ export function handlePresence(sim: Simulator, connection: SimConnection, node: 
 }
 
 /** Handles `<chatstate to>` from a client (composing, paused, recording). */
-export function handleChatstate(sim: Simulator, connection: SimConnection, node: BinaryNode): void {
+export function handleChatstate(sim: Simulator, connection: ClientConnection, node: BinaryNode): void {
   const device = connection.device;
   const state = firstChild(node);
   const to = node.attrs.to;

@@ -3,7 +3,7 @@
  * other account's companions. From contacts: `<receipt>` nodes to the companions of the account that sent the
  * messages (delivery when untyped, `read`, `played`).
  */
-import type { Account } from '#tests/wa-sim/accounts/accounts.js';
+import type { Account, ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact, SentStatus } from '#tests/wa-sim/accounts/contacts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { notFound } from '#tests/wa-sim/support/errors.js';
@@ -15,50 +15,15 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 
 /** Receipt kinds a contact can send. */
 export type ContactReceiptType = 'delivery' | 'read' | 'played';
-
-/** Promises for receipts the server itself waits on (the phone's post-link messages). */
-export class ReceiptWaiters {
-  private readonly waiting = new Map<string, () => void>();
-
-  /** Resolves when `connection` sends a receipt for `id`; rejects after `timeoutMs` or when it closes. */
-  wait(connection: SimConnection, id: string, timeoutMs: number): Promise<void> {
-    const key = `${connection.id}/${id}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(key);
-        reject(new Error(`no receipt for ${id}`));
-      }, timeoutMs);
-      this.waiting.set(key, () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      connection.onClosed(() => {
-        if (!this.waiting.delete(key)) return;
-        clearTimeout(timer);
-        reject(new Error('connection closed'));
-      });
-    });
-  }
-
-  /** Settles the waiter for `id` on `connection`, if any. */
-  settle(connection: SimConnection, id: string): void {
-    const key = `${connection.id}/${id}`;
-    const done = this.waiting.get(key);
-    if (!done) return;
-    this.waiting.delete(key);
-    done();
-  }
-}
 
 const STATUS_BY_TYPE: Record<string, SentStatus> = { read: 'read', 'read-self': 'read', played: 'played' };
 const OWN_DEVICE_TYPES = new Set(['peer_msg', 'hist_sync', 'sender', 'server-error', 'retry']);
 
 /** Handles a client's `<receipt>`: ack it, then apply or forward it. */
-export function handleClientReceipt(sim: Simulator, connection: SimConnection, node: BinaryNode): void {
+export function handleClientReceipt(sim: Simulator, connection: ClientConnection, node: BinaryNode): void {
   const { id, to, type } = node.attrs;
   const sender = connection.device;
   if (!id || !sender) return;

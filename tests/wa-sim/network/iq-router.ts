@@ -3,11 +3,12 @@
  * namespaces the simulator has no model for get a bare result, and unknown ones are logged once.
  */
 
+import type { ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
 import { handleRemoveCompanion } from '#tests/wa-sim/accounts/client-logout.js';
+import { handleEncryptIq } from '#tests/wa-sim/accounts/keys.js';
 import { handleProfilePictureIq } from '#tests/wa-sim/accounts/profile-picture.js';
 import { handleMexIq } from '#tests/wa-sim/accounts/restriction.js';
 import { handleUsyncIq } from '#tests/wa-sim/accounts/usync.js';
-import { handleEncryptIq } from '#tests/wa-sim/crypto/keys.js';
 import { handleGroupIq } from '#tests/wa-sim/groups/group-iq.js';
 import { runPostLinkSync } from '#tests/wa-sim/linking/phone.js';
 import { SimError } from '#tests/wa-sim/support/errors.js';
@@ -21,7 +22,6 @@ import {
   makeNode,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
 import type { Simulator } from './simulator.js';
 
 /** Namespaces answered with a bare result on purpose (keep-alive, telemetry, settings the sim does not model). */
@@ -47,7 +47,7 @@ const PRIVACY_DEFAULTS: Record<string, string> = {
 /** Answers one iq; undefined when the answer was already sent or none is due. */
 export async function routeIq(
   sim: Simulator,
-  connection: SimConnection,
+  connection: ClientConnection,
   iq: BinaryNode,
 ): Promise<BinaryNode | undefined> {
   if (iq.attrs.type === 'result' || iq.attrs.type === 'error') return undefined;
@@ -99,7 +99,7 @@ function bareResult(sim: Simulator, iq: BinaryNode): BinaryNode {
 
 async function handleMd(
   sim: Simulator,
-  connection: SimConnection,
+  connection: ClientConnection,
   iq: BinaryNode,
 ): Promise<BinaryNode | undefined> {
   const request = firstChild(iq);

@@ -1,32 +1,28 @@
 /**
  * The simulated WhatsApp network: registries (accounts, contacts, groups), the server identity (root key,
- * static key, cert chain), live connections, and the dispatch of each client node to its handler.
+ * static key, cert chain), live connections, and delivery to companions, online or queued. Every handler works
+ * on it; which handler a client node goes to is `dispatch.ts`'s business, so this module imports none of them.
  */
 import { randomBytes } from 'node:crypto';
-import type { WebSocket } from 'ws';
 import {
   type Account,
   AccountRegistry,
+  type ClientConnection,
   type CompanionDevice,
   linkedCompanions,
 } from '#tests/wa-sim/accounts/accounts.js';
 import { ContactRegistry } from '#tests/wa-sim/accounts/contacts.js';
 import { Directory } from '#tests/wa-sim/accounts/directory.js';
 import { IdAllocator } from '#tests/wa-sim/accounts/ids.js';
-import { login } from '#tests/wa-sim/accounts/login.js';
 import { createCertChain } from '#tests/wa-sim/crypto/cert-chain.js';
 import { generateKeyPair } from '#tests/wa-sim/crypto/crypto.js';
 import { GroupRegistry } from '#tests/wa-sim/groups/groups.js';
 import { Pairing } from '#tests/wa-sim/linking/pairing.js';
-import { CallRegistry, handleCallAck, handleClientCall } from '#tests/wa-sim/messaging/calls.js';
-import { handleClientMessage } from '#tests/wa-sim/messaging/messaging.js';
-import { handleChatstate, handlePresence, PresenceBoard } from '#tests/wa-sim/messaging/presence.js';
-import { handleClientReceipt, ReceiptWaiters } from '#tests/wa-sim/messaging/receipts.js';
+import { CallRegistry } from '#tests/wa-sim/messaging/call-registry.js';
+import { PresenceBoard } from '#tests/wa-sim/messaging/presence-board.js';
+import { ReceiptWaiters } from '#tests/wa-sim/messaging/receipt-waiters.js';
 import type { SimLogger } from '#tests/wa-sim/support/log.js';
 import type { BinaryNode } from '#tests/wa-sim/transport/binary.js';
-import { SimConnection } from '#tests/wa-sim/transport/connection.js';
-import { NoiseServer } from '#tests/wa-sim/transport/noise-server.js';
-import { routeIq } from './iq-router.js';
 
 /** Nodes kept for an offline companion; a device that never returns must not grow the heap without end. */
 const OFFLINE_QUEUE_LIMIT = 10_000;
@@ -54,8 +50,8 @@ export class Simulator {
   readonly rootKeys = generateKeyPair();
   readonly staticKeys = generateKeyPair();
   readonly certChain = createCertChain(this.rootKeys, this.staticKeys.public).encoded;
-  readonly connections = new Set<SimConnection>();
-  readonly pairing = new Pairing(this);
+  readonly connections = new Set<ClientConnection>();
+  readonly pairing: Pairing;
   readonly receipts = new ReceiptWaiters();
   readonly presence = new PresenceBoard();
   readonly calls = new CallRegistry();
@@ -66,26 +62,8 @@ export class Simulator {
   private readonly warned = new Set<string>();
   private messageCounter = 0;
 
-  constructor(readonly log: SimLogger) {}
-
-  /** Takes over an upgraded WebSocket as a client connection. */
-  attach(socket: WebSocket): SimConnection {
-    const noise = new NoiseServer(this.staticKeys, this.certChain);
-    const connection = new SimConnection(
-      socket,
-      noise,
-      {
-        onAuthenticated: async (conn, hello) => {
-          if (hello.payload.devicePairingData) this.pairing.register(conn, hello);
-          else login(this, conn, hello);
-        },
-        onNode: (conn, node) => this.dispatch(conn, node),
-        onClose: (conn) => this.detach(conn),
-      },
-      this.log,
-    );
-    this.connections.add(connection);
-    return connection;
+  constructor(readonly log: SimLogger) {
+    this.pairing = new Pairing(this.accounts, log);
   }
 
   /** A fresh message id in the style clients generate. */
@@ -112,7 +90,7 @@ export class Simulator {
   }
 
   /** Sends `node` on the device's `connection`; a message stays unacknowledged until the device confirms it. */
-  send(device: CompanionDevice, connection: SimConnection, node: BinaryNode): void {
+  send(device: CompanionDevice, connection: ClientConnection, node: BinaryNode): void {
     connection.send(node);
     if (node.tag === 'message' && node.attrs.id) device.unacked.set(node.attrs.id, { node, connection });
   }
@@ -139,42 +117,8 @@ export class Simulator {
     for (const connection of this.connections) connection.terminate();
   }
 
-  private async dispatch(connection: SimConnection, node: BinaryNode): Promise<void> {
-    if (node.tag === 'iq') {
-      const reply = await routeIq(this, connection, node);
-      if (reply) connection.send(reply);
-      return;
-    }
-    if (!connection.device) return;
-    switch (node.tag) {
-      case 'message':
-        await handleClientMessage(this, connection, node);
-        return;
-      case 'receipt':
-        handleClientReceipt(this, connection, node);
-        return;
-      case 'presence':
-        handlePresence(this, connection, node);
-        return;
-      case 'chatstate':
-        handleChatstate(this, connection, node);
-        return;
-      case 'call':
-        handleClientCall(this, connection, node);
-        return;
-      case 'ack':
-        if (node.attrs.class === 'call') handleCallAck(this, node);
-        // A client acks (rather than receipts) a message it could not handle: it is settled all the same.
-        if (node.attrs.class === 'message' && node.attrs.id)
-          this.acknowledged(connection.device, node.attrs.id);
-        return;
-      default:
-        // Other acks and ib telemetry need no answer.
-        return;
-    }
-  }
-
-  private detach(connection: SimConnection): void {
+  /** Forgets a closed connection; what it never confirmed goes out again (`deliver`). */
+  detach(connection: ClientConnection): void {
     this.connections.delete(connection);
     this.pairing.forget(connection);
     const device = connection.device;

@@ -2,10 +2,11 @@
  * One client WebSocket: the Noise handshake, then binary nodes in both directions. Inbound nodes are handled one
  * at a time in arrival order (Signal sessions need pkmsg before msg), except iq replies, which settle the
  * server's own pending queries at once so a handler may await the client without blocking its own queue.
+ * A connection carries the device it logged in as without looking into it: the device is the accounts' type
+ * (`ClientConnection` there), so the transport does not depend on the accounts.
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import type { SimLogger } from '#tests/wa-sim/support/log.js';
 import { type BinaryNode, decodeNode, encodeNode, makeNode, nodeToString } from './binary.js';
 import type { ClientHello, NoiseServer } from './noise-server.js';
@@ -14,24 +15,24 @@ import type { ClientHello, NoiseServer } from './noise-server.js';
 export type ConnectionState = 'hello' | 'finish' | 'open' | 'closed';
 
 /** Callbacks the simulator gives each connection. */
-export interface ConnectionHandlers {
+export interface ConnectionHandlers<Device> {
   /** The handshake finished; decide between registration and login. */
-  onAuthenticated(connection: SimConnection, hello: ClientHello): Promise<void>;
+  onAuthenticated(connection: SimConnection<Device>, hello: ClientHello): Promise<void>;
   /** A node arrived (iq replies to the server's own queries excepted). */
-  onNode(connection: SimConnection, node: BinaryNode): Promise<void>;
+  onNode(connection: SimConnection<Device>, node: BinaryNode): Promise<void>;
   /** The socket closed, whoever closed it. */
-  onClose(connection: SimConnection): void;
+  onClose(connection: SimConnection<Device>): void;
 }
 
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 let nextConnectionId = 1;
 
 /** A client connection and the device it logged in as, if any. */
-export class SimConnection {
+export class SimConnection<Device> {
   readonly id = nextConnectionId++;
   state: ConnectionState = 'hello';
   /** The linked device this connection logged in as. */
-  device: CompanionDevice | undefined;
+  device: Device | undefined;
   private inbound: Promise<void> = Promise.resolve();
   private work: Promise<void> = Promise.resolve();
   private readonly waiters = new Map<
@@ -46,7 +47,7 @@ export class SimConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly noise: NoiseServer,
-    private readonly handlers: ConnectionHandlers,
+    private readonly handlers: ConnectionHandlers<Device>,
     private readonly log: SimLogger,
   ) {
     socket.on('message', (data: Buffer) => {

@@ -4,10 +4,10 @@
  */
 import type { CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import { companionAddress } from '#tests/wa-sim/accounts/directory.js';
+import { takeCompanionBundle } from '#tests/wa-sim/accounts/keys.js';
+import type { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, makeNode } from '#tests/wa-sim/transport/binary.js';
-import { takeCompanionBundle } from './keys.js';
-import type { SignalDevice } from './signal-device.js';
 
 /** Encrypts padded message bytes from `sender` to `device`, starting a session when there is none. */
 export async function sealForCompanion(

@@ -4,7 +4,7 @@
  * when few remain, the server sends `notification type=encrypt <count>` so the client uploads more.
  */
 import { randomBytes } from 'node:crypto';
-import type { CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import type { PreKeyBundle } from '#tests/wa-sim/crypto/signal-device.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import {
   type BinaryNode,
@@ -20,15 +20,14 @@ import {
   uintBE,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
-import type { SimConnection } from '#tests/wa-sim/transport/connection.js';
-import type { PreKeyBundle } from './signal-device.js';
+import type { ClientConnection, CompanionDevice } from './accounts.js';
 
 /** Below this many uploaded pre-keys the server asks for more (Baileys' MIN_PREKEY_COUNT). */
 const PRE_KEY_LOW_WATER = 5;
 const KEY_TYPE = Buffer.from([5]);
 
 /** Answers an `encrypt` iq from a logged-in companion. */
-export function handleEncryptIq(sim: Simulator, connection: SimConnection, iq: BinaryNode): BinaryNode {
+export function handleEncryptIq(sim: Simulator, connection: ClientConnection, iq: BinaryNode): BinaryNode {
   const device = connection.device;
   const request = firstChild(iq);
   if (!device || !request) return iqResult(iq);
