@@ -71,7 +71,7 @@ export interface ConnectionStats {
   replacedConnections: number;
 }
 
-/** An active restriction (`restriction.ts`): when it ends (unix seconds; informative, it lasts until lifted) and its type. */
+/** An active restriction (`restriction.ts`): when it ends (unix seconds; informative, it lasts until lifted), its type. */
 export interface AccountRestriction {
   readonly endsAt: number;
   readonly enforcementType: ReachoutTimelockEnforcementType;
