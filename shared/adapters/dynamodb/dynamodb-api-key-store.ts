@@ -23,13 +23,12 @@ import {
 import {
   cancellationCodes,
   copy,
-  failedAt,
+  createWithLock,
   getItem,
   guard,
   type Item,
   isConditionFailed,
   partitionQuery,
-  putNew,
   queryCount,
   queryPartition,
   setExpression,
@@ -63,24 +62,17 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   ) {}
 
   create(key: ApiKey): Promise<void> {
-    return guard(STORE, async () => {
-      try {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              putNew(this.table, { ...copy(key), ...keyKey(key.id) }),
-              putNew(this.table, { ...hashKey(key.keyHash), keyId: key.id }),
-            ],
-          }),
-        );
-      } catch (error) {
-        const codes = cancellationCodes(error);
-        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'An API key with this id already exists');
-        if (failedAt(codes, 1))
-          throw new ConflictError('CONFLICT', 'An API key with this hash already exists');
-        throw error;
-      }
-    });
+    return guard(STORE, () =>
+      createWithLock(
+        this.doc,
+        this.table,
+        { item: { ...copy(key), ...keyKey(key.id) }, lock: { ...hashKey(key.keyHash), keyId: key.id } },
+        {
+          item: () => new ConflictError('CONFLICT', 'An API key with this id already exists'),
+          lock: () => new ConflictError('CONFLICT', 'An API key with this hash already exists'),
+        },
+      ),
+    );
   }
 
   findById(id: string): Promise<ApiKey | null> {

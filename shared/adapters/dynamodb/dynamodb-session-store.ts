@@ -30,6 +30,7 @@ import {
 import {
   cancellationCodes,
   copy,
+  createWithLock,
   failedAt,
   getItem,
   guard,
@@ -65,23 +66,20 @@ export class DynamoDbSessionStore implements SessionStore {
   ) {}
 
   create(session: Session): Promise<void> {
-    return guard(STORE, async () => {
-      try {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              putNew(this.table, { ...copy(session), ...sessionKey(session.id) }),
-              putNew(this.table, { ...nameKey(session.name), sessionId: session.id }),
-            ],
-          }),
-        );
-      } catch (error) {
-        const codes = cancellationCodes(error);
-        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'A session with this id already exists');
-        if (failedAt(codes, 1)) throw nameTaken(session.name);
-        throw error;
-      }
-    });
+    return guard(STORE, () =>
+      createWithLock(
+        this.doc,
+        this.table,
+        {
+          item: { ...copy(session), ...sessionKey(session.id) },
+          lock: { ...nameKey(session.name), sessionId: session.id },
+        },
+        {
+          item: () => new ConflictError('CONFLICT', 'A session with this id already exists'),
+          lock: () => nameTaken(session.name),
+        },
+      ),
+    );
   }
 
   findById(id: string): Promise<Session | null> {

@@ -9,6 +9,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
   type QueryCommandOutput,
+  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 
@@ -148,6 +149,28 @@ export function chunks<T>(list: readonly T[], size: number): T[][] {
 /** A transaction's Put that only creates: its condition fails where an item with that key stands already. */
 export function putNew(table: string, item: Item) {
   return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * Creates `item` and the lock item that keeps one of its attributes unique (a name, a hash), in one transaction.
+ * Where either stands already nothing is written, and the error for that one is thrown.
+ */
+export async function createWithLock(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  records: { item: Item; lock: Item },
+  conflicts: { item: () => AppError; lock: () => AppError },
+): Promise<void> {
+  try {
+    await doc.send(
+      new TransactWriteCommand({ TransactItems: [putNew(table, records.item), putNew(table, records.lock)] }),
+    );
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (failedAt(codes, 0)) throw conflicts.item();
+    if (failedAt(codes, 1)) throw conflicts.lock();
+    throw error;
+  }
 }
 
 /** `SET` clauses for every field of `patch`, with placeholder names (field names may be reserved words). */
