@@ -25,6 +25,7 @@ COPY scripts ./scripts
 COPY shared ./shared
 COPY functions ./functions
 COPY host ./host
+COPY embedded ./embedded
 RUN node scripts/build.mjs \
  && npm prune --omit=dev --no-audit --no-fund
 

@@ -15,7 +15,7 @@ const common = {
   // TS sources import './x.js' and '#shared/x.js' (package.json `imports`); jest resolves them to the .ts files.
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
-    '^#(shared|host|functions|tests|scripts)/(.*)\\.js$': '<rootDir>/$1/$2',
+    '^#(shared|host|embedded|functions|tests|scripts)/(.*)\\.js$': '<rootDir>/$1/$2',
   },
 };
 export default {

@@ -6,14 +6,15 @@
 import { pino } from 'pino';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { createFunctionDeps, type Deps } from './function-deps.js';
 
 export function createAwsFunctionDeps(env: Env): Deps {
@@ -28,10 +29,11 @@ export function createAwsFunctionDeps(env: Env): Deps {
     env.AUTH_STATE_STORE === 'dynamodb'
       ? new DynamoDbAuthStateStore({ client: adapters.dynamoDb, tablePrefix: env.TABLE_PREFIX })
       : null;
+  const rpc = new HttpHostRpcClient({ token, timeoutMs: env.HOST_RPC_TIMEOUT_MS });
   const host = new LeaseRoutedHostGateway({
     sessions: adapters.data.sessions,
     clock,
-    rpc: new HttpHostRpcClient({ token, timeoutMs: env.HOST_RPC_TIMEOUT_MS }),
+    rpc,
     wipeCredentials: async (sessionId) => {
       if (authState) await authState.wipe(sessionId);
       else logger.warn({ sessionId }, 'credentials of an unowned session left on the shared file system');
@@ -46,6 +48,7 @@ export function createAwsFunctionDeps(env: Env): Deps {
     data: adapters.data,
     commands: new CommandQueue(adapters.commandQueue),
     host,
+    outcomes: new HostRpcMessageOutcomes({ sessions: adapters.data.sessions, clock, rpc, logger }),
     audit,
     env,
     version: env.SERVICE_VERSION ?? '0.0.0',

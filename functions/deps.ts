@@ -21,7 +21,9 @@ export function getDeps(): Deps {
   if (installed) return installed;
   const env = loadEnv();
   if (env.DEPLOYMENT_MODE !== 'aws') {
-    throw new Error('Function dependencies are not installed: start the gateway through host/main.ts');
+    throw new Error(
+      'Function dependencies are not installed: start the gateway through embedded/main.ts (npm start)',
+    );
   }
   installed = createAwsFunctionDeps(env);
   return installed;

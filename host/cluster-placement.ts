@@ -8,7 +8,7 @@ import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
 import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
-import { liveOwnerUrl } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
+import { liveOwnerUrl } from '#shared/ports/session-store.port.js';
 import { type ClaimResult, LeaseKeeper } from './sessions/lease-keeper.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './sessions/status-writer.js';
 
@@ -208,7 +208,7 @@ export class ClusterPlacement {
       { sessionId: command.sessionId, type: command.type, owner: nodeUrl },
       'command forwarded to the owner',
     );
-    await this.cluster.rpc.call(nodeUrl, { op: 'command', command });
+    await this.cluster.rpc.call(nodeUrl, 'command.run', { sessionId: command.sessionId, command });
   }
 
   private onLost(sessionId: string): void {

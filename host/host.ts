@@ -2,20 +2,26 @@
  * The host: runs one SessionRunner per started session on this node and answers the owner-directed calls of the
  * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
  */
+
+import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
-import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import {
-  ConflictError,
-  EngineUnsupportedError,
-  NotFoundError,
-  SessionStateError,
-} from '#shared/errors/app-error.js';
+  type HostOperation,
+  type HostOperationHandlers,
+  type HostOperationInput,
+  type HostOperationResult,
+  runOperation,
+} from '#shared/domain/host-operations.js';
+import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import type { Metrics } from '#shared/observability/metrics.js';
-import type { HostGateway, HostStats, PairingCode, QrSnapshot } from '#shared/ports/host-gateway.port.js';
+import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
+import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
 import { sendMessage } from './messages/send-message.js';
+import { messageOperations } from './operations/message-operations.js';
+import { sessionOperations } from './operations/session-operations.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
 
@@ -26,6 +32,8 @@ export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
   messages: MessageStore;
+  /** Settled sends are told here; waiting send requests (in-process, or over the RPC) listen. */
+  outcomes: InProcessMessageOutcomes;
   /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
   cluster?: Cluster;
 }
@@ -46,16 +54,28 @@ export class Host implements HostGateway {
           endLocal: (id) => this.runners.get(id)?.shutdown() ?? Promise.resolve(),
         })
       : null;
+    this.operations = {
+      ...sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) }),
+      ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
+      'command.run': async ({ command }) => {
+        await this.handleCommand(command, true);
+        return null;
+      },
+    };
   }
 
-  /** Carries out any queued command (the consumer's handlers, and commands other hosts forward to this owner). */
+  /** The owner-directed operations this host answers (in-process, or through its RPC server): one table. */
+  private readonly operations: HostOperationHandlers;
+
+  /** What carries out each kind of queued command: the one dispatch table (the consumer and forwarded commands). */
+  readonly commandHandlers: CommandHandlers = {
+    'session.start': (command, forwarded) => this.handleStart(command, forwarded),
+    'message.send': (command, forwarded) => this.handleSend(command, forwarded),
+  };
+
+  /** Carries out a command another host forwarded to this owner (or any queued command). */
   handleCommand(command: SessionCommand, forwarded = false): Promise<void> {
-    switch (command.type) {
-      case 'session.start':
-        return this.handleStart(command, forwarded);
-      case 'message.send':
-        return this.handleSend(command, forwarded);
-    }
+    return dispatchCommand(this.commandHandlers, command, forwarded);
   }
 
   /** Carries out a start command: launches the engine unless the session was stopped or deleted meanwhile. */
@@ -111,6 +131,7 @@ export class Host implements HostGateway {
         sink: this.deps.sink,
         runnerOf: (id) => this.runners.get(id),
         inFlight: this.sendsInFlight,
+        outcomes: this.deps.outcomes,
         readyWaitMs: SEND_READY_WAIT_MS,
       },
       command,
@@ -136,70 +157,12 @@ export class Host implements HostGateway {
     return sessions.length;
   }
 
-  async stop(sessionId: string): Promise<Session> {
-    const runner = this.runners.get(sessionId);
-    const session = runner
-      ? await runner.stop()
-      : await new SessionStatusWriter(this.deps, sessionId).apply('stop', { lastError: null });
-    return this.existing(sessionId, session);
-  }
-
-  async logout(sessionId: string): Promise<Session> {
-    const runner = this.runners.get(sessionId);
-    // Unlinking needs the network: a runner waiting out a reconnect backoff has no connection, so the request is
-    // refused with the row untouched (stop or delete still work).
-    if (!runner?.hasLiveEngine) {
-      throw new SessionStateError(
-        'SESSION_NOT_STARTED',
-        'Session is not started (no live connection to log out)',
-      );
-    }
-    return this.existing(sessionId, await runner.logout());
-  }
-
-  async forceKill(sessionId: string): Promise<Session> {
-    const runner = this.runners.get(sessionId);
-    // Only a live engine can be killed: a runner waiting out a reconnect backoff has none, and force-kill must
-    // neither report (and audit) a kill that did not happen nor cancel the pending reconnect.
-    if (!runner?.hasLiveEngine) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
-    return this.existing(sessionId, await runner.forceKill());
-  }
-
-  async getQr(sessionId: string): Promise<QrSnapshot> {
-    const qr = this.runners.get(sessionId)?.qr;
-    const session = await this.existing(sessionId, await this.deps.sessions.findById(sessionId));
-    if (qr && session.status === 'qr_ready') return { qr, status: session.status };
-    if (session.status === 'ready' || session.status === 'authenticating') {
-      throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
-    }
-    throw new SessionStateError('QR_NOT_AVAILABLE', `QR code is not ready (session is ${session.status})`);
-  }
-
-  async requestPairingCode(sessionId: string, phone: string): Promise<PairingCode> {
-    if (!this.deps.engines.capabilities.has('pairing_code')) {
-      throw new EngineUnsupportedError('pairing codes', this.deps.engines.kind);
-    }
-    const runner = this.runners.get(sessionId);
-    const session = await this.existing(sessionId, await this.deps.sessions.findById(sessionId));
-    if (session.status === 'ready' || session.status === 'authenticating') {
-      throw new SessionStateError('ALREADY_AUTHENTICATED', 'Session is already authenticated');
-    }
-    if (!runner?.hasLiveEngine) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
-    if (session.status !== 'qr_ready') {
-      throw new ConflictError(
-        'SESSION_BUSY',
-        `Session is ${session.status}; request a pairing code once it shows a QR`,
-        {
-          retryable: true,
-        },
-      );
-    }
-    return { pairingCode: await runner.requestPairingCode(phone), status: session.status };
-  }
-
-  async discard(sessionId: string): Promise<void> {
-    await this.runners.get(sessionId)?.discard();
-    await this.deps.engines.wipeCredentials(sessionId);
+  /** Runs an owner-directed operation on this host's runner of the session. */
+  call<Op extends HostOperation>(
+    operation: Op,
+    input: HostOperationInput<Op>,
+  ): Promise<HostOperationResult<Op>> {
+    return runOperation(this.operations, operation, input);
   }
 
   async stats(sessionIds?: readonly string[]): Promise<HostStats> {
@@ -224,10 +187,5 @@ export class Host implements HostGateway {
     this.runners.delete(runner.session.id);
     this.deps.metrics.activeEngines.set(this.runners.size);
     this.placement?.ended(runner.session.id);
-  }
-
-  private existing(sessionId: string, session: Session | null): Session {
-    if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
-    return session;
   }
 }

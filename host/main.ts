@@ -1,52 +1,28 @@
 /**
- * `npm start`: runs the gateway (embedded mode by default; DEPLOYMENT_MODE=aws runs a host) until SIGINT/SIGTERM. A bad configuration stops it before
- * anything is opened, with one message naming every bad variable.
+ * The host container's entry (aws mode, `node dist/host/main.js`): runs the engines, consumes the command queue and
+ * answers owner-directed calls on its RPC port until SIGINT/SIGTERM. It serves no API: the functions do, on Lambda.
+ * The single-process mode (`npm start`) starts from embedded/main.ts instead.
  */
-import { EnvError, loadEnv } from '#shared/config/env.js';
-import { startGateway } from './gateway.js';
+import { startHost } from './host-process.js';
+import { loadEnvOrExit } from './load-env-or-exit.js';
 import { requireSupportedNode } from './node-runtime.js';
-
-function banner(url: string, bootstrap: Awaited<ReturnType<typeof startGateway>>['bootstrap']): string {
-  const lines = [`Waygate is listening on ${url}  (API reference: ${url}/api/docs)`];
-  if (bootstrap.status === 'created') {
-    lines.push(`An admin API key was created. It is shown this once:`, `    ${bootstrap.plaintext}`);
-    if (bootstrap.file) lines.push(`It is also saved in ${bootstrap.file} (mode 0600).`);
-  } else if (bootstrap.file) {
-    lines.push(`The admin API key is in ${bootstrap.file}.`);
-  }
-  lines.push(`Try: curl -H "X-API-Key: <key>" ${url}/api/sessions`);
-  return `${lines.join('\n')}\n`;
-}
+import { runUntilSignal } from './run-until-signal.js';
 
 async function main(): Promise<void> {
   requireSupportedNode();
-  let env: ReturnType<typeof loadEnv>;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const gateway = await startGateway({ env });
-  process.stdout.write(
-    env.DEPLOYMENT_MODE === 'aws'
-      ? `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${gateway.rpcUrl}, advertised as ${env.NODE_URL}\n`
-      : banner(gateway.url, gateway.bootstrap),
-  );
-  const shutdown = (signal: string) => {
-    process.stdout.write(`\n${signal} received, shutting down…\n`);
-    const force = setTimeout(() => process.exit(1), env.SHUTDOWN_GRACE_MS + 10_000);
-    force.unref();
-    gateway.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+  const env = loadEnvOrExit();
+  if (env.DEPLOYMENT_MODE !== 'aws') {
+    process.stderr.write(
+      'dist/host/main.js runs a host for the aws mode (DEPLOYMENT_MODE=aws); the embedded gateway starts with ' +
+        '`npm start` (dist/embedded/main.js)\n',
     );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.exit(1);
+  }
+  const host = await startHost({ env });
+  process.stdout.write(
+    `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${host.rpcUrl}, advertised as ${env.NODE_URL}\n`,
+  );
+  runUntilSignal(() => host.close(), env.SHUTDOWN_GRACE_MS);
 }
 
 await main();

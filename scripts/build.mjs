@@ -16,8 +16,9 @@ const common = {
 // entry points' own files, so it is loaded only when used.
 await build({
   ...common,
-  entryPoints: ['host/main.ts', 'host/migrate.ts', 'host/recover-admin-key.ts'],
-  outdir: 'dist/host',
+  entryPoints: ['embedded/main.ts', 'host/main.ts', 'host/migrate.ts', 'host/recover-admin-key.ts'],
+  outbase: '.',
+  outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });

@@ -5,7 +5,17 @@ import fs from 'node:fs';
 const MAX_LINES = 330;
 const files = execFileSync(
   'git',
-  ['ls-files', '--cached', '--others', '--exclude-standard', 'functions', 'host', 'shared', 'tests'],
+  [
+    'ls-files',
+    '--cached',
+    '--others',
+    '--exclude-standard',
+    'functions',
+    'host',
+    'embedded',
+    'shared',
+    'tests',
+  ],
   {
     encoding: 'utf8',
   },

@@ -1,6 +1,6 @@
 import { defineRoute } from '#functions/http/route.js';
 import { Message, SendTextBody } from '#shared/domain/message.js';
-import { sendText } from '#shared/use-cases/messages/send-text.js';
+import { sendMessage } from '#shared/use-cases/messages/send-message.js';
 import { MessageSessionParams } from './params.js';
 
 /** POST /api/sessions/{sessionId}/messages/send-text: 201 with the stored message (`sent`, or `pending`). */
@@ -15,6 +15,12 @@ export const sendTextRoute = defineRoute({
   response: Message,
   success: 201,
   errors: [404],
-  run: ({ deps, caller, params, body }) =>
-    sendText(deps, caller, params.sessionId, body, deps.env.SEND_WAIT_MS),
+  run: ({ deps, caller, params, body: { chatId, ...text } }) =>
+    sendMessage(
+      deps,
+      caller,
+      params.sessionId,
+      { chatId, content: { type: 'text', ...text } },
+      deps.env.SEND_WAIT_MS,
+    ),
 });

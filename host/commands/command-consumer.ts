@@ -12,7 +12,20 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { CommandQueue, ReceivedCommand } from '#shared/queue/command-queue.js';
 
-export type CommandHandlers = { [T in SessionCommandType]: (command: CommandOf<T>) => Promise<void> };
+/** One handler per command type; `forwarded` is true when another host passed the command on to this owner. */
+export type CommandHandlers = {
+  [T in SessionCommandType]: (command: CommandOf<T>, forwarded?: boolean) => Promise<void>;
+};
+
+/** Runs the handler of the command's type. */
+export function dispatchCommand(
+  handlers: CommandHandlers,
+  command: SessionCommand,
+  forwarded = false,
+): Promise<void> {
+  const handler = handlers[command.type] as (command: SessionCommand, forwarded: boolean) => Promise<void>;
+  return handler(command, forwarded);
+}
 
 export interface ConsumerOptions {
   waitTimeSeconds: number;
@@ -80,9 +93,8 @@ export class CommandConsumer {
     command: SessionCommand,
     message: Parameters<CommandQueue['ack']>[0],
   ): Promise<boolean> {
-    const handler = this.handlers[command.type] as (command: SessionCommand) => Promise<void>;
     try {
-      await handler(command);
+      await dispatchCommand(this.handlers, command);
       await this.queue.ack(message);
       this.metrics.commandsProcessed.inc({ type: command.type, outcome: 'ok' });
       return true;

@@ -2,6 +2,7 @@
  * The engine port: what the host needs from a WhatsApp client library. Engines report through an EngineListener;
  * the session runner owns status, reconnects and persistence, so an engine never writes the store itself.
  */
+import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
 import type { SessionConfig } from '#shared/domain/session.js';
 
 export type EngineKind = 'test' | 'baileys' | 'webjs';
@@ -47,12 +48,12 @@ export interface OutgoingStatus {
   status: 'sent' | 'delivered' | 'read' | 'failed';
 }
 
-export interface SendTextInput {
+/** A message to send: what (one of the outgoing content kinds), to which chat, under which network id. */
+export interface OutgoingMessage {
   chatId: string;
-  text: string;
   /** The pre-generated network id: the engine sends under this id so a retried command is the same message. */
   waMessageId: string;
-  mentions?: readonly string[];
+  content: OutgoingContent;
 }
 
 /** A restriction the network put on (or lifted from) the account: deliberate evidence, never a failed probe. */
@@ -97,8 +98,8 @@ export interface MessagingEngine {
   logout(): Promise<void>;
   /** Tears the client down at once without waiting for the network (stuck engines). */
   forceDestroy(): Promise<void>;
-  /** Sends a text; resolves once the network accepted it (epoch-second timestamp of the send). */
-  sendText(input: SendTextInput): Promise<{ timestamp: number }>;
+  /** Sends a message; resolves once the network accepted it (epoch-second timestamp of the send). */
+  send(message: OutgoingMessage): Promise<{ timestamp: number }>;
   /** Asks for an 8-character code to link by phone number instead of QR (capability `pairing_code`). */
   requestPairingCode?(phone: string): Promise<string>;
 }

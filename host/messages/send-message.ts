@@ -4,10 +4,13 @@
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
  */
 
+import type { OutgoingMessage } from '#host/engines/engine.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
+import { contentOfStored } from '#shared/domain/outgoing-content.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
+import type { MessageOutcomeNotifier } from '#shared/ports/message-outcomes.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import { type MessageSink, messageEventData } from './message-sink.js';
 
@@ -19,6 +22,8 @@ export interface SendDeps {
   inFlight: Set<string>;
   /** How long a send waits for a started session (connecting, reconnecting) to be ready before failing. */
   readyWaitMs: number;
+  /** Told once a message is settled, so the request waiting for it answers at once. */
+  outcomes: MessageOutcomeNotifier;
 }
 
 async function waitUntilConnected(
@@ -39,10 +44,11 @@ async function waitUntilConnected(
 export async function sendMessage(deps: SendDeps, command: CommandOf<'message.send'>): Promise<void> {
   const { sessionId, messageId } = command;
   const message = await deps.messages.findById(sessionId, messageId);
-  if (message?.status !== 'pending' || !message.waMessageId || message.body === null) return;
+  if (message?.status !== 'pending' || !message.waMessageId) return;
   const waMessageId = message.waMessageId;
   const fail = async (error: string) => {
     const change = await deps.messages.advanceStatus(sessionId, waMessageId, 'failed');
+    deps.outcomes.notify(sessionId, messageId);
     if (change.outcome !== 'updated') return;
     await deps.sink.publish({
       event: 'message.failed',
@@ -57,18 +63,24 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
       'this message is being sent; the command is retried later',
     );
   }
+  const content = contentOfStored(message);
+  if (!content) {
+    await fail(`a stored ${message.type} message holds nothing that can be sent`);
+    return;
+  }
   deps.inFlight.add(messageId);
   try {
-    await sendNow(deps, { ...message, body: message.body }, waMessageId, fail);
+    await sendNow(deps, message, { chatId: message.chatId, waMessageId, content }, fail);
   } finally {
     deps.inFlight.delete(messageId);
+    deps.outcomes.notify(sessionId, messageId);
   }
 }
 
 async function sendNow(
   deps: SendDeps,
-  message: Message & { body: string },
-  waMessageId: string,
+  message: Message,
+  outgoing: OutgoingMessage,
   fail: (error: string) => Promise<void>,
 ): Promise<void> {
   const { sessionId } = message;
@@ -82,23 +94,16 @@ async function sendNow(
     await fail('session is not connected');
     return;
   }
-  const mentions = Array.isArray(message.metadata?.mentions)
-    ? (message.metadata.mentions as string[])
-    : undefined;
   let timestamp: number;
   try {
-    ({ timestamp } = await runner.sendText({
-      chatId: message.chatId,
-      text: message.body,
-      waMessageId,
-      ...(mentions ? { mentions } : {}),
-    }));
+    ({ timestamp } = await runner.send(outgoing));
   } catch (error) {
     await fail(error instanceof Error ? error.message : 'send failed');
     return;
   }
-  const change = await deps.messages.advanceStatus(sessionId, waMessageId, 'sent', timestamp);
-  // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before sendText
+  const change = await deps.messages.advanceStatus(sessionId, outgoing.waMessageId, 'sent', timestamp);
+  deps.outcomes.notify(sessionId, message.id);
+  // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before the send
   // resolves). The message was still sent here, once, and its `message.sent` is still owed.
   if (change.outcome === 'not_found') return;
   if (change.outcome === 'unchanged' && !isStatusAdvance('sent', change.message.status)) return;

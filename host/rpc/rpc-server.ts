@@ -7,14 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Host } from '#host/host.js';
-import {
-  HOST_HEALTH_PATH,
-  HOST_RPC_PATH,
-  type HostRpcOp,
-  HostRpcRequest,
-  type HostRpcRequestOf,
-  type HostRpcResultOf,
-} from '#shared/domain/host-rpc.js';
+import { HOST_OPERATIONS } from '#shared/domain/host-operations.js';
+import { HOST_HEALTH_PATH, HOST_RPC_PATH, HostRpcRequest } from '#shared/domain/host-rpc.js';
 import {
   AppError,
   NotFoundError,
@@ -26,11 +20,8 @@ import {
 import type { Logger } from '#shared/ports/logger.port.js';
 import { constantTimeEquals } from '#shared/security/secrets.js';
 
-/** What the RPC server calls: the host's owner-directed operations and its command entry. */
-export type HostRpcTarget = Pick<
-  Host,
-  'stop' | 'logout' | 'forceKill' | 'getQr' | 'requestPairingCode' | 'discard' | 'handleCommand'
->;
+/** What the RPC server calls: the host's owner-directed operations. */
+export type HostRpcTarget = Pick<Host, 'call'>;
 
 /** Requests are a few hundred bytes; anything much larger is not a host RPC. */
 const BODY_LIMIT = 64 * 1024;
@@ -42,26 +33,6 @@ export interface RpcServerOptions {
   bindHost: string;
   nodeId: string;
   logger: Logger;
-}
-
-type Handlers = { [Op in HostRpcOp]: (request: HostRpcRequestOf<Op>) => Promise<HostRpcResultOf<Op>> };
-
-function handlersFor(host: HostRpcTarget): Handlers {
-  return {
-    stop: (r) => host.stop(r.sessionId),
-    logout: (r) => host.logout(r.sessionId),
-    forceKill: (r) => host.forceKill(r.sessionId),
-    getQr: (r) => host.getQr(r.sessionId),
-    requestPairingCode: (r) => host.requestPairingCode(r.sessionId, r.phone),
-    discard: async (r) => {
-      await host.discard(r.sessionId);
-      return null;
-    },
-    command: async (r) => {
-      await host.handleCommand(r.command, true);
-      return null;
-    },
-  };
 }
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
@@ -87,7 +58,6 @@ export interface RunningRpcServer {
 }
 
 export async function startRpcServer(options: RpcServerOptions): Promise<RunningRpcServer> {
-  const handlers = handlersFor(options.host);
   const dispatch = async (req: http.IncomingMessage): Promise<unknown> => {
     if (!constantTimeEquals(bearer(req), options.token))
       throw new UnauthorizedError('Invalid host RPC token');
@@ -98,12 +68,15 @@ export async function startRpcServer(options: RpcServerOptions): Promise<Running
       if (error instanceof AppError) throw error;
       throw new ValidationError('Body is not JSON', { code: 'INVALID_JSON' });
     }
-    const parsed = HostRpcRequest.safeParse(raw);
-    if (!parsed.success)
-      throw new ValidationError('Not a host RPC request', { details: parsed.error.issues });
-    const request = parsed.data;
-    const handler = handlers[request.op] as (r: typeof request) => Promise<unknown>;
-    return handler(request);
+    const envelope = HostRpcRequest.safeParse(raw);
+    if (!envelope.success)
+      throw new ValidationError('Not a host RPC request', { details: envelope.error.issues });
+    const { operation } = envelope.data;
+    const input = HOST_OPERATIONS[operation].input.safeParse(envelope.data.input);
+    if (!input.success) {
+      throw new ValidationError(`Invalid input of ${operation}`, { details: input.error.issues });
+    }
+    return options.host.call(operation, input.data as Parameters<HostRpcTarget['call']>[1]);
   };
 
   const server = http.createServer((req, res) => {

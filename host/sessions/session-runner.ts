@@ -11,8 +11,8 @@ import type {
   EngineSession,
   LinkedIdentity,
   MessagingEngine,
+  OutgoingMessage,
   RestrictionNotice,
-  SendTextInput,
 } from '#host/engines/engine.port.js';
 import type { MessageSink } from '#host/messages/message-sink.js';
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
@@ -111,11 +111,11 @@ export class SessionRunner {
     return engine.requestPairingCode(phone);
   }
 
-  /** Sends a text through the live engine; throws when there is none (the caller marks the message failed). */
-  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+  /** Sends through the live engine; throws when there is none (the caller marks the message failed). */
+  async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     const engine = this.engine;
     if (!engine) throw new SessionStateError('SESSION_NOT_READY', 'Session has no live connection');
-    return engine.sendText(input);
+    return engine.send(message);
   }
 
   /** A start while waiting to reconnect: try now instead of after the backoff. */

@@ -1,6 +1,7 @@
 /** Messages: the stored record (spec "Message (stored record)"), statuses, and the send-text request. */
 import { z } from 'zod';
 import { IsoTimestamp, Uuid } from './common.js';
+import { TextContent } from './outgoing-content.js';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MessageStatus = z.enum(MESSAGE_STATUSES);
@@ -52,14 +53,6 @@ export const Message = z
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof Message>;
 
-export const TEXT_MAX = 4096;
-
-export const SendTextBody = z.strictObject({
-  chatId: ChatId,
-  text: z.string().min(1).max(TEXT_MAX),
-  mentions: z
-    .array(z.string().regex(/^[0-9]{5,20}@c\.us$/, 'must be <number>@c.us'))
-    .max(1024)
-    .optional(),
-});
+/** POST …/send-text: the chat and the text content's fields. */
+export const SendTextBody = TextContent.omit({ type: true }).extend({ chatId: ChatId });
 export type SendTextBody = z.infer<typeof SendTextBody>;

@@ -1,9 +1,20 @@
-import type { ApiKey } from '#shared/domain/api-key.js';
+import { type ApiKey, ApiKey as ApiKeySchema } from '#shared/domain/api-key.js';
 
-/** Fields of a key that an update may change (usage stats have their own path). */
-export type ApiKeyPatch = Partial<
-  Pick<ApiKey, 'name' | 'role' | 'allowedIps' | 'allowedSessions' | 'isActive' | 'expiresAt' | 'updatedAt'>
->;
+/** Every field of a stored key, in schema order (adapters map rows and items field by field). */
+export const API_KEY_FIELDS = ApiKeySchema.keyof().options;
+
+/** The fields of a key that an update may change (usage stats have their own path). */
+export const API_KEY_PATCH_FIELDS = [
+  'name',
+  'role',
+  'allowedIps',
+  'allowedSessions',
+  'isActive',
+  'expiresAt',
+  'updatedAt',
+] as const satisfies readonly (keyof ApiKey)[];
+
+export type ApiKeyPatch = Partial<Pick<ApiKey, (typeof API_KEY_PATCH_FIELDS)[number]>>;
 
 export type ApiKeyChange = { kind: 'update'; patch: ApiKeyPatch } | { kind: 'delete' };
 

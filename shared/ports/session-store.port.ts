@@ -110,6 +110,11 @@ export function leaseLiveAt(session: Session, instant: Date): boolean {
   return session.leaseExpiresAt === null || session.leaseExpiresAt > instant.toISOString();
 }
 
+/** The node URL of the session's live lease at `now` (the stores' rule), or null when no host owns it. */
+export function liveOwnerUrl(session: Session, now: Date): string | null {
+  return session.nodeUrl && leaseLiveAt(session, now) ? session.nodeUrl : null;
+}
+
 /** Every condition given in `options` holds for a row as read (they combine with AND): the port's rule in one place. */
 export function updateConditionsHold(session: Session, options: SessionUpdateOptions): boolean {
   if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;

@@ -3,6 +3,7 @@ import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 
@@ -13,5 +14,7 @@ export interface CoreDeps {
   data: DataStore;
   commands: CommandQueue;
   host: HostGateway;
+  /** Tells a waiting send request when its message settled. */
+  outcomes: MessageOutcomes;
   audit: AuditRecorder;
 }

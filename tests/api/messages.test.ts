@@ -43,12 +43,24 @@ describe('messages: send-text, inbound, acks and history', () => {
       timestamp: expect.any(Number),
     });
     const sent = gw.network.sent.get(sessionId) ?? [];
-    expect(sent.at(-1)).toMatchObject({
+    expect(sent.at(-1)).toEqual({
       chatId: CONTACT,
-      text: 'hello there',
+      content: { type: 'text', text: 'hello there' },
       waMessageId: res.body.waMessageId,
     });
     await waitFor(() => events.some((e) => e.event === 'message.sent' && e.data.id === res.body.waMessageId));
+  });
+
+  it('sends the mentions with the text and keeps them in the row', async () => {
+    const mention = '15557770009@c.us';
+    const res = await send({ chatId: CONTACT, text: 'ping @15557770009', mentions: [mention] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'sent', metadata: { mentions: [mention] } });
+    expect((gw.network.sent.get(sessionId) ?? []).at(-1)).toEqual({
+      chatId: CONTACT,
+      content: { type: 'text', text: 'ping @15557770009', mentions: [mention] },
+      waMessageId: res.body.waMessageId,
+    });
   });
 
   it('advances acks sent → delivered → read, never backwards, and publishes message.ack', async () => {

@@ -1,5 +1,5 @@
 // Linking with the real Baileys engine against the WhatsApp network simulator (its own process): N sessions linked
-// by QR one after another through the REST API of a gateway child process (`node dist/host/main.js`), then a
+// by QR one after another through the REST API of a gateway child process (`node dist/embedded/main.js`), then a
 // restart of the gateway on the same data dir, timed from the new process's spawn to every session `ready`.
 // CPU seconds of the simulator and of the gateway processes (from /proc) show which side is the bottleneck.
 import { spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ const POLL_MS = 20;
 
 /** Spawns the built gateway in its own process group; `output()` keeps the tail of what it printed. */
 function spawnGateway(env) {
-  const child = spawn(process.execPath, ['dist/host/main.js'], {
+  const child = spawn(process.execPath, ['dist/embedded/main.js'], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

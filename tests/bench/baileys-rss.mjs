@@ -1,4 +1,4 @@
-// Memory per idle linked Baileys session: the gateway runs IN this process (bundled from host/gateway.ts with
+// Memory per idle linked Baileys session: the gateway runs IN this process (bundled from embedded/gateway.ts with
 // esbuild, so `global.gc()` reaches it; run with --expose-gc), the simulator in its own. RSS after forced GC at
 // 0, 10, …, 50 sessions linked by QR through the REST API; the least-squares slope is the cost per session.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.

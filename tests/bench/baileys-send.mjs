@@ -1,6 +1,6 @@
 // Send rate of one Baileys session with the project's auth-state store (SQLite file per session behind the
 // write-through cache), against the WhatsApp network simulator in its own process. The gateway runs IN this
-// process (bundled from host/gateway.ts with esbuild, as baileys-rss.mjs does); one session is linked by QR through
+// process (bundled from embedded/gateway.ts with esbuild, as baileys-rss.mjs does); one session is linked by QR through
 // the REST API, then:
 //  - engine: N texts through that session's runner (`SessionRunner.sendText` → BaileysEngine.sendText), with
 //    `inFlight` sends outstanding, to ONE simulated contact; counted as sent when sendText resolved and as

@@ -192,13 +192,13 @@ export async function liveDevices(sim) {
 const BUNDLE = path.join(ROOT, 'dist/bench-gateway.mjs');
 
 let gatewayModule = null;
-/** Bundles host/gateway.ts once per process (packages stay external) and imports it. */
+/** Bundles embedded/gateway.ts once per process (packages stay external) and imports it. */
 export async function loadGatewayModule() {
   gatewayModule ??= (async () => {
     await build({
       stdin: {
         contents: [
-          "export { startGateway } from './host/gateway.ts';",
+          "export { startGateway } from './embedded/gateway.ts';",
           "export { loadEnv } from './shared/config/env.ts';",
           "export { generateWaMessageId } from './shared/domain/wa-ids.ts';",
         ].join('\n'),

@@ -1,5 +1,5 @@
 // Sustained sends through the REST path: does the gateway's cost per send stay flat as its data grows?
-// The built gateway (`dist/host/main.js`, real Baileys engine, default SEND_WAIT_MS, npm start's heap limit) runs
+// The built gateway (`dist/embedded/main.js`, real Baileys engine, default SEND_WAIT_MS, npm start's heap limit) runs
 // as its own process, the WhatsApp simulator in another; one session is linked by QR. CLIENTS clients (default 20)
 // then loop `POST /api/sessions/{id}/messages/send-text` for DURATION seconds (BENCH_SUSTAINED_S, default 120),
 // each to its own contact; a quarter of them also have that contact write back after each answered send
@@ -81,7 +81,7 @@ export async function sendSustained() {
     const base = `http://127.0.0.1:${port}`;
     gateway = await startProcess(
       'node',
-      [...GATEWAY_ARGS, 'dist/host/main.js'],
+      [...GATEWAY_ARGS, 'dist/embedded/main.js'],
       embeddedEnv(port, dataDir, sim.gatewayEnv),
       httpOk(`${base}/api/health/ready`),
     );

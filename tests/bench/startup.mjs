@@ -17,7 +17,7 @@ export async function startupTime() {
     times.push(Math.round(run.startupMs));
     await stopProcess(run.child);
   }
-  const direct = await startProcess('node', ['dist/host/main.js'], env, ready);
+  const direct = await startProcess('node', ['dist/embedded/main.js'], env, ready);
   await stopProcess(direct.child);
   const sorted = [...times].sort((a, b) => a - b);
   return {

@@ -90,7 +90,7 @@ export function embeddedEnv(port, dataDir, extra = {}) {
 }
 
 /**
- * Starts the built gateway (dist/host/main.js) in a fresh data dir and answers `{ child, base, dataDir, key }` once
+ * Starts the built gateway (dist/embedded/main.js) in a fresh data dir and answers `{ child, base, dataDir, key }` once
  * it is ready; `key` is the admin key it generated.
  */
 export async function startEmbeddedGateway(extra = {}) {
@@ -99,7 +99,7 @@ export async function startEmbeddedGateway(extra = {}) {
   const base = `http://127.0.0.1:${port}`;
   const { child } = await startProcess(
     'node',
-    ['dist/host/main.js'],
+    ['dist/embedded/main.js'],
     embeddedEnv(port, dataDir, extra),
     httpOk(`${base}/api/health/ready`),
   );

@@ -10,6 +10,7 @@ import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
@@ -76,15 +77,7 @@ function lateBoundTarget(): { target: HostRpcTarget; bind(host: Host): void } {
     bind: (h) => {
       bound = h;
     },
-    target: {
-      stop: (id) => host().stop(id),
-      logout: (id) => host().logout(id),
-      forceKill: (id) => host().forceKill(id),
-      getQr: (id) => host().getQr(id),
-      requestPairingCode: (id, phone) => host().requestPairingCode(id, phone),
-      discard: (id) => host().discard(id),
-      handleCommand: (command, forwarded) => host().handleCommand(command, forwarded),
-    },
+    target: { call: (operation, input) => host().call(operation, input) },
   };
 }
 
@@ -109,6 +102,7 @@ export async function startClusterNode(
   });
   const { clock } = shared;
   const host = new Host({
+    outcomes: new InProcessMessageOutcomes(),
     sessions: shared.sessions,
     messages: shared.messages,
     fences: shared.fences,

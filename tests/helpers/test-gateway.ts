@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { describe, it } from '@jest/globals';
+import { type RunningGateway, startGateway } from '#embedded/gateway.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
-import { type RunningGateway, startGateway } from '#host/gateway.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 

@@ -5,8 +5,8 @@
  */
 
 import { quietLibsignal } from '#host/engines/baileys/quiet-libsignal.js';
-import { createLogger, parseLogLevel } from './log.js';
 import { startSimulator } from './server.js';
+import { createLogger, parseLogLevel } from './support/log.js';
 
 const level = parseLogLevel(process.env.SIM_LOG, 'info');
 if (level !== 'debug') quietLibsignal();

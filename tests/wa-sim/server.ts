@@ -5,9 +5,10 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { createAdminHandler } from './admin-api.js';
-import { createLogger, type LogLevel, type SimLogger } from './log.js';
-import { Simulator } from './simulator.js';
+import { createAdminHandler } from './admin/admin-api.js';
+import { attachClient } from './network/dispatch.js';
+import { Simulator } from './network/simulator.js';
+import { createLogger, type LogLevel, type SimLogger } from './support/log.js';
 
 /** Where and how to run. Port 0 picks a free port. */
 export interface SimulatorOptions {
@@ -43,7 +44,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Clients (fetch) keep admin connections alive; a short server timeout races a busy client's reuse.
   http.keepAliveTimeout = 60_000;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  wss.on('connection', (socket) => simulator.attach(socket));
+  wss.on('connection', (socket) => attachClient(simulator, socket));
 
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));

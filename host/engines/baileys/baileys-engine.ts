@@ -16,10 +16,11 @@ import type {
   EngineListener,
   EngineSession,
   MessagingEngine,
-  SendTextInput,
+  OutgoingMessage,
 } from '#host/engines/engine.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
+import { toBaileysContent } from './baileys-content.js';
 import { type ConnectStage, describeClose } from './baileys-disconnect.js';
 import {
   inboundFromBaileys,
@@ -116,15 +117,14 @@ export class BaileysEngine implements MessagingEngine {
     this.credentialsWiped = true;
   }
 
-  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+  async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     const socket = this.socket;
     if (!socket) throw new Error('no open connection');
-    const sent = await socket.sendMessage(
-      toBaileysJid(input.chatId),
-      { text: input.text, ...(input.mentions ? { mentions: input.mentions.map(toBaileysJid) } : {}) },
-      { messageId: input.waMessageId },
-    );
-    if (sent?.message) this.options.recentMessages.remember(this.session.id, input.waMessageId, sent.message);
+    const sent = await socket.sendMessage(toBaileysJid(message.chatId), toBaileysContent(message.content), {
+      messageId: message.waMessageId,
+    });
+    if (sent?.message)
+      this.options.recentMessages.remember(this.session.id, message.waMessageId, sent.message);
     return { timestamp: Number(sent?.messageTimestamp ?? Math.floor(Date.now() / 1000)) };
   }
 

@@ -10,9 +10,9 @@ import type {
   EngineSession,
   InboundMessage,
   MessagingEngine,
+  OutgoingMessage,
   OutgoingStatus,
   RestrictionNotice,
-  SendTextInput,
 } from '#host/engines/engine.port.js';
 import type { TestNetwork } from './test-network.js';
 
@@ -81,9 +81,9 @@ class TestEngine implements MessagingEngine {
     this.close();
   }
 
-  async sendText(input: SendTextInput): Promise<{ timestamp: number }> {
+  async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     if (this.closed) throw new Error('connection closed');
-    this.network.recordSent(this.session.id, input);
+    this.network.recordSent(this.session.id, message);
     return { timestamp: Math.floor(Date.now() / 1000) };
   }
 

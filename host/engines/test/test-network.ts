@@ -4,9 +4,9 @@
  */
 import type {
   InboundMessage,
+  OutgoingMessage,
   OutgoingStatus,
   RestrictionNotice,
-  SendTextInput,
 } from '#host/engines/engine.port.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
@@ -111,11 +111,11 @@ export class TestNetwork {
     this.scanQr(sessionId, { phone: issued.phone, pushName });
   }
 
-  /** Texts the sessions sent, in order, as the network received them. */
-  readonly sent = new Map<string, SendTextInput[]>();
+  /** Messages the sessions sent, in order, as the network received them. */
+  readonly sent = new Map<string, OutgoingMessage[]>();
 
-  recordSent(sessionId: string, input: SendTextInput): void {
-    this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), input]);
+  recordSent(sessionId: string, message: OutgoingMessage): void {
+    this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), message]);
   }
 
   /** The network restricts the account (or lifts the restriction). */

@@ -8,29 +8,28 @@
  * two admins deleting each other leave one). Creating keys and recording usage never make an admin unusable, so
  * they skip the guard.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { patchFields } from '#shared/adapters/patch-support.js';
 import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type {
-  ApiKeyChange,
-  ApiKeyStore,
-  ApiKeyUsage,
-  GuardedChangeResult,
+import {
+  API_KEY_FIELDS,
+  API_KEY_PATCH_FIELDS,
+  type ApiKeyChange,
+  type ApiKeyStore,
+  type ApiKeyUsage,
+  type GuardedChangeResult,
 } from '#shared/ports/api-key-store.port.js';
 import {
   cancellationCodes,
   copy,
-  definedFields,
-  failedAt,
+  createWithLock,
+  getItem,
   guard,
   type Item,
   isConditionFailed,
+  partitionQuery,
+  queryCount,
   queryPartition,
   setExpression,
 } from './dynamodb-support.js';
@@ -43,25 +42,9 @@ const MAX_ATTEMPTS = 10;
 const keyKey = (id: string) => ({ pk: PARTITION, sk: `KEY#${id}` });
 const hashKey = (keyHash: string) => ({ pk: `APIKEYHASH#${keyHash}`, sk: 'LOCK' });
 
-const FIELDS = [
-  'id',
-  'name',
-  'keyHash',
-  'keyPrefix',
-  'role',
-  'allowedIps',
-  'allowedSessions',
-  'isActive',
-  'expiresAt',
-  'lastUsedAt',
-  'usageCount',
-  'createdAt',
-  'updatedAt',
-] as const satisfies readonly (keyof ApiKey)[];
-
 function toApiKey(item: Item): ApiKey {
   const key: Record<string, unknown> = {};
-  for (const field of FIELDS) key[field] = item[field] ?? null;
+  for (const field of API_KEY_FIELDS) key[field] = item[field] ?? null;
   // Allowlists fail closed: anything but an array of strings becomes an empty list.
   for (const field of ['allowedIps', 'allowedSessions'] as const) {
     const list = key[field];
@@ -79,37 +62,17 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   ) {}
 
   create(key: ApiKey): Promise<void> {
-    return guard(STORE, async () => {
-      const unique = 'attribute_not_exists(pk)';
-      try {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...copy(key), ...keyKey(key.id) },
-                  ConditionExpression: unique,
-                },
-              },
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...hashKey(key.keyHash), keyId: key.id },
-                  ConditionExpression: unique,
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        const codes = cancellationCodes(error);
-        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'An API key with this id already exists');
-        if (failedAt(codes, 1))
-          throw new ConflictError('CONFLICT', 'An API key with this hash already exists');
-        throw error;
-      }
-    });
+    return guard(STORE, () =>
+      createWithLock(
+        this.doc,
+        this.table,
+        { item: { ...copy(key), ...keyKey(key.id) }, lock: { ...hashKey(key.keyHash), keyId: key.id } },
+        {
+          item: () => new ConflictError('CONFLICT', 'An API key with this id already exists'),
+          lock: () => new ConflictError('CONFLICT', 'An API key with this hash already exists'),
+        },
+      ),
+    );
   }
 
   findById(id: string): Promise<ApiKey | null> {
@@ -118,10 +81,8 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
 
   findByHash(keyHash: string): Promise<ApiKey | null> {
     return guard(STORE, async () => {
-      const lock = await this.doc.send(
-        new GetCommand({ TableName: this.table, Key: hashKey(keyHash), ConsistentRead: true }),
-      );
-      const keyId = lock.Item?.keyId;
+      const lock = await getItem(this.doc, this.table, hashKey(keyHash));
+      const keyId = lock?.keyId;
       if (typeof keyId !== 'string') return null;
       const key = await this.read(keyId);
       return key?.keyHash === keyHash ? key : null;
@@ -135,38 +96,18 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   }
 
   count(): Promise<number> {
-    return guard(STORE, async () => {
-      let total = 0;
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await this.doc.send(
-          new QueryCommand({
-            TableName: this.table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': PARTITION },
-            Select: 'COUNT',
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        total += page.Count ?? 0;
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return total;
-    });
+    return guard(STORE, () => queryCount(this.doc, partitionQuery(this.table, PARTITION)));
   }
 
   applyGuarded(id: string, change: ApiKeyChange, now: Date): Promise<GuardedChangeResult> {
     return guard(STORE, async () => {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const guardItem = await this.doc.send(
-          new GetCommand({ TableName: this.table, Key: GUARD_KEY, ConsistentRead: true }),
-        );
-        const version = typeof guardItem.Item?.version === 'number' ? guardItem.Item.version : 0;
+        const guardItem = await getItem(this.doc, this.table, GUARD_KEY);
+        const version = typeof guardItem?.version === 'number' ? guardItem.version : 0;
         const keys = await this.all();
         const target = keys.find((key) => key.id === id);
         if (!target) return { outcome: 'not_found' };
-        const patch = change.kind === 'update' ? definedFields(change.patch) : {};
+        const patch = change.kind === 'update' ? patchFields(change.patch, API_KEY_PATCH_FIELDS) : {};
         const after = change.kind === 'update' ? { ...target, ...patch } : null;
         if (removesLastUsableAdmin(target, after, () => keys, now)) return { outcome: 'last_admin' };
         const bump = {
@@ -265,10 +206,8 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   }
 
   private async read(id: string): Promise<ApiKey | null> {
-    const result = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: keyKey(id), ConsistentRead: true }),
-    );
-    return result.Item ? toApiKey(result.Item) : null;
+    const item = await getItem(this.doc, this.table, keyKey(id));
+    return item ? toApiKey(item) : null;
   }
 
   private async all(): Promise<ApiKey[]> {

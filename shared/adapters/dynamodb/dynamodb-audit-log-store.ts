@@ -18,6 +18,7 @@ import {
   copy,
   guard,
   type Item,
+  putNew,
   queryAll,
   queryPage,
 } from './dynamodb-support.js';
@@ -96,7 +97,7 @@ export class DynamoDbAuditLogStore implements AuditLogStore {
     const item: Item = { ...copy(entry), ...entryKey(entry.id), gsi1pk: 'AUDIT', gsi1sk: order };
     if (entry.sessionId !== null)
       Object.assign(item, { gsi2pk: `AUDITSESSION#${entry.sessionId}`, gsi2sk: order });
-    return { Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+    return putNew(this.table, item);
   }
 
   query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }> {

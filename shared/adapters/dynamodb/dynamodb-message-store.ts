@@ -6,7 +6,6 @@
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   UpdateCommand,
@@ -25,9 +24,11 @@ import {
   chunks,
   copy,
   failedAt,
+  getItem,
   guard,
   type Item,
   isConditionFailed,
+  putNew,
   queryAll,
   queryPage,
 } from './dynamodb-support.js';
@@ -87,21 +88,11 @@ export class DynamoDbMessageStore implements MessageStore {
           ConditionExpression: 'attribute_exists(pk)',
         },
       };
-      const put = {
-        Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-      };
+      const put = putNew(this.table, item);
       const lock =
         message.waMessageId === null
           ? []
-          : [
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...waKey(message.sessionId, message.waMessageId), messageId: message.id },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-            ];
+          : [putNew(this.table, { ...waKey(message.sessionId, message.waMessageId), messageId: message.id })];
       try {
         await this.doc.send(new TransactWriteCommand({ TransactItems: [sessionCheck, put, ...lock] }));
         return true;
@@ -269,17 +260,13 @@ export class DynamoDbMessageStore implements MessageStore {
   }
 
   private async read(id: string): Promise<Message | null> {
-    const result = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: messageKey(id), ConsistentRead: true }),
-    );
-    return result.Item ? toMessage(result.Item) : null;
+    const item = await getItem(this.doc, this.table, messageKey(id));
+    return item ? toMessage(item) : null;
   }
 
   private async readByWa(sessionId: string, waMessageId: string): Promise<Message | null> {
-    const lock = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: waKey(sessionId, waMessageId), ConsistentRead: true }),
-    );
-    const messageId = lock.Item?.messageId;
+    const lock = await getItem(this.doc, this.table, waKey(sessionId, waMessageId));
+    const messageId = lock?.messageId;
     if (typeof messageId !== 'string') return null;
     const message = await this.read(messageId);
     return message?.sessionId === sessionId ? message : null;

@@ -3,13 +3,15 @@
  * item written in the same transaction keeps names unique. Compare-and-set updates and lease writes carry their
  * conditions (status, owner, lease) in a ConditionExpression, so of two concurrent writers exactly one passes.
  */
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { patchFields } from '#shared/adapters/patch-support.js';
 import type { Page } from '#shared/domain/common.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import {
   type LeaseClaim,
   SESSION_FIELDS,
+  SESSION_PATCH_FIELDS,
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
@@ -25,7 +27,18 @@ import {
   renewWrite,
   sendConditional,
 } from './dynamodb-session-lease.js';
-import { cancellationCodes, copy, failedAt, guard, type Item, queryPartition } from './dynamodb-support.js';
+import {
+  cancellationCodes,
+  copy,
+  createWithLock,
+  failedAt,
+  getItem,
+  guard,
+  type Item,
+  putNew,
+  queryPartition,
+  setExpression,
+} from './dynamodb-support.js';
 
 const STORE = 'Data store';
 const PARTITION = 'SESSIONS';
@@ -53,35 +66,20 @@ export class DynamoDbSessionStore implements SessionStore {
   ) {}
 
   create(session: Session): Promise<void> {
-    return guard(STORE, async () => {
-      try {
-        await this.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...copy(session), ...sessionKey(session.id) },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: { ...nameKey(session.name), sessionId: session.id },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-            ],
-          }),
-        );
-      } catch (error) {
-        const codes = cancellationCodes(error);
-        if (failedAt(codes, 0)) throw new ConflictError('CONFLICT', 'A session with this id already exists');
-        if (failedAt(codes, 1)) throw nameTaken(session.name);
-        throw error;
-      }
-    });
+    return guard(STORE, () =>
+      createWithLock(
+        this.doc,
+        this.table,
+        {
+          item: { ...copy(session), ...sessionKey(session.id) },
+          lock: { ...nameKey(session.name), sessionId: session.id },
+        },
+        {
+          item: () => new ConflictError('CONFLICT', 'A session with this id already exists'),
+          lock: () => nameTaken(session.name),
+        },
+      ),
+    );
   }
 
   findById(id: string): Promise<Session | null> {
@@ -190,10 +188,8 @@ export class DynamoDbSessionStore implements SessionStore {
   }
 
   private async read(id: string): Promise<Session | null> {
-    const result = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }),
-    );
-    return result.Item ? toSession(result.Item) : null;
+    const item = await getItem(this.doc, this.table, sessionKey(id));
+    return item ? toSession(item) : null;
   }
 
   /** Every session, oldest first (createdAt, then id). */
@@ -218,24 +214,19 @@ export class DynamoDbSessionStore implements SessionStore {
     patch: SessionPatch,
     options: SessionUpdateOptions,
   ): Promise<Session | null> {
-    const names: Record<string, string> = { '#name': 'name' };
-    const values: Record<string, unknown> = { ':oldName': current.name };
-    const sets: string[] = [];
-    Object.entries(patch).forEach(([field, value], index) => {
-      if (value === undefined || field === 'id' || field === 'createdAt') return;
-      names[`#f${index}`] = field;
-      values[`:v${index}`] = copy(value);
-      sets.push(`#f${index} = :v${index}`);
-    });
+    const changes = patchFields(patch, SESSION_PATCH_FIELDS);
+    if (Object.keys(changes).length === 0) return current;
+    const set = setExpression(changes);
+    const names: Record<string, string> = { ...set.ExpressionAttributeNames, '#name': 'name' };
+    const values: Record<string, unknown> = { ...set.ExpressionAttributeValues, ':oldName': current.name };
     const condition = [
       'attribute_exists(pk) AND #name = :oldName',
       ...conditionClauses(options, names, values),
     ];
-    if (sets.length === 0) return current;
     const update = {
       TableName: this.table,
       Key: sessionKey(current.id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      UpdateExpression: set.UpdateExpression,
       ConditionExpression: condition.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -250,13 +241,7 @@ export class DynamoDbSessionStore implements SessionStore {
         new TransactWriteCommand({
           TransactItems: [
             { Update: update },
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...nameKey(newName), sessionId: current.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            putNew(this.table, { ...nameKey(newName), sessionId: current.id }),
             { Delete: { TableName: this.table, Key: nameKey(current.name) } },
           ],
         }),

@@ -1,12 +1,15 @@
 /**
- * Shared plumbing of the DynamoDB adapters: the document client, error translation and paged queries.
+ * Shared plumbing of the DynamoDB adapters: the document client, error translation, strongly consistent reads and
+ * paged queries.
  */
 import { type DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandInput,
   type QueryCommandOutput,
+  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 
@@ -61,26 +64,56 @@ export async function guard<T>(store: string, operation: () => Promise<T>): Prom
   }
 }
 
-/** Every item of a query, following LastEvaluatedKey. */
-export async function queryAll(doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
-  const items: Item[] = [];
+/** One item by its key, read strongly consistent (a write this process made is always seen); null if absent. */
+export async function getItem(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  key: Record<string, unknown>,
+): Promise<Item | null> {
+  const result = await doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+  return (result.Item as Item | undefined) ?? null;
+}
+
+/** The pages of a query, following LastEvaluatedKey; the caller stops early by leaving the loop. */
+async function* queryPages(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+): AsyncGenerator<QueryCommandOutput> {
   let start: Record<string, unknown> | undefined;
   do {
     const page: QueryCommandOutput = await doc.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...((page.Items ?? []) as Item[]));
+    yield page;
     start = page.LastEvaluatedKey;
   } while (start);
+}
+
+/** Every item of a query, following LastEvaluatedKey. */
+export async function queryAll(doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(doc, input)) items.push(...((page.Items ?? []) as Item[]));
   return items;
 }
 
-/** Every item of one partition, read strongly consistent (the single-partition stores list and guard from it). */
-export function queryPartition(doc: DynamoDBDocumentClient, table: string, pk: string): Promise<Item[]> {
-  return queryAll(doc, {
+/** How many items a query matches (a COUNT query over every page; filters apply). */
+export async function queryCount(doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<number> {
+  let total = 0;
+  for await (const page of queryPages(doc, { ...input, Select: 'COUNT' })) total += page.Count ?? 0;
+  return total;
+}
+
+/** The strongly consistent query of one partition (the single-partition stores list, count and guard from it). */
+export function partitionQuery(table: string, pk: string): QueryCommandInput {
+  return {
     TableName: table,
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': pk },
     ConsistentRead: true,
-  });
+  };
+}
+
+/** Every item of one partition, read strongly consistent. */
+export function queryPartition(doc: DynamoDBDocumentClient, table: string, pk: string): Promise<Item[]> {
+  return queryAll(doc, partitionQuery(table, pk));
 }
 
 /**
@@ -94,24 +127,11 @@ export async function queryPage(
 ): Promise<{ items: Item[]; total: number }> {
   const wanted = page.offset + page.limit;
   const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result: QueryCommandOutput = await doc.send(
-      new QueryCommand({ ...input, ExclusiveStartKey: start }),
-    );
+  for await (const result of queryPages(doc, input)) {
     items.push(...((result.Items ?? []) as Item[]));
-    start = result.LastEvaluatedKey;
-  } while (start && items.length < wanted);
-  let total = 0;
-  start = undefined;
-  do {
-    const result: QueryCommandOutput = await doc.send(
-      new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }),
-    );
-    total += result.Count ?? 0;
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return { items: items.slice(page.offset, wanted), total };
+    if (items.length >= wanted) break;
+  }
+  return { items: items.slice(page.offset, wanted), total: await queryCount(doc, input) };
 }
 
 /** A deep copy, so callers never share objects with what was sent or received. */
@@ -126,9 +146,31 @@ export function chunks<T>(list: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** The entries of a patch that are not undefined (undefined means "leave alone"). */
-export function definedFields(patch: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+/** A transaction's Put that only creates: its condition fails where an item with that key stands already. */
+export function putNew(table: string, item: Item) {
+  return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * Creates `item` and the lock item that keeps one of its attributes unique (a name, a hash), in one transaction.
+ * Where either stands already nothing is written, and the error for that one is thrown.
+ */
+export async function createWithLock(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  records: { item: Item; lock: Item },
+  conflicts: { item: () => AppError; lock: () => AppError },
+): Promise<void> {
+  try {
+    await doc.send(
+      new TransactWriteCommand({ TransactItems: [putNew(table, records.item), putNew(table, records.lock)] }),
+    );
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (failedAt(codes, 0)) throw conflicts.item();
+    if (failedAt(codes, 1)) throw conflicts.lock();
+    throw error;
+  }
 }
 
 /** `SET` clauses for every field of `patch`, with placeholder names (field names may be reserved words). */

@@ -2,9 +2,9 @@
  * Teardown fences in DynamoDB: one item per name. TTL removes settled fences eventually; `isActive` compares the
  * stored expiry itself because TTL deletion runs late (and never in DynamoDB Local).
  */
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
-import { guard } from './dynamodb-support.js';
+import { getItem, guard } from './dynamodb-support.js';
 
 const STORE = 'Data store';
 const key = (name: string) => ({ pk: `FENCE#${name}`, sk: 'FENCE' });
@@ -36,10 +36,7 @@ export class DynamoDbTeardownFenceStore implements TeardownFenceStore {
 
   isActive(name: string, now: Date): Promise<boolean> {
     return guard(STORE, async () => {
-      const result = await this.doc.send(
-        new GetCommand({ TableName: this.table, Key: key(name), ConsistentRead: true }),
-      );
-      const expiresAt = result.Item?.expiresAt;
+      const expiresAt = (await getItem(this.doc, this.table, key(name)))?.expiresAt;
       return typeof expiresAt === 'string' && Date.parse(expiresAt) > now.getTime();
     });
   }

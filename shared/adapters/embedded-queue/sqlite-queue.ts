@@ -6,19 +6,20 @@
  * Driver errors (a lock held past busy_timeout, a closed file) surface as a retryable UnavailableError.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  checkLocalQueueAttributes,
+  checkLocalReceive,
+  checkOutgoing,
+  checkVisibility,
+  DEDUP_WINDOW_MS,
+  MAX_BATCH,
+} from '#shared/adapters/queue-support.js';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
 import { runSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
 import { ValidationError } from '#shared/errors/app-error.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
 import { notify, waitForWake, wakeKey } from './queue-wakeups.js';
-
-/** SQS limits, kept so a caller that works here does not fail on SQS. */
-const MAX_DELAY_SECONDS = 900;
-const MAX_VISIBILITY_SECONDS = 43_200;
-const MAX_WAIT_SECONDS = 20;
-const MAX_BATCH = 10;
-const DEDUP_WINDOW_MS = 5 * 60 * 1000;
 
 /** How one queue behaves; the SQS queue attributes of the same names. */
 export interface SqliteQueueOptions {
@@ -42,14 +43,6 @@ interface MessageRow {
   group_id: string | null;
   sent_at: number;
   receive_count: number;
-}
-
-/** Throws a ValidationError unless `value` is an integer within [min, max]. */
-function checkInteger(value: number, min: number, max: number, what: string): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(`${what} must be an integer from ${min} to ${max}`, { details: { value } });
-  }
-  return value;
 }
 
 /** A SQL string literal (quotes doubled), for values fixed when a statement is prepared. */
@@ -122,18 +115,10 @@ export class SqliteQueue implements Queue {
     this.name = options.name;
     this.fifo = options.fifo;
     this.clock = options.clock ?? systemClock;
-    this.visibilityMs =
-      checkInteger(options.visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') *
-      1000;
-    this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    if (!(this.pollIntervalMs > 0)) throw new ValidationError('pollIntervalMs must be positive');
+    const attributes = checkLocalQueueAttributes(options);
+    this.visibilityMs = attributes.visibilityMs;
+    this.pollIntervalMs = attributes.pollIntervalMs;
     const dlq = options.deadLetterQueue;
-    if ((options.maxReceiveCount === undefined) !== (dlq === undefined)) {
-      throw new ValidationError('maxReceiveCount and deadLetterQueue go together (an SQS redrive policy)');
-    }
-    if (options.maxReceiveCount !== undefined) {
-      checkInteger(options.maxReceiveCount, 1, 1000, 'maxReceiveCount');
-    }
     if (dlq instanceof SqliteQueue && (dlq.db !== db || dlq.fifo !== this.fifo)) {
       throw new ValidationError('The dead-letter queue must be in the same database and of the same type');
     }
@@ -169,28 +154,14 @@ export class SqliteQueue implements Queue {
   }
 
   async send(message: OutgoingMessage): Promise<{ id: string }> {
-    if (typeof message.body !== 'string' || message.body.length === 0) {
-      throw new ValidationError('A message body must be a non-empty string');
-    }
-    if (this.fifo && !message.groupId)
-      throw new ValidationError(`FIFO queue ${this.name} requires a groupId`);
-    if (message.delaySeconds !== undefined)
-      checkInteger(message.delaySeconds, 0, MAX_DELAY_SECONDS, 'delaySeconds');
+    checkOutgoing(message, this);
     const id = this.guard(() => this.sendTx.immediate(message, this.nowMs()));
     this.notifyWaiters();
     return { id };
   }
 
   async receive(options: ReceiveOptions = {}): Promise<ReceivedMessage[]> {
-    const max = checkInteger(options.maxMessages ?? 1, 1, MAX_BATCH, 'maxMessages');
-    const visibilitySeconds = options.visibilityTimeoutSeconds;
-    const visibilityMs =
-      visibilitySeconds === undefined
-        ? this.visibilityMs
-        : checkInteger(visibilitySeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') * 1000;
-    const waitMs = checkInteger(options.waitTimeSeconds ?? 0, 0, MAX_WAIT_SECONDS, 'waitTimeSeconds') * 1000;
-    // The long-poll deadline is real time: it bounds how long the caller waits, whatever the injected clock says.
-    const deadline = Date.now() + waitMs;
+    const { maxMessages: max, visibilityMs, deadline } = checkLocalReceive(options, this.visibilityMs);
     for (;;) {
       // A closed database ends pending long polls quietly, as a shutdown should.
       if (options.signal?.aborted || !this.db.open) return [];
@@ -212,7 +183,7 @@ export class SqliteQueue implements Queue {
   }
 
   async changeVisibility(receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
-    checkInteger(visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds');
+    checkVisibility(visibilityTimeoutSeconds);
     const visibleAt = this.nowMs() + visibilityTimeoutSeconds * 1000;
     const { changes } = this.guard(() => this.sql.setVisibleAt.run(visibleAt, this.name, receiptHandle));
     if (changes === 0) {

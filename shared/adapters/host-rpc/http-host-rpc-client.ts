@@ -4,20 +4,19 @@
  * a host (connection refused, timeout, a proxy's HTML error page) becomes HOST_UNAVAILABLE, never a 500.
  */
 import {
-  HOST_RPC_PATH,
-  HostRpcError,
-  type HostRpcOp,
-  type HostRpcRequestOf,
-  type HostRpcResultOf,
-  HostRpcResults,
-} from '#shared/domain/host-rpc.js';
+  HOST_OPERATIONS,
+  type HostOperation,
+  type HostOperationInput,
+  type HostOperationResult,
+} from '#shared/domain/host-operations.js';
+import { HOST_RPC_PATH, HostRpcError } from '#shared/domain/host-rpc.js';
 import {
   deserializeAppError,
   type ErrorCode,
   type ErrorStatus,
   UnavailableError,
 } from '#shared/errors/app-error.js';
-import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
+import type { HostRpcCallOptions, HostRpcClient } from '#shared/ports/host-rpc.port.js';
 
 export interface HttpHostRpcClientOptions {
   token: string;
@@ -33,10 +32,12 @@ export class HttpHostRpcClient implements HostRpcClient {
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  async call<Op extends HostRpcOp>(
+  async call<Op extends HostOperation>(
     nodeUrl: string,
-    request: HostRpcRequestOf<Op>,
-  ): Promise<HostRpcResultOf<Op>> {
+    operation: Op,
+    input: HostOperationInput<Op>,
+    options: HostRpcCallOptions = {},
+  ): Promise<HostOperationResult<Op>> {
     const unreachable = (cause: unknown) =>
       new UnavailableError('HOST_UNAVAILABLE', 'The host that runs this session did not answer', { cause });
     let response: Response;
@@ -45,8 +46,8 @@ export class HttpHostRpcClient implements HostRpcClient {
       response = await this.fetch(new URL(HOST_RPC_PATH, nodeUrl), {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
-        body: JSON.stringify(request),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        body: JSON.stringify({ operation, input }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs),
       });
       text = await response.text();
     } catch (error) {
@@ -59,9 +60,9 @@ export class HttpHostRpcClient implements HostRpcClient {
       throw unreachable(error);
     }
     if (response.ok) {
-      const parsed = HostRpcResults[request.op].safeParse((body as { result?: unknown })?.result);
+      const parsed = HOST_OPERATIONS[operation].result.safeParse((body as { result?: unknown })?.result);
       if (!parsed.success) throw unreachable(parsed.error);
-      return parsed.data as HostRpcResultOf<Op>;
+      return parsed.data as HostOperationResult<Op>;
     }
     const error = HostRpcError.safeParse((body as { error?: unknown })?.error);
     if (!error.success) throw unreachable(new Error(`host answered ${response.status}`));

@@ -1,24 +1,15 @@
 /** In-memory ApiKeyStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
+import { applyPatch } from '#shared/adapters/patch-support.js';
 import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type {
-  ApiKeyChange,
-  ApiKeyPatch,
-  ApiKeyStore,
-  ApiKeyUsage,
-  GuardedChangeResult,
+import {
+  API_KEY_PATCH_FIELDS,
+  type ApiKeyChange,
+  type ApiKeyStore,
+  type ApiKeyUsage,
+  type GuardedChangeResult,
 } from '#shared/ports/api-key-store.port.js';
-import { applyPatch, newestFirst } from './memory-support.js';
-
-const PATCHABLE: readonly (keyof ApiKeyPatch)[] = [
-  'name',
-  'role',
-  'allowedIps',
-  'allowedSessions',
-  'isActive',
-  'expiresAt',
-  'updatedAt',
-];
+import { newestFirst } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its lists, and stray fields are dropped. */
 function copyKey(key: ApiKey): ApiKey {
@@ -72,7 +63,8 @@ export class MemoryApiKeyStore implements ApiKeyStore {
   async applyGuarded(id: string, change: ApiKeyChange, now: Date): Promise<GuardedChangeResult> {
     const before = this.byId.get(id);
     if (before === undefined) return { outcome: 'not_found' };
-    const after = change.kind === 'delete' ? null : copyKey(applyPatch(before, change.patch, PATCHABLE));
+    const after =
+      change.kind === 'delete' ? null : copyKey(applyPatch(before, change.patch, API_KEY_PATCH_FIELDS));
     if (removesLastUsableAdmin(before, after, () => this.byId.values(), now))
       return { outcome: 'last_admin' };
     if (after === null) {

@@ -4,16 +4,16 @@
  * same contract suite as the real adapters.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  checkLocalQueueAttributes,
+  checkLocalReceive,
+  checkOutgoing,
+  checkVisibility,
+  DEDUP_WINDOW_MS,
+} from '#shared/adapters/queue-support.js';
 import { ValidationError } from '#shared/errors/app-error.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
-
-/** SQS limits, kept so a caller that works against the fake does not fail on SQS. */
-const MAX_DELAY_SECONDS = 900;
-const MAX_VISIBILITY_SECONDS = 43_200;
-const MAX_WAIT_SECONDS = 20;
-const MAX_BATCH = 10;
-const DEDUP_WINDOW_MS = 5 * 60 * 1000;
 
 /** How one queue behaves; the SQS queue attributes of the same names. */
 export interface MemoryQueueOptions {
@@ -38,15 +38,6 @@ interface StoredMessage {
   receiptHandle: string | null;
 }
 
-function checkInteger(value: number, min: number, max: number, what: string): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(`${what} must be an integer from ${min} to ${max}`, {
-      details: { [what]: value },
-    });
-  }
-  return value;
-}
-
 /** A queue held in this process's memory; state is lost with the object. */
 export class MemoryQueue implements Queue {
   readonly name: string;
@@ -65,16 +56,9 @@ export class MemoryQueue implements Queue {
     this.name = options.name;
     this.fifo = options.fifo;
     this.clock = options.clock ?? systemClock;
-    this.visibilityMs =
-      checkInteger(options.visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') *
-      1000;
-    this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    if (!(this.pollIntervalMs > 0)) throw new ValidationError('pollIntervalMs must be positive');
-    if ((options.maxReceiveCount === undefined) !== (options.deadLetterQueue === undefined)) {
-      throw new ValidationError('maxReceiveCount and deadLetterQueue go together (an SQS redrive policy)');
-    }
-    if (options.maxReceiveCount !== undefined)
-      checkInteger(options.maxReceiveCount, 1, 1000, 'maxReceiveCount');
+    const attributes = checkLocalQueueAttributes(options);
+    this.visibilityMs = attributes.visibilityMs;
+    this.pollIntervalMs = attributes.pollIntervalMs;
     if (
       options.deadLetterQueue &&
       (options.deadLetterQueue === this || options.deadLetterQueue.fifo !== this.fifo)
@@ -86,13 +70,7 @@ export class MemoryQueue implements Queue {
   }
 
   async send(message: OutgoingMessage): Promise<{ id: string }> {
-    if (typeof message.body !== 'string' || message.body.length === 0) {
-      throw new ValidationError('A message body must be a non-empty string');
-    }
-    if (this.fifo && !message.groupId)
-      throw new ValidationError(`FIFO queue ${this.name} requires a groupId`);
-    if (message.delaySeconds !== undefined)
-      checkInteger(message.delaySeconds, 0, MAX_DELAY_SECONDS, 'delaySeconds');
+    checkOutgoing(message, this);
     const now = this.nowMs();
     const dedupId = this.fifo ? message.dedupId : undefined;
     if (dedupId !== undefined) {
@@ -117,15 +95,7 @@ export class MemoryQueue implements Queue {
   }
 
   async receive(options: ReceiveOptions = {}): Promise<ReceivedMessage[]> {
-    const max = checkInteger(options.maxMessages ?? 1, 1, MAX_BATCH, 'maxMessages');
-    const visibilitySeconds = options.visibilityTimeoutSeconds;
-    const visibilityMs =
-      visibilitySeconds === undefined
-        ? this.visibilityMs
-        : checkInteger(visibilitySeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds') * 1000;
-    const waitMs = checkInteger(options.waitTimeSeconds ?? 0, 0, MAX_WAIT_SECONDS, 'waitTimeSeconds') * 1000;
-    // The long-poll deadline is real time: it bounds how long the caller waits, whatever the injected clock says.
-    const deadline = Date.now() + waitMs;
+    const { maxMessages: max, visibilityMs, deadline } = checkLocalReceive(options, this.visibilityMs);
     for (;;) {
       if (options.signal?.aborted) return [];
       const messages = this.take(max, visibilityMs);
@@ -144,7 +114,7 @@ export class MemoryQueue implements Queue {
   }
 
   async changeVisibility(receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
-    checkInteger(visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds');
+    checkVisibility(visibilityTimeoutSeconds);
     const message = this.messages.find((candidate) => candidate.receiptHandle === receiptHandle);
     if (!message)
       throw new ValidationError('The receipt handle is stale or unknown', { details: { queue: this.name } });

@@ -1,4 +1,5 @@
 /** In-memory SessionStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
+import { applyPatch } from '#shared/adapters/patch-support.js';
 import type { Page } from '#shared/domain/common.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { ConflictError } from '#shared/errors/app-error.js';
@@ -14,7 +15,7 @@ import {
   type SessionUpdateResult,
   updateConditionsHold,
 } from '#shared/ports/session-store.port.js';
-import { applyPatch, jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
+import { jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its config, and stray fields are dropped. */
 function copySession(session: Session): Session {

@@ -1,25 +1,11 @@
 /**
  * Helpers shared by the in-memory stores so they mirror the SQLite adapters: nested JSON is copied the way a JSON
- * column round-trips it, patches skip undefined fields, and ordering compares timestamps as text like SQLite does.
+ * column round-trips it, and ordering compares timestamps as text like SQLite does.
  */
 
 /** A deep copy with JSON semantics (what a JSON text column would hand back). */
 export function jsonCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** `base` with every field of `patch` that is listed in `fields` and not undefined (undefined = leave as is). */
-export function applyPatch<T extends object, K extends keyof T>(
-  base: T,
-  patch: Partial<Pick<T, K>>,
-  fields: readonly K[],
-): T {
-  const next = { ...base };
-  for (const field of fields) {
-    const value = patch[field];
-    if (value !== undefined) next[field] = value as T[K];
-  }
-  return next;
 }
 
 interface Ordered {

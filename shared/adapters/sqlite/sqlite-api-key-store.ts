@@ -3,18 +3,19 @@
  * every request (`findByHash`, `findById`) use statements prepared once here.
  */
 import type Database from 'better-sqlite3';
+import { applyPatch } from '#shared/adapters/patch-support.js';
 import { type ApiKey, removesLastUsableAdmin } from '#shared/domain/api-key.js';
 import type { Role } from '#shared/domain/roles.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type {
-  ApiKeyChange,
-  ApiKeyPatch,
-  ApiKeyStore,
-  ApiKeyUsage,
-  GuardedChangeResult,
+import {
+  API_KEY_PATCH_FIELDS,
+  type ApiKeyChange,
+  type ApiKeyStore,
+  type ApiKeyUsage,
+  type GuardedChangeResult,
 } from '#shared/ports/api-key-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { applyPatch, parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
+import { parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
 
 interface ApiKeyRow {
   id: string;
@@ -41,16 +42,6 @@ interface UsageParams {
 type GuardedFn = (id: string, change: ApiKeyChange, now: Date) => GuardedChangeResult;
 
 const STORE = 'API key store';
-
-const PATCHABLE: readonly (keyof ApiKeyPatch)[] = [
-  'name',
-  'role',
-  'allowedIps',
-  'allowedSessions',
-  'isActive',
-  'expiresAt',
-  'updatedAt',
-];
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -190,7 +181,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     const row = this.selectById.get(id);
     if (row === undefined) return { outcome: 'not_found' };
     const before = toApiKey(row);
-    const after = change.kind === 'delete' ? null : applyPatch(before, change.patch, PATCHABLE);
+    const after = change.kind === 'delete' ? null : applyPatch(before, change.patch, API_KEY_PATCH_FIELDS);
     const otherAdmins = () => this.selectOtherAdmins.all(id).map(toApiKey);
     if (removesLastUsableAdmin(before, after, otherAdmins, now)) return { outcome: 'last_admin' };
     if (after === null) {

@@ -5,6 +5,7 @@
  * UPDATE … RETURNING, so of two nodes racing for a session exactly one statement changes the row.
  */
 import type Database from 'better-sqlite3';
+import { applyPatch } from '#shared/adapters/patch-support.js';
 import type { Page } from '#shared/domain/common.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { ConflictError } from '#shared/errors/app-error.js';
@@ -20,7 +21,7 @@ import {
   updateConditionsHold,
 } from '#shared/ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { applyPatch, parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
+import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
 
 interface SessionRow {
   id: string;

@@ -107,17 +107,3 @@ export function parseStringList(text: string | null): string[] | null {
 export function toJsonColumn(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
-
-/** `base` with every field of `patch` that is listed in `fields` and not undefined (undefined = leave as is). */
-export function applyPatch<T extends object, K extends keyof T>(
-  base: T,
-  patch: Partial<Pick<T, K>>,
-  fields: readonly K[],
-): T {
-  const next = { ...base };
-  for (const field of fields) {
-    const value = patch[field];
-    if (value !== undefined) next[field] = value as T[K];
-  }
-  return next;
-}

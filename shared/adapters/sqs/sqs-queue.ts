@@ -16,14 +16,9 @@ import {
   type SQSClient,
   SQSServiceException,
 } from '@aws-sdk/client-sqs';
+import { checkOutgoing, checkReceiveOptions, checkVisibility } from '#shared/adapters/queue-support.js';
 import { type AppError, UnavailableError, ValidationError } from '#shared/errors/app-error.js';
 import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
-
-/** SQS limits, named by the port. */
-const MAX_DELAY_SECONDS = 900;
-const MAX_VISIBILITY_SECONDS = 43_200;
-const MAX_WAIT_SECONDS = 20;
-const MAX_BATCH = 10;
 
 /** Where one SQS queue is and what type it is. */
 export interface SqsQueueOptions {
@@ -33,14 +28,6 @@ export interface SqsQueueOptions {
   fifo: boolean;
   /** Defaults to the last path segment of the URL (the SQS queue name). */
   name?: string;
-}
-
-/** Throws a ValidationError unless `value` is an integer within [min, max]. */
-function checkInteger(value: number, min: number, max: number, what: string): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(`${what} must be an integer from ${min} to ${max}`, { details: { value } });
-  }
-  return value;
 }
 
 // Client faults that are not about the caller's input: the queue or the credentials are wrong, or SQS is
@@ -124,19 +111,11 @@ export class SqsQueue implements Queue {
   }
 
   async send(message: OutgoingMessage): Promise<{ id: string }> {
-    if (message.body === '') throw new ValidationError('A message body must not be empty');
-    const delaySeconds =
-      message.delaySeconds === undefined
-        ? undefined
-        : checkInteger(message.delaySeconds, 0, MAX_DELAY_SECONDS, 'delaySeconds');
-    if (this.fifo) {
-      if (message.groupId === undefined || message.groupId === '') {
-        throw new ValidationError('A message sent to a FIFO queue needs a groupId');
-      }
-      // SQS FIFO queues reject any per-message DelaySeconds other than 0 (the port warns producers of this).
-      if (delaySeconds !== undefined && delaySeconds > 0) {
-        throw new ValidationError('FIFO queues on SQS do not support a per-message delaySeconds');
-      }
+    checkOutgoing(message, { name: this.name, fifo: this.fifo });
+    const delaySeconds = message.delaySeconds;
+    // SQS FIFO queues reject any per-message DelaySeconds other than 0 (the port warns producers of this).
+    if (this.fifo && delaySeconds !== undefined && delaySeconds > 0) {
+      throw new ValidationError('FIFO queues on SQS do not support a per-message delaySeconds');
     }
     try {
       const answer = await this.client.send(
@@ -164,22 +143,7 @@ export class SqsQueue implements Queue {
   }
 
   async receive(options: ReceiveOptions = {}): Promise<ReceivedMessage[]> {
-    const maxMessages = checkInteger(options.maxMessages ?? 1, 1, MAX_BATCH, 'maxMessages');
-    const waitTimeSeconds = checkInteger(
-      options.waitTimeSeconds ?? 0,
-      0,
-      MAX_WAIT_SECONDS,
-      'waitTimeSeconds',
-    );
-    const visibility =
-      options.visibilityTimeoutSeconds === undefined
-        ? undefined
-        : checkInteger(
-            options.visibilityTimeoutSeconds,
-            0,
-            MAX_VISIBILITY_SECONDS,
-            'visibilityTimeoutSeconds',
-          );
+    const { maxMessages, visibilityTimeoutSeconds, waitTimeSeconds } = checkReceiveOptions(options);
     if (options.signal?.aborted) return [];
     try {
       const answer = await this.client.send(
@@ -187,7 +151,7 @@ export class SqsQueue implements Queue {
           QueueUrl: this.queueUrl,
           MaxNumberOfMessages: maxMessages,
           WaitTimeSeconds: waitTimeSeconds,
-          VisibilityTimeout: visibility,
+          VisibilityTimeout: visibilityTimeoutSeconds,
           MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId'],
           // Deprecated, but some emulators (local-aws-sqs) only return system attributes when asked this way.
           AttributeNames: ['All'],
@@ -216,7 +180,7 @@ export class SqsQueue implements Queue {
   }
 
   async changeVisibility(receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
-    checkInteger(visibilityTimeoutSeconds, 0, MAX_VISIBILITY_SECONDS, 'visibilityTimeoutSeconds');
+    checkVisibility(visibilityTimeoutSeconds);
     try {
       await this.client.send(
         new ChangeMessageVisibilityCommand({

@@ -14,7 +14,7 @@ export async function deleteSession(
 ): Promise<void> {
   const session = await loadSession(deps.data.sessions, caller, id);
   await assertNoTeardownPending(deps.data.fences, deps.clock, session.name);
-  await deps.host.discard(id);
+  await deps.host.call('session.discard', { sessionId: id });
   // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do.
   await deps.data.messages.deleteBySession(id);
   await deps.data.sessions.delete(id);

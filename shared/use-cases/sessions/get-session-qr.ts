@@ -21,7 +21,9 @@ export async function getSessionQr(
   id: string,
 ): Promise<QrResponse> {
   const session = await loadSession(deps.data.sessions, caller, id);
-  const snapshot = await deps.host.getQr(id).catch((error: unknown) => explainMissingQr(deps, id, error));
+  const snapshot = await deps.host
+    .call('session.qr', { sessionId: id })
+    .catch((error: unknown) => explainMissingQr(deps, id, error));
   const qrCode = await renderQrDataUrl(snapshot.qr);
   // High-volume (clients poll the QR): written in the background.
   void deps.audit.record(caller, {

@@ -1,5 +1,5 @@
 import type { Caller } from '#shared/domain/caller.js';
-import type { PairingCode } from '#shared/ports/host-gateway.port.js';
+import type { PairingCode } from '#shared/domain/host-operations.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from './load-session.js';
 
@@ -11,5 +11,5 @@ export async function requestPairingCode(
   phoneNumber: string,
 ): Promise<PairingCode> {
   await loadSession(deps.data.sessions, caller, id);
-  return deps.host.requestPairingCode(id, phoneNumber);
+  return deps.host.call('session.pairingCode', { sessionId: id, phone: phoneNumber });
 }

@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { installDeps } from '#functions/deps.js';
 import { createFunctionDeps } from '#functions/function-deps.js';
 import { handler as sessionsHandler } from '#functions/sessions/handler.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   createMemoryDataStore,
@@ -50,6 +51,7 @@ async function lambda() {
     ),
     // Creating a session never reaches a host.
     host: {} as HostGateway,
+    outcomes: new InProcessMessageOutcomes(),
     audit: recorder,
     env: loadEnv({}),
     version: 'test',

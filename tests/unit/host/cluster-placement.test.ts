@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { statusesAllowing } from '#shared/domain/session-status-machine.js';
-import { LeaseRoutedHostGateway } from '#shared/use-cases/sessions/lease-routed-host-gateway.js';
 import { aMessage, aSession } from '#tests/helpers/builders.js';
 import {
   type ClusterNode,
@@ -130,7 +130,11 @@ describe('multi-node placement', () => {
       requestedAt: shared.clock.now().toISOString(),
     });
     expect(shared.network.sent.get(session.id)).toEqual([
-      { chatId: message.chatId, text: 'hi from B', waMessageId: message.waMessageId },
+      {
+        chatId: message.chatId,
+        content: { type: 'text', text: 'hi from B' },
+        waMessageId: message.waMessageId,
+      },
     ]);
     expect(await shared.messages.findById(session.id, message.id)).toMatchObject({ status: 'sent' });
     expect(a.published.map((e) => e.event)).toContain('message.sent');
@@ -224,7 +228,7 @@ describe('multi-node placement', () => {
     };
     const forwarder = new HttpHostRpcClient({ token: RPC_TOKEN, timeoutMs: 2000 });
     // 5xx: the forwarder's consumer keeps the command and places it again (it drops 4xx refusals).
-    const error = await forwarder.call(a.url, { op: 'command', command }).then(
+    const error = await forwarder.call(a.url, 'command.run', { sessionId: session.id, command }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -276,7 +280,7 @@ describe('multi-node placement', () => {
         throw new Error('not expected: the owner answers');
       },
     });
-    const stopped = await gateway.stop(session.id);
+    const stopped = await gateway.call('session.stop', { sessionId: session.id });
     // The write that stops the session gives the lease back with it: an owner on a row always means an engine.
     expect(stopped).toMatchObject({ status: 'disconnected', nodeId: null, leaseExpiresAt: null });
     expect(await engines(a)).toBe(0);

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import type { SessionCommand } from '#shared/domain/commands.js';
-import type { HostRpcRequest } from '#shared/domain/host-rpc.js';
+import type { HostOperation, HostOperationInput } from '#shared/domain/host-operations.js';
 import {
   AppError,
   ConflictError,
@@ -24,24 +24,27 @@ const NODE_ID = 'node-under-test';
 
 /** Records every call and answers canned results, or rejects with `failure` when a test sets one. */
 class FakeTarget implements HostRpcTarget {
-  readonly calls: { method: string; args: unknown[] }[] = [];
+  readonly calls: { operation: string; input: unknown }[] = [];
   failure: unknown = null;
   readonly session = aSession({ status: 'disconnected' });
 
-  private answer<T>(method: string, args: unknown[], value: T): Promise<T> {
-    this.calls.push({ method, args });
-    return this.failure === null ? Promise.resolve(value) : Promise.reject(this.failure);
-  }
+  private readonly answers: Record<HostOperation, unknown> = {
+    'session.stop': this.session,
+    'session.logout': this.session,
+    'session.forceKill': this.session,
+    'session.qr': { qr: 'qr-payload', status: 'qr_ready' },
+    'session.pairingCode': { pairingCode: 'WG123456', status: 'qr_ready' },
+    'session.discard': null,
+    'message.awaitOutcome': { settled: true },
+    'command.run': null,
+  };
 
-  stop = (id: string) => this.answer('stop', [id], this.session);
-  logout = (id: string) => this.answer('logout', [id], this.session);
-  forceKill = (id: string) => this.answer('forceKill', [id], this.session);
-  getQr = (id: string) => this.answer('getQr', [id], { qr: 'qr-payload', status: 'qr_ready' as const });
-  requestPairingCode = (id: string, phone: string) =>
-    this.answer('requestPairingCode', [id, phone], { pairingCode: 'WG123456', status: 'qr_ready' as const });
-  discard = (id: string) => this.answer('discard', [id], undefined);
-  handleCommand = (command: SessionCommand, forwarded?: boolean) =>
-    this.answer('handleCommand', [command, forwarded], undefined);
+  call: HostRpcTarget['call'] = (operation, input) => {
+    this.calls.push({ operation, input });
+    return this.failure === null
+      ? Promise.resolve(this.answers[operation] as never)
+      : Promise.reject(this.failure);
+  };
 }
 
 /** A bare node:http server for the client's "not a host" cases; `handler` decides how (or whether) to answer. */
@@ -98,44 +101,37 @@ describe('host RPC over HTTP', () => {
     return { status: response.status, text, body: JSON.parse(text) };
   }
 
-  describe('each op round-trips its parsed result', () => {
-    it.each([
-      ['stop', 'stop'],
-      ['logout', 'logout'],
-      ['forceKill', 'forceKill'],
-    ] as const)('%s answers the session row', async (op, method) => {
-      await expect(client.call(server.url, { op, sessionId })).resolves.toEqual(target.session);
-      expect(target.calls).toEqual([{ method, args: [sessionId] }]);
-    });
+  describe('each operation round-trips its parsed input and result', () => {
+    it.each(['session.stop', 'session.logout', 'session.forceKill'] as const)(
+      '%s answers the session row',
+      async (operation) => {
+        await expect(client.call(server.url, operation, { sessionId })).resolves.toEqual(target.session);
+        expect(target.calls).toEqual([{ operation, input: { sessionId } }]);
+      },
+    );
 
-    it.each<[string, HostRpcRequest, unknown, { method: string; args: unknown[] }]>([
+    it.each<[HostOperation, HostOperationInput<HostOperation>, unknown]>([
+      ['session.qr', { sessionId }, { qr: 'qr-payload', status: 'qr_ready' }],
       [
-        'getQr',
-        { op: 'getQr', sessionId },
-        { qr: 'qr-payload', status: 'qr_ready' },
-        { method: 'getQr', args: [sessionId] },
-      ],
-      [
-        'requestPairingCode',
-        { op: 'requestPairingCode', sessionId, phone: '4915112345678' },
+        'session.pairingCode',
+        { sessionId, phone: '4915112345678' },
         { pairingCode: 'WG123456', status: 'qr_ready' },
-        { method: 'requestPairingCode', args: [sessionId, '4915112345678'] },
       ],
-      ['discard', { op: 'discard', sessionId }, null, { method: 'discard', args: [sessionId] }],
-    ])('%s answers its result', async (_, request, result, call) => {
-      await expect(client.call(server.url, request)).resolves.toEqual(result);
-      expect(target.calls).toEqual([call]);
+      ['session.discard', { sessionId }, null],
+    ])('%s answers its result', async (operation, input, result) => {
+      await expect(client.call(server.url, operation, input as never)).resolves.toEqual(result);
+      expect(target.calls).toEqual([{ operation, input }]);
     });
 
-    it('command hands the command to the host marked as forwarded (so it is never forwarded again)', async () => {
+    it('command.run hands the parsed command to the host', async () => {
       const command: SessionCommand = {
         type: 'message.send',
         sessionId,
         messageId: randomUUID(),
         requestedAt: new Date().toISOString(),
       };
-      await expect(client.call(server.url, { op: 'command', command })).resolves.toBeNull();
-      expect(target.calls).toEqual([{ method: 'handleCommand', args: [command, true] }]);
+      await expect(client.call(server.url, 'command.run', { sessionId, command })).resolves.toBeNull();
+      expect(target.calls).toEqual([{ operation: 'command.run', input: { sessionId, command } }]);
     });
   });
 
@@ -158,7 +154,7 @@ describe('host RPC over HTTP', () => {
       ],
     ])('%s', async (_, thrown, retryable) => {
       target.failure = thrown;
-      const error = await client.call(server.url, { op: 'stop', sessionId }).catch((e: unknown) => e);
+      const error = await client.call(server.url, 'session.stop', { sessionId }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({
         status: thrown.status,
@@ -172,14 +168,16 @@ describe('host RPC over HTTP', () => {
 
   it('a non-AppError from the target is a bare 500 without its message or stack', async () => {
     target.failure = new Error('secret internals at /srv/waygate/host.ts:42');
-    const answer = await raw('/rpc', { body: JSON.stringify({ op: 'stop', sessionId }) });
+    const answer = await raw('/rpc', {
+      body: JSON.stringify({ operation: 'session.stop', input: { sessionId } }),
+    });
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
       error: { status: 500, code: 'INTERNAL', message: 'Internal error', retryable: false },
     });
     expect(answer.text).not.toMatch(/secret|host\.ts|stack/);
     // The client rebuilds it like any other host error.
-    await expect(client.call(server.url, { op: 'stop', sessionId })).rejects.toMatchObject({
+    await expect(client.call(server.url, 'session.stop', { sessionId })).rejects.toMatchObject({
       status: 500,
       code: 'INTERNAL',
     });
@@ -188,7 +186,7 @@ describe('host RPC over HTTP', () => {
   describe('authentication', () => {
     it('a wrong token is 401 UNAUTHORIZED and the target is never called', async () => {
       const wrong = new HttpHostRpcClient({ token: `${TOKEN}-not`, timeoutMs: 2000 });
-      await expect(wrong.call(server.url, { op: 'stop', sessionId })).rejects.toMatchObject({
+      await expect(wrong.call(server.url, 'session.stop', { sessionId })).rejects.toMatchObject({
         status: 401,
         code: 'UNAUTHORIZED',
       });
@@ -196,14 +194,20 @@ describe('host RPC over HTTP', () => {
     });
 
     it('a missing bearer credential is 401', async () => {
-      const answer = await raw('/rpc', { token: null, body: JSON.stringify({ op: 'stop', sessionId }) });
+      const answer = await raw('/rpc', {
+        token: null,
+        body: JSON.stringify({ operation: 'session.stop', input: { sessionId } }),
+      });
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe('UNAUTHORIZED');
       expect(target.calls).toEqual([]);
     });
 
     it('an empty token never matches, even against a server configured with one', async () => {
-      const answer = await raw('/rpc', { token: '', body: JSON.stringify({ op: 'stop', sessionId }) });
+      const answer = await raw('/rpc', {
+        token: '',
+        body: JSON.stringify({ operation: 'session.stop', input: { sessionId } }),
+      });
       expect(answer.status).toBe(401);
     });
   });
@@ -220,11 +224,15 @@ describe('host RPC over HTTP', () => {
     });
 
     it.each<[string, unknown]>([
-      ['an unknown op', { op: 'reboot', sessionId }],
-      ['a sessionId that is not a uuid', { op: 'stop', sessionId: 'not-a-uuid' }],
-      ['a stray field', { op: 'stop', sessionId, extra: true }],
-      ['a pairing request without a phone', { op: 'requestPairingCode', sessionId }],
-      ['a command that is not a session command', { op: 'command', command: { type: 'session.delete' } }],
+      ['an unknown operation', { operation: 'session.reboot', input: { sessionId } }],
+      ['a sessionId that is not a uuid', { operation: 'session.stop', input: { sessionId: 'not-a-uuid' } }],
+      ['a stray input field', { operation: 'session.stop', input: { sessionId, extra: true } }],
+      ['a stray envelope field', { operation: 'session.stop', input: { sessionId }, extra: true }],
+      ['a pairing request without a phone', { operation: 'session.pairingCode', input: { sessionId } }],
+      [
+        'a command that is not a session command',
+        { operation: 'command.run', input: { sessionId, command: { type: 'session.delete' } } },
+      ],
     ])('%s is 400 VALIDATION_FAILED', async (_, body) => {
       const answer = await raw('/rpc', { body: JSON.stringify(body) });
       expect(answer.status).toBe(400);
@@ -232,7 +240,11 @@ describe('host RPC over HTTP', () => {
     });
 
     it('a body over 64 KB is 413 PAYLOAD_TOO_LARGE', async () => {
-      const body = JSON.stringify({ op: 'stop', sessionId, pad: 'x'.repeat(70 * 1024) });
+      const body = JSON.stringify({
+        operation: 'session.stop',
+        input: { sessionId },
+        pad: 'x'.repeat(70 * 1024),
+      });
       const answer = await raw('/rpc', { body });
       expect(answer.status).toBe(413);
       expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -241,7 +253,11 @@ describe('host RPC over HTTP', () => {
     it('a 4 MB body is 413 too, and leaves no stalled connection that keeps the server from closing', async () => {
       // Unlike 70 KB, 4 MB does not fit the socket buffers: a server that stops reading at the limit leaves the
       // client mid-upload on a connection that never goes idle, so close() (host shutdown) would wait on it.
-      const body = JSON.stringify({ op: 'stop', sessionId, pad: 'x'.repeat(4 * 1024 * 1024) });
+      const body = JSON.stringify({
+        operation: 'session.stop',
+        input: { sessionId },
+        pad: 'x'.repeat(4 * 1024 * 1024),
+      });
       const answer = await raw('/rpc', { body });
       expect(answer.status).toBe(413);
       await server.close();
@@ -275,7 +291,7 @@ const answering =
   };
 
 describe('HttpHostRpcClient: no usable answer is HOST_UNAVAILABLE (503, retryable)', () => {
-  const request: HostRpcRequest = { op: 'stop', sessionId: randomUUID() };
+  const sessionId = randomUUID();
 
   it.each<[string, http.RequestListener | 'closed', number]>([
     ['nothing listens on the port', 'closed', 2000],
@@ -292,7 +308,7 @@ describe('HttpHostRpcClient: no usable answer is HOST_UNAVAILABLE (503, retryabl
     if (handler === 'closed') await peer.close();
     try {
       const client = new HttpHostRpcClient({ token: TOKEN, timeoutMs });
-      await expect(client.call(peer.url, request)).rejects.toMatchObject({
+      await expect(client.call(peer.url, 'session.stop', { sessionId })).rejects.toMatchObject({
         status: 503,
         code: 'HOST_UNAVAILABLE',
         retryable: true,

@@ -8,6 +8,7 @@ import { TestNetwork } from '#host/engines/test/test-network.js';
 import { EventBus } from '#host/events/event-bus.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
@@ -60,6 +61,7 @@ describe('Host.shutdown', () => {
     });
     const metrics = createMetrics();
     const host = new Host({
+      outcomes: new InProcessMessageOutcomes(),
       sessions,
       messages,
       fences: new MemoryTeardownFenceStore(),

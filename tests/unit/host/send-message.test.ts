@@ -9,6 +9,7 @@ import { EventBus } from '#host/events/event-bus.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { sendMessage } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
@@ -31,23 +32,46 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   const waMessageId = message.waMessageId as string;
   const runner = {
     isConnected: true,
-    async sendText() {
+    async send() {
       if (ackDuringSend)
         await sink.status(message.sessionId, { waMessageId, chatId: message.chatId, status: ackDuringSend });
       return { timestamp: SENT_AT };
     },
   } as unknown as SessionRunner;
-  const deps = { messages, sink, runnerOf: () => runner, inFlight: new Set<string>(), readyWaitMs: 0 };
+  const outcomes = new InProcessMessageOutcomes();
+  const deps = {
+    messages,
+    sink,
+    runnerOf: () => runner,
+    inFlight: new Set<string>(),
+    readyWaitMs: 0,
+    outcomes,
+  };
   const command: CommandOf<'message.send'> = {
     type: 'message.send',
     sessionId: message.sessionId,
     messageId: message.id,
     requestedAt: new Date().toISOString(),
   };
-  return { messages, seen, message, deps, command };
+  return { messages, seen, message, deps, command, outcomes };
 }
 
 describe('sendMessage', () => {
+  it('tells the request waiting for the message once the row is sent', async () => {
+    const { message, deps, command, outcomes } = await setUp(null);
+    const waiting = outcomes.settled(message.sessionId, message.id, 5_000);
+    await sendMessage(deps, command);
+    await expect(waiting).resolves.toBe(true);
+  });
+
+  it('tells it too when the send fails (no connected runner), with the row failed', async () => {
+    const { messages, message, deps, command, outcomes } = await setUp(null);
+    const waiting = outcomes.settled(message.sessionId, message.id, 5_000);
+    await sendMessage({ ...deps, runnerOf: () => undefined }, command);
+    await expect(waiting).resolves.toBe(true);
+    expect(await messages.findById(message.sessionId, message.id)).toMatchObject({ status: 'failed' });
+  });
+
   it('marks the row sent with its time and publishes message.sent', async () => {
     const { messages, seen, message, deps, command } = await setUp(null);
     await sendMessage(deps, command);

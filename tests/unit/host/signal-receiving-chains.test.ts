@@ -7,8 +7,8 @@ import * as curve from 'libsignal/src/curve.js';
 import { loadAuthState } from '#host/engines/baileys/baileys-auth-state.js';
 import { boundReceivingChains, MAX_RECEIVING_CHAINS } from '#host/engines/baileys/signal-receiving-chains.js';
 import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
-import { withKeyType } from '#tests/wa-sim/crypto.js';
-import { SignalDevice } from '#tests/wa-sim/signal-device.js';
+import { withKeyType } from '#tests/wa-sim/crypto/crypto.js';
+import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 
 type Chains = Record<string, { chainType: number }>;
 interface StoredRecord {

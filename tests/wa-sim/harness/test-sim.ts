@@ -5,8 +5,8 @@
 import * as baileys from '@whiskeysockets/baileys';
 import { quietLibsignal } from '#host/engines/baileys/quiet-libsignal.js';
 import { trustSimulatorRootKey } from '#tests/wa-sim/client-trust.js';
-import { parseLogLevel } from '#tests/wa-sim/log.js';
 import { type RunningSimulator, startSimulator } from '#tests/wa-sim/server.js';
+import { parseLogLevel } from '#tests/wa-sim/support/log.js';
 import { AdminClient } from './admin-client.js';
 import { unrefBaileysUploadTimeouts } from './baileys-timers.js';
 import type { SimEndpoints } from './client.js';

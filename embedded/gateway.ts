@@ -1,0 +1,102 @@
+/**
+ * Composition root of the single-process mode (`npm start`): the host process (host/host-process.ts) and, in the
+ * embedded deployment mode, the functions on the same stores behind the local HTTP gateway, calling the in-process
+ * host directly (or, with MULTI_NODE, through the lease-routed gateway, as Lambda does). With DEPLOYMENT_MODE=aws
+ * it is the host alone. `startGateway` is also what the API tests and benchmarks start.
+ */
+import { createFunctionDeps, type Deps, installDeps } from '#functions/deps.js';
+import type { BootstrapResult } from '#host/bootstrap-admin-key.js';
+import type { TestNetwork } from '#host/engines/test/test-network.js';
+import type { EventBus } from '#host/events/event-bus.js';
+import type { Host } from '#host/host.js';
+import { startHost } from '#host/host-process.js';
+import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
+import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
+import type { Env } from '#shared/config/env.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { type RunningLocalGateway, startLocalGateway } from './local-gateway.js';
+
+export interface GatewayOptions {
+  env: Env;
+  /** The test engine's network (ENGINE=test); one is created when absent. */
+  testNetwork?: TestNetwork;
+  logger?: Logger;
+}
+
+export interface RunningGateway {
+  /** The API (embedded), or the RPC server when this process serves no API (aws). */
+  url: string;
+  /** The RPC server's URL in multi-node mode. */
+  rpcUrl: string | null;
+  version: string;
+  host: Host;
+  events: EventBus;
+  testNetwork: TestNetwork | null;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const running = await startHost(options);
+  const { env, logger, clock, backends } = running;
+  let deps: Deps | null = null;
+  let api: RunningLocalGateway | null = null;
+  if (env.DEPLOYMENT_MODE === 'embedded') {
+    // With several nodes the session's engine may run elsewhere: owner-directed calls and send outcomes go to its
+    // owner over the host RPC, as from Lambda.
+    const cluster = running.cluster;
+    const hostGateway = cluster
+      ? new LeaseRoutedHostGateway({
+          sessions: backends.data.sessions,
+          clock,
+          rpc: cluster.rpc,
+          wipeCredentials: (id) => running.engine.factory.wipeCredentials(id),
+        })
+      : running.host;
+    const outcomes = cluster
+      ? new HostRpcMessageOutcomes({ sessions: backends.data.sessions, clock, rpc: cluster.rpc, logger })
+      : running.outcomes;
+    deps = createFunctionDeps({
+      clock,
+      logger,
+      main: backends.main,
+      data: backends.data,
+      commands: running.commands,
+      host: hostGateway,
+      outcomes,
+      audit: running.audit,
+      env,
+      version: running.version,
+      metrics: running.metrics,
+    });
+    installDeps(deps);
+    api = await startLocalGateway({
+      port: env.PORT,
+      host: env.BIND_HOST,
+      bodyLimit: env.BODY_SIZE_LIMIT,
+      logger,
+    });
+  }
+  const url = api?.url ?? running.rpcUrl ?? '';
+  logger.info({ url, version: running.version, mode: env.DEPLOYMENT_MODE }, 'gateway up');
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await api?.close();
+      await running.close(async () => {
+        await deps?.usage.flush();
+      });
+    })());
+
+  return {
+    url,
+    rpcUrl: running.rpcUrl,
+    version: running.version,
+    host: running.host,
+    events: running.events,
+    testNetwork: running.engine.network,
+    bootstrap: running.bootstrap,
+    close,
+  };
+}

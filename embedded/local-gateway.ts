@@ -1,0 +1,240 @@
+/**
+ * The embedded mode's HTTP entry: a node:http server that turns each request into an API Gateway v2 event and
+ * calls the same function handlers Lambda would. Bodies over the size limit are refused (413) while streaming,
+ * before they are buffered whole.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { createResourceHandler } from '#functions/http/http-handler.js';
+import { RouteTable } from '#functions/http/route-table.js';
+import { API_RESOURCES } from '#functions/manifest.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+
+export interface LocalGatewayOptions {
+  port: number;
+  host: string;
+  bodyLimit: number;
+  logger: Logger;
+}
+
+const lambdaContext = (requestId: string): Context =>
+  ({
+    awsRequestId: requestId,
+    functionName: 'waygate-local',
+    callbackWaitsForEmptyEventLoop: false,
+  }) as Context;
+
+type ResourceHandler = ReturnType<typeof createResourceHandler>;
+
+/**
+ * Every route of the manifest with the handler of its resource group, as API Gateway routes them in aws mode. A path
+ * no route claims goes to a handler without routes, which answers the standard 404 (in aws mode the health
+ * function's catch-all does).
+ */
+function routeTable(): { table: RouteTable<ResourceHandler>; unmatched: ResourceHandler } {
+  const table = new RouteTable<ResourceHandler>();
+  for (const group of Object.values(API_RESOURCES)) {
+    const handler = createResourceHandler(group.routes);
+    for (const route of group.routes) table.add(route.method, route.path, handler);
+  }
+  return { table, unmatched: createResourceHandler([]) };
+}
+
+let clock = { second: 0, text: '' };
+/** API Gateway's `time` field, formatted at most once a second (formatting dates per request costs). */
+function requestTime(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (clock.second !== second) clock = { second, text: new Date(now).toUTCString() };
+  return clock.text;
+}
+
+function parseQuery(rawQuery: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
+  return query;
+}
+
+/** The request's headers as API Gateway v2 gives them: lower-case names, repeated headers joined with commas. */
+function headersOf(req: http.IncomingMessage): Record<string, string> {
+  // From rawHeaders: `req.headers` would build a second object with node's own joining rules.
+  const headers: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    const value = raw[i + 1] ?? '';
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : `${seen}, ${value}`;
+  }
+  return headers;
+}
+
+interface Target {
+  method: string;
+  rawPath: string;
+  rawQueryString: string;
+  /** API Gateway's route key (`GET /api/sessions/{id}`), or `$default` when no route matched. */
+  routeKey: string;
+  pathParameters: Record<string, string> | undefined;
+}
+
+function toEvent(
+  req: http.IncomingMessage,
+  headers: Record<string, string>,
+  body: Buffer | null,
+  requestId: string,
+  target: Target,
+): APIGatewayProxyEventV2 {
+  const { method, rawPath, rawQueryString } = target;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: target.routeKey,
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(rawQueryString ? { queryStringParameters: parseQuery(rawQueryString) } : {}),
+    ...(target.pathParameters ? { pathParameters: target.pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: '$default',
+      stage: '$default',
+      time: requestTime(now),
+      timeEpoch: now,
+    },
+    body: body && body.length > 0 ? body.toString('utf8') : undefined,
+    isBase64Encoded: false,
+  } as APIGatewayProxyEventV2;
+}
+
+function sendTooLarge(res: http.ServerResponse, limit: number): void {
+  const body = JSON.stringify({
+    statusCode: 413,
+    error: 'Payload Too Large',
+    message: `Request body exceeds the ${limit}-byte limit`,
+    code: 'PAYLOAD_TOO_LARGE',
+  });
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(body);
+}
+
+/** Whether the request carries a body to read (a declared length, or chunked transfer). */
+function hasBody(headers: Record<string, string>): boolean {
+  const declared = headers['content-length'];
+  return (declared !== undefined && declared !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/** Reads the body, refusing it (413) as soon as it passes the limit. */
+async function readBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  headers: Record<string, string>,
+  limit: number,
+): Promise<Buffer | null | false> {
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > limit) {
+    sendTooLarge(res, limit);
+    req.destroy();
+    return false;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      sendTooLarge(res, limit);
+      req.destroy();
+      return false;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length ? Buffer.concat(chunks) : null;
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: LocalGatewayOptions,
+  routes: ReturnType<typeof routeTable>,
+): Promise<void> {
+  const headers = headersOf(req);
+  // Bodiless requests (most reads) skip the stream: node:http discards the empty request once the response ends.
+  const body = hasBody(headers) ? await readBody(req, res, headers, options.bodyLimit) : null;
+  if (body === false) return;
+  const requestId = randomUUID();
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const rawPath = mark < 0 ? url : url.slice(0, mark);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const matched = routes.table.match(method, rawPath);
+  const event = toEvent(req, headers, body, requestId, {
+    method,
+    rawPath,
+    rawQueryString: mark < 0 ? '' : url.slice(mark + 1),
+    routeKey: matched?.routeKey ?? '$default',
+    pathParameters: matched ? matched.params : undefined,
+  });
+  const result = await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
+  const payload = result.body ?? '';
+  const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
+  for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+  // One write with a known length (no chunked encoding) keeps small responses to a single syscall.
+  res.writeHead(result.statusCode ?? 200, responseHeaders);
+  res.end(payload);
+}
+
+export interface RunningLocalGateway {
+  url: string;
+  /** Stops accepting connections and waits for the requests in progress. */
+  close(): Promise<void>;
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startLocalGateway(options: LocalGatewayOptions): Promise<RunningLocalGateway> {
+  const routes = routeTable();
+  const server = http.createServer((req, res) => {
+    handle(req, res, options, routes).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'local gateway failure');
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(
+          JSON.stringify({
+            statusCode: 500,
+            error: 'Internal Server Error',
+            message: 'Internal error',
+            code: 'INTERNAL',
+          }),
+        );
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The host process, in either deployment mode: env → stores and queue (backends.ts) → engines → host (with leases
+ * when several nodes share the stores) → command consumer → RPC server (multi-node). It serves no API: in aws mode
+ * the functions run on Lambda; in the embedded mode the single-process root (embedded/gateway.ts) adds the API on
+ * top of what this starts.
+ */
+import { pino } from 'pino';
+import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { Env } from '#shared/config/env.js';
+import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
+import { type Clock, systemClock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { type Backends, openBackends } from './backends.js';
+import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
+import type { Cluster } from './cluster-placement.js';
+import { CommandConsumer } from './commands/command-consumer.js';
+import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
+import type { TestNetwork } from './engines/test/test-network.js';
+import { EventBus } from './events/event-bus.js';
+import { Host } from './host.js';
+import { scheduleAuditRetention } from './maintenance.js';
+import { MessageSink } from './messages/message-sink.js';
+import { packageVersion } from './package-version.js';
+import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
+
+export interface HostProcessOptions {
+  env: Env;
+  /** The test engine's network (ENGINE=test); one is created when absent. */
+  testNetwork?: TestNetwork;
+  logger?: Logger;
+}
+
+/** A started host process and what the single-process root shares with the functions. */
+export interface RunningHost {
+  env: Env;
+  logger: Logger;
+  clock: Clock;
+  version: string;
+  metrics: Metrics;
+  audit: AuditRecorder;
+  events: EventBus;
+  host: Host;
+  /** Settled sends, as this host's send path tells them (in-process waiters listen here). */
+  outcomes: InProcessMessageOutcomes;
+  backends: Backends;
+  commands: CommandQueue;
+  engine: SelectedEngine;
+  /** Multi-node mode: this node's place in the cluster. */
+  cluster: Cluster | undefined;
+  /** The RPC server's URL in multi-node mode. */
+  rpcUrl: string | null;
+  bootstrap: BootstrapResult;
+  /**
+   * Stops consuming, ends the engines (the sessions resume at the next start) and closes the stores. `beforeStores`
+   * runs once the engines are down and before the stores close (the API's buffered writes).
+   */
+  close(beforeStores?: () => Promise<void>): Promise<void>;
+}
+
+function clusterOf(env: Env): Cluster | undefined {
+  if (!env.MULTI_NODE) return undefined;
+  if (!env.HOST_RPC_TOKEN) throw new Error('HOST_RPC_TOKEN is required with MULTI_NODE');
+  return {
+    nodeId: env.NODE_ID,
+    nodeUrl: env.NODE_URL,
+    rpc: new HttpHostRpcClient({ token: env.HOST_RPC_TOKEN, timeoutMs: env.HOST_RPC_TIMEOUT_MS }),
+    leaseTtlMs: env.LEASE_TTL_MS,
+    leaseRenewMs: env.LEASE_RENEW_MS,
+    sweepMs: env.LEASE_SWEEP_MS,
+  };
+}
+
+/** Starts the host: the sessions that were running resume and the command queue is consumed. */
+export async function startHost(options: HostProcessOptions): Promise<RunningHost> {
+  const { env } = options;
+  const logger: Logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
+  const clock = systemClock;
+  const cluster = clusterOf(env);
+
+  const backends = openBackends(env);
+  const { main, data } = backends;
+  const commands = new CommandQueue(backends.commandQueue);
+  const metrics = createMetrics();
+  const audit = new AuditRecorder(main.audit, clock, logger, metrics);
+  const events = new EventBus(logger);
+  const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
+  const sink = new MessageSink({ messages: data.messages, events, clock, logger });
+  const outcomes = new InProcessMessageOutcomes();
+  const host = new Host({
+    sink,
+    outcomes,
+    messages: data.messages,
+    sessions: data.sessions,
+    fences: data.fences,
+    events,
+    clock,
+    logger,
+    engines: engine.factory,
+    audit,
+    teardownTimeoutMs: env.ENGINE_TEARDOWN_TIMEOUT_MS,
+    commands,
+    metrics,
+    ...(cluster ? { cluster } : {}),
+  });
+
+  const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
+  const stopRetention = scheduleAuditRetention(main.audit, clock, env.AUDIT_RETENTION_DAYS, logger);
+  const consumer = new CommandConsumer(commands, host.commandHandlers, logger, metrics, {
+    waitTimeSeconds: 20,
+    visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
+    maxMessages: 10,
+  });
+  // The RPC server comes first: other nodes may route to this one as soon as it holds a lease.
+  const rpc: RunningRpcServer | null =
+    cluster && env.HOST_RPC_TOKEN
+      ? await startRpcServer({
+          host,
+          token: env.HOST_RPC_TOKEN,
+          port: env.HOST_PORT,
+          bindHost: env.BIND_HOST,
+          nodeId: cluster.nodeId,
+          logger,
+        })
+      : null;
+  // Resume first: commands queued before a restart (sends) must find their sessions' runners.
+  const resumed = await host.resumeRunningSessions();
+  consumer.start();
+  logger.info({ rpc: rpc?.url, mode: env.DEPLOYMENT_MODE, engine: env.ENGINE, resumed }, 'host started');
+
+  let closing: Promise<void> | null = null;
+  const close = (beforeStores?: () => Promise<void>) =>
+    (closing ??= (async () => {
+      stopRetention();
+      await consumer.stop();
+      await host.shutdown();
+      await rpc?.close();
+      await engine.close();
+      await beforeStores?.();
+      await audit.close();
+      await backends.close();
+    })());
+
+  return {
+    env,
+    logger,
+    clock,
+    version: packageVersion(),
+    metrics,
+    audit,
+    events,
+    host,
+    outcomes,
+    backends,
+    commands,
+    engine,
+    cluster,
+    rpcUrl: rpc?.url ?? null,
+    bootstrap,
+    close,
+  };
+}

@@ -1,0 +1,17 @@
+/** Env of the HTTP API and its process: where it listens, what it accepts, how it logs and stops. */
+import { z } from 'zod';
+import { byteSize, commaList, limit, logLevel, optionalString, port, text } from './fields.js';
+
+export const ServerEnv = z.object({
+  LOG_LEVEL: logLevel('info'),
+  PORT: port(2785),
+  BIND_HOST: text('0.0.0.0'),
+  TRUSTED_PROXIES: commaList,
+  BODY_SIZE_LIMIT: byteSize('25mb'),
+  METRICS_TOKEN: optionalString,
+  RATE_LIMIT_MAX: limit(100),
+  RATE_LIMIT_WINDOW_MS: limit(60_000),
+  SHUTDOWN_GRACE_MS: limit(5_000),
+  /** The release name where no package.json is at hand (Lambda bundles); the host reads package.json. */
+  SERVICE_VERSION: optionalString,
+});

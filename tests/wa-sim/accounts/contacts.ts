@@ -1,0 +1,120 @@
+/**
+ * Simulated contacts: other WhatsApp users, each one phone with real Signal keys. A contact keeps what it
+ * received (decrypted) and the receipts its own messages got, and answers with receipts as configured.
+ */
+
+import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
+import type { IdAllocator } from './ids.js';
+
+/** How a contact behaves; changed through the admin API. */
+export interface ContactConfig {
+  /** Send a delivery receipt for every message received. */
+  autoDeliver: boolean;
+  /** Send a read receipt after the delivery receipt. */
+  autoRead: boolean;
+  /** Presence the contact shows to subscribers. */
+  online: boolean;
+  /** Delay before automatic receipts, so tests can tell them apart from the send. */
+  receiptDelayMs: number;
+}
+
+/** A message the contact received and decrypted. */
+export interface ReceivedMessage {
+  readonly id: string;
+  /** The sender's phone number jid (an account's). */
+  readonly from: string;
+  /** The group jid when the message was sent to a group. */
+  readonly group?: string;
+  readonly type: string;
+  readonly text?: string;
+  readonly timestamp: number;
+}
+
+/** Delivery state of a message the contact sent, driven by the recipient's receipts. */
+export type SentStatus = 'sent' | 'delivered' | 'read' | 'played';
+
+/** A message the contact sent and what the recipient reported back. */
+export interface SentMessage {
+  readonly id: string;
+  readonly to: string;
+  readonly text: string;
+  readonly timestamp: number;
+  readonly group?: string;
+  status: SentStatus;
+}
+
+/** Received messages kept per contact; older ones are dropped so long load runs stay bounded. */
+const RECEIVED_LIMIT = 10_000;
+
+/** One simulated contact. */
+export class Contact {
+  readonly device = new SignalDevice();
+  readonly received: ReceivedMessage[] = [];
+  private readonly receivedById = new Map<string, ReceivedMessage>();
+  readonly sent = new Map<string, SentMessage>();
+  /** Group jid → companion device keys that already hold this contact's sender key. */
+  readonly senderKeyHolders = new Map<string, Set<string>>();
+  receivedCount = 0;
+  lastSeen = Math.floor(Date.now() / 1000);
+  readonly config: ContactConfig = { autoDeliver: true, autoRead: false, online: true, receiptDelayMs: 0 };
+
+  constructor(
+    readonly number: string,
+    readonly lid: string,
+    public name: string,
+  ) {}
+
+  /** Records a decrypted message. */
+  remember(message: ReceivedMessage): void {
+    this.receivedCount++;
+    this.received.push(message);
+    this.receivedById.set(message.id, message);
+    if (this.received.length > RECEIVED_LIMIT) {
+      for (const dropped of this.received.splice(0, this.received.length - RECEIVED_LIMIT)) {
+        this.receivedById.delete(dropped.id);
+      }
+    }
+  }
+
+  /** A received message by id. */
+  findReceived(id: string): ReceivedMessage | undefined {
+    return this.receivedById.get(id);
+  }
+}
+
+/** The registry of contacts, by number and by LID. */
+export class ContactRegistry {
+  private readonly byNumber = new Map<string, Contact>();
+  private readonly byLid = new Map<string, Contact>();
+
+  constructor(private readonly ids: IdAllocator) {}
+
+  /** Every contact. */
+  all(): Contact[] {
+    return [...this.byNumber.values()];
+  }
+
+  /** The contact with this number. */
+  get(number: string): Contact | undefined {
+    return this.byNumber.get(number);
+  }
+
+  /** The contact whose number or LID user is `user`. */
+  findByUser(user: string): Contact | undefined {
+    return this.byNumber.get(user) ?? this.byLid.get(user);
+  }
+
+  /** The contact for `number`, created with fresh Signal keys on first use. */
+  getOrCreate(number: string, name?: string): Contact {
+    const existing = this.byNumber.get(number);
+    if (existing) {
+      if (name) existing.name = name;
+      return existing;
+    }
+    this.ids.claimPhone(number);
+    const contact = new Contact(number, this.ids.allocateLid(), name ?? `Contact ${number}`);
+    this.byNumber.set(number, contact);
+    this.byLid.set(contact.lid, contact);
+    return contact;
+  }
+}

@@ -1,0 +1,150 @@
+/** Admin routes acting as simulated contacts: send, call, inboxes, receipts, presence, settings. */
+import type { Account } from '#tests/wa-sim/accounts/accounts.js';
+import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
+import { contactCall } from '#tests/wa-sim/messaging/calls.js';
+import { contactSendGroupText, contactSendText } from '#tests/wa-sim/messaging/contact-send.js';
+import { sendContactChatstate, setContactOnline } from '#tests/wa-sim/messaging/presence.js';
+import { sendContactReceipts } from '#tests/wa-sim/messaging/receipts.js';
+import type { Simulator } from '#tests/wa-sim/network/simulator.js';
+import { notFound } from '#tests/wa-sim/support/errors.js';
+import { pnJid } from '#tests/wa-sim/transport/binary.js';
+import {
+  ContactCallBody,
+  ContactChatstateBody,
+  ContactConfigBody,
+  ContactMessageBody,
+  ContactReceiptsBody,
+  CreateContactBody,
+  parseBody,
+  type Route,
+} from './admin-schemas.js';
+
+function contactOf(sim: Simulator, number: string | undefined): Contact {
+  const contact = number ? sim.contacts.get(number) : undefined;
+  if (!contact) throw notFound(`no contact ${number ?? ''}`);
+  return contact;
+}
+
+function linkedAccount(sim: Simulator, phone: string): Account {
+  const account = sim.accounts.get(phone);
+  if (!account) throw notFound(`no linked account ${phone}`);
+  return account;
+}
+
+function contactView(sim: Simulator, contact: Contact): Record<string, unknown> {
+  return {
+    number: contact.number,
+    jid: pnJid(contact.number),
+    lid: `${contact.lid}@lid`,
+    name: contact.name,
+    config: contact.config,
+    receivedCount: contact.receivedCount,
+    lastChatstate: sim.presence.chatStates.get(contact.number),
+  };
+}
+
+/** Routes under `/admin/contacts` and `/admin/groups`. */
+export const contactRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts$/,
+    handle: (sim) => ({ body: sim.contacts.all().map((c) => contactView(sim, c)) }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts$/,
+    handle: (sim, _params, body) => {
+      const { number, name } = parseBody(CreateContactBody, body);
+      return { status: 201, body: contactView(sim, sim.contacts.getOrCreate(number, name)) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)$/,
+    handle: (sim, [number]) => ({ body: contactView(sim, contactOf(sim, number)) }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/messages$/,
+    handle: async (sim, [number], body) => {
+      const { to, text } = parseBody(ContactMessageBody, body);
+      if (to.endsWith('@g.us')) {
+        const group = sim.groups.get(to);
+        if (!group) throw notFound(`no group ${to}`);
+        return { body: await contactSendGroupText(sim, contactOf(sim, number), group, text) };
+      }
+      const account = linkedAccount(sim, to);
+      // Contacts come into being on first use, with fresh Signal keys.
+      const contact = sim.contacts.getOrCreate(number ?? '');
+      return { body: await contactSendText(sim, contact, account, text) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/messages$/,
+    handle: (sim, [number]) => ({ body: contactOf(sim, number).received }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/sent$/,
+    handle: (sim, [number]) => ({ body: [...contactOf(sim, number).sent.values()] }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/call$/,
+    handle: (sim, [number], body) => {
+      const { to, video } = parseBody(ContactCallBody, body);
+      const account = linkedAccount(sim, to);
+      const call = contactCall(sim, sim.contacts.getOrCreate(number ?? ''), account, video === true);
+      return { body: { callId: call.callId, devices: call.devices } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/calls$/,
+    handle: (sim, [number]) => ({ body: sim.calls.from(contactOf(sim, number).number) }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/receipts$/,
+    handle: (sim, [number], body) => {
+      const { to, ids, type } = parseBody(ContactReceiptsBody, body);
+      sendContactReceipts(sim, contactOf(sim, number), linkedAccount(sim, to), ids, type);
+      return { body: { sent: ids.length, type } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/config$/,
+    handle: (sim, [number], body) => {
+      const update = parseBody(ContactConfigBody, body);
+      const contact = sim.contacts.getOrCreate(number ?? '', update.name);
+      const { online, name: _name, ...rest } = update;
+      Object.assign(contact.config, rest);
+      if (online !== undefined && online !== contact.config.online) setContactOnline(sim, contact, online);
+      return { body: contactView(sim, contact) };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/chatstate$/,
+    handle: (sim, [number], body) => {
+      const { to, state } = parseBody(ContactChatstateBody, body);
+      sendContactChatstate(sim, contactOf(sim, number), linkedAccount(sim, to), state);
+      return { body: { sent: state } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/groups$/,
+    handle: (sim) => ({
+      body: sim.groups.all().map((group) => ({
+        jid: group.jid,
+        subject: group.subject,
+        members: Object.fromEntries(group.members),
+        inviteCode: group.inviteCode,
+        creation: group.creation,
+      })),
+    }),
+  },
+];

@@ -1,0 +1,113 @@
+/** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
+import { z } from 'zod';
+import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
+import type { Simulator } from '#tests/wa-sim/network/simulator.js';
+import { badRequest } from '#tests/wa-sim/support/errors.js';
+
+/** What a route answers: a JSON body and its status (200 unless set). */
+export interface Reply {
+  readonly status?: number;
+  readonly body: unknown;
+}
+
+/** One route: method, path pattern (capture groups become params) and handler. */
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly pattern: RegExp;
+  readonly handle: (sim: Simulator, params: readonly string[], body: unknown) => Promise<Reply> | Reply;
+}
+
+/** Parses `body` with `schema`, throwing a 400 that names every problem. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  throw badRequest(problems.join('; '));
+}
+
+/** A phone number: digits only, as WhatsApp users are addressed. */
+export const PhoneNumber = z.string().regex(/^\d{5,15}$/, 'a phone number is 5 to 15 digits, no + or spaces');
+
+/** A group jid. */
+export const GroupJid = z.string().regex(/^\d+(-\d+)?@g\.us$/, 'a group jid looks like 1203630…@g.us');
+
+/** `POST /admin/mock-phone/scan-qr` */
+export const ScanQrBody = z.object({
+  qr: z.string().min(1),
+  phone: PhoneNumber.optional(),
+  pushName: z.string().min(1).max(100).optional(),
+});
+
+/** `POST /admin/mock-phone/pair-code` */
+export const PairCodeBody = z.object({
+  phone: PhoneNumber,
+  code: z
+    .string()
+    .transform((value) => value.replace(/-/g, '').toUpperCase())
+    .pipe(z.string().length(8, 'a pairing code has 8 characters')),
+  pushName: z.string().min(1).max(100).optional(),
+});
+
+/** `POST /admin/contacts` */
+export const CreateContactBody = z.object({
+  number: PhoneNumber,
+  name: z.string().min(1).max(100).optional(),
+});
+
+/** `POST /admin/contacts/{number}/messages`: to a linked account's number or to a group. */
+export const ContactMessageBody = z.object({
+  to: z.union([PhoneNumber, GroupJid]),
+  text: z.string().min(1).max(65_536),
+});
+
+/** `POST /admin/contacts/{number}/call`: a voice (default) or video call to a linked account. */
+export const ContactCallBody = z.object({
+  to: PhoneNumber,
+  video: z.boolean().optional(),
+});
+
+/** `POST /admin/contacts/{number}/receipts` */
+export const ContactReceiptsBody = z.object({
+  to: PhoneNumber,
+  ids: z.array(z.string().min(1)).min(1),
+  type: z.enum(['delivery', 'read', 'played']),
+});
+
+/** `POST /admin/contacts/{number}/config` */
+export const ContactConfigBody = z.object({
+  name: z.string().min(1).max(100).optional(),
+  autoDeliver: z.boolean().optional(),
+  autoRead: z.boolean().optional(),
+  online: z.boolean().optional(),
+  receiptDelayMs: z.number().int().min(0).max(60_000).optional(),
+});
+
+/** `POST /admin/contacts/{number}/chatstate` */
+export const ContactChatstateBody = z.object({
+  to: PhoneNumber,
+  state: z.enum(['composing', 'recording', 'paused']),
+});
+
+/** `POST /admin/connections` */
+export const ConnectionsBody = z.object({
+  mode: z.enum(['accept', 'refuse', 'delay']),
+  delayMs: z.number().int().min(0).max(120_000).optional(),
+});
+
+/** `POST /admin/accounts/{phone}/restriction`; the duration and type only matter when restricting. */
+export const RestrictionBody = z.object({
+  restricted: z.boolean(),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 24 * 3600)
+    .optional(),
+  enforcementType: z.enum(ENFORCEMENT_TYPES).optional(),
+});
+
+/** `POST /admin/accounts/{phone}/logout-hold` */
+export const LogoutHoldBody = z.object({ hold: z.boolean() });
+
+/** `POST /admin/accounts/{phone}/pre-keys` */
+export const PreKeysBody = z.object({ keep: z.number().int().min(0) });
