@@ -1,5 +1,5 @@
 /**
- * A gateway host killed with SIGKILL: the gateway runs as a child process (`node --import tsx host/main.ts`, as
+ * A gateway host killed with SIGKILL: the gateway runs as a child process (`node --import tsx embedded/main.ts`, as
  * `npm start` runs its bundle) with the real Baileys engine against the simulator in its own process. After the
  * kill a new process on the same DATA_DIR resumes the linked session from its stored credentials.
  */

@@ -1,5 +1,5 @@
 /**
- * A gateway run as a child process (`node --import tsx host/main.ts`, as `npm start` runs its bundle), for tests
+ * A gateway run as a child process (`node --import tsx embedded/main.ts`, as `npm start` runs its bundle), for tests
  * that kill it with SIGKILL and start another on the same DATA_DIR.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +28,7 @@ export function exited(child: ChildProcess): Promise<void> {
 
 /** Spawns the gateway on `dataDir` and waits for its banner (the first line naming its URL). */
 export async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
