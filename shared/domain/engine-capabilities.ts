@@ -59,8 +59,8 @@ export const ENGINE_CAPABILITIES = {
   reject_calls: {
     port: 'calls',
     summary: 'reject incoming calls (session config autoRejectCalls)',
-    engines: ['baileys'],
-    planned: ['webjs', 'test'],
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
   },
   presence_subscribe: {
     port: 'presence',
