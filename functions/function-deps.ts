@@ -16,13 +16,19 @@ export interface Deps extends CoreDeps {
   flushAfterRequest?: () => Promise<void>;
 }
 
-/** Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies. */
-export function createFunctionDeps(core: CoreDeps & { env: Env; version: string; metrics: Metrics }): Deps {
+/**
+ * Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies, and the engine kind the env
+ * configures (the hosts run the same `ENGINE`).
+ */
+export function createFunctionDeps(
+  core: Omit<CoreDeps, 'engine'> & { env: Env; version: string; metrics: Metrics },
+): Deps {
   // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
   const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
   const main = { ...core.main, apiKeys };
   return {
     ...core,
+    engine: core.env.ENGINE,
     main,
     usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),

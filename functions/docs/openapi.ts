@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import type { AnyRoute } from '#functions/http/route.js';
+import { capabilityRow, type EngineCapability, enginesLacking } from '#shared/domain/engine-capabilities.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -25,6 +26,22 @@ const COMMON_ERRORS: Record<string, number[]> = {
   authenticated: [400, 401, 403, 429],
   public: [400, 429],
 };
+
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/**
+ * The 501 of a route that needs `capability`, naming the engine kinds without it (from the capability table), or
+ * null when every kind has it (nothing can answer 501 then).
+ */
+export function engineUnsupportedResponse(capability: EngineCapability): JsonSchema | null {
+  const lacking = enginesLacking(capability);
+  if (lacking.length === 0) return null;
+  const kinds = lacking.length === 1 ? `the ${lacking[0]} engine` : `the ${lacking.join(', ')} engines`;
+  return {
+    description: `ENGINE_UNSUPPORTED: ${kinds} cannot ${capabilityRow(capability).summary}`,
+    content: ERROR_CONTENT,
+  };
+}
 
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
   const components: Record<string, JsonSchema> = { Error: ErrorSchema };
@@ -63,11 +80,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       ...(route.errors ?? []),
     ]);
     for (const status of [...errors].sort()) {
-      responses[status] = {
-        description: STATUS_CODES[status] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+      responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: ERROR_CONTENT };
     }
+    const unsupported = route.capability ? engineUnsupportedResponse(route.capability) : null;
+    if (unsupported) responses[501] = unsupported;
     const parameters: JsonSchema[] = [];
     for (const [where, schema] of [
       ['path', route.params],
@@ -101,6 +117,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
           }
         : {}),
       responses,
+      ...(route.capability ? { 'x-engine-capability': route.capability } : {}),
       ...(route.auth === 'public'
         ? { security: [] }
         : {

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Deps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
+import type { EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { Role } from '#shared/domain/roles.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,8 +52,14 @@ export interface RouteDefinition<
   /** Schema of the success body, for the OpenAPI document. */
   response?: Schema;
   success: 200 | 201 | 204;
-  /** Error statuses this route documents besides the common ones. */
+  /** Error statuses this route documents besides the common ones (never 501: that comes from `capability`). */
   errors?: readonly number[];
+  /**
+   * The engine capability the route needs. Its use case refuses engines without it (501 ENGINE_UNSUPPORTED, from
+   * the capability table) and the OpenAPI document describes that 501; a generated test holds the two together.
+   * When a route needs it, its body schema carries `.meta({ examples: [...] })` for that test (and the docs).
+   */
+  capability?: EngineCapability;
   /** Health and metrics skip the REST rate limit. */
   rateLimited?: boolean;
   run(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
@@ -71,6 +78,7 @@ export interface AnyRoute {
   response?: Schema;
   success: 200 | 201 | 204;
   errors?: readonly number[];
+  capability?: EngineCapability;
   rateLimited?: boolean;
   run(ctx: RouteContext<unknown, unknown, unknown>): Promise<unknown>;
 }

@@ -4,9 +4,11 @@ import { SessionStatus } from '#shared/domain/session.js';
 import { requestPairingCode } from '#shared/use-cases/sessions/request-pairing-code.js';
 import { SessionIdParams } from './params.js';
 
-const PairingCodeBody = z.strictObject({
-  phoneNumber: z.string().regex(/^[0-9]{6,15}$/, 'digits only, 6–15 of them, no +'),
-});
+const PairingCodeBody = z
+  .strictObject({
+    phoneNumber: z.string().regex(/^[0-9]{6,15}$/, 'digits only, 6–15 of them, no +'),
+  })
+  .meta({ examples: [{ phoneNumber: '15550009876' }] });
 const PairingCodeResponse = z
   .object({ pairingCode: z.string().length(8), status: SessionStatus })
   .meta({ id: 'PairingCode' });
@@ -22,6 +24,7 @@ export const requestPairingCodeRoute = defineRoute({
   body: PairingCodeBody,
   response: PairingCodeResponse,
   success: 201,
-  errors: [404, 409, 501],
+  errors: [404, 409],
+  capability: 'pairing_code',
   run: ({ deps, caller, params, body }) => requestPairingCode(deps, caller, params.id, body.phoneNumber),
 });

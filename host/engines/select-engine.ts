@@ -2,7 +2,6 @@
 import { pino } from 'pino';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
-import { BAILEYS_CAPABILITIES } from './baileys/baileys-capabilities.js';
 import { DeferredEngineFactory } from './deferred-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';
@@ -37,7 +36,6 @@ export function selectEngine(
       // Baileys is loaded with the first session's engine (see DeferredEngineFactory).
       const factory = new DeferredEngineFactory(
         'baileys',
-        BAILEYS_CAPABILITIES,
         async () =>
           new (await import('./baileys/baileys-engine-factory.js')).BaileysEngineFactory(baileysOptions),
         (sessionId) => authState.wipe(sessionId),

@@ -4,7 +4,7 @@
  * are published as `message.ack`.
  */
 import { randomUUID } from 'node:crypto';
-import type { InboundMessage, OutgoingStatus } from '#host/engines/engine.port.js';
+import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { isGroupChat } from '#shared/domain/wa-ids.js';

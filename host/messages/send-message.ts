@@ -4,7 +4,7 @@
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
  */
 
-import type { OutgoingMessage } from '#host/engines/engine.port.js';
+import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';

@@ -8,12 +8,8 @@ import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { SessionStatusWriter, type StatusWriterDeps } from '#host/sessions/status-writer.js';
 import type { HostOperationHandlers } from '#shared/domain/host-operations.js';
 import type { Session } from '#shared/domain/session.js';
-import {
-  ConflictError,
-  EngineUnsupportedError,
-  NotFoundError,
-  SessionStateError,
-} from '#shared/errors/app-error.js';
+import { ConflictError, NotFoundError, SessionStateError } from '#shared/errors/app-error.js';
+import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
 
 /** What the session operations need of the host. */
 export interface SessionOperationContext {
@@ -73,9 +69,8 @@ export function sessionOperations({ deps, runnerOf }: SessionOperationContext): 
     },
 
     'session.pairingCode': async ({ sessionId, phone }) => {
-      if (!deps.engines.capabilities.has('pairing_code')) {
-        throw new EngineUnsupportedError('pairing codes', deps.engines.kind);
-      }
+      // The use case refused already; checked again for callers that reach the host directly (RPC).
+      requireCapability(deps.engines.kind, 'pairing_code');
       const runner = runnerOf(sessionId);
       const session = await read(sessionId);
       refuseIfAuthenticated(session);

@@ -5,10 +5,10 @@
  * ready is kept and applied once it is.
  */
 
-import type { EngineSession, RestrictionNotice } from '#host/engines/engine.port.js';
+import type { EngineSession } from '#host/engines/engine.port.js';
+import type { RestrictionNotice } from '#host/engines/engine-events.js';
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { SYSTEM_CALLER } from '#shared/domain/caller.js';
-import type { GatewayEventMap } from '#shared/domain/events.js';
 import type { Session } from '#shared/domain/session.js';
 import type { SessionStatusWriter } from './status-writer.js';
 
@@ -21,7 +21,6 @@ export interface RestrictionContext {
   session: EngineSession;
   writer: SessionStatusWriter;
   audit: AuditRecorder;
-  publish(data: GatewayEventMap['session.restriction']): Promise<void>;
 }
 
 /** Applies a notice (or re-applies a remembered one after `ready`). Answers the row as it stands afterwards. */
@@ -40,6 +39,6 @@ export async function applyRestriction(
     sessionName: session.name,
     metadata: { kind: notice.kind, code: notice.code, expiresAt: notice.expiresAt },
   });
-  await context.publish({ sessionId: session.id, ...notice });
+  await writer.publish('session.restriction', { sessionId: session.id, ...notice });
   return row;
 }

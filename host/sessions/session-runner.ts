@@ -1,29 +1,28 @@
 /**
- * Runs one session's engine: turns engine callbacks into status writes, events and audits, reconnects with
- * backoff, and carries out stop, logout (with its teardown fence) and force-kill. Callbacks from a superseded
+ * Runs one session's engine: turns engine events into status writes, events and audits, reconnects with
+ * backoff, and carries out stop, logout (with its teardown fence) and force-kill. Events from a superseded
  * engine instance are ignored (generation check), so a late event can never resurrect a stopped session.
  */
 
-import type {
-  DisconnectInfo,
-  EngineFactory,
-  EngineListener,
-  EngineSession,
-  LinkedIdentity,
-  MessagingEngine,
-  OutgoingMessage,
-  RestrictionNotice,
-} from '#host/engines/engine.port.js';
+import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
+import {
+  type DisconnectInfo,
+  type EngineEventHandlers,
+  emitterOf,
+  type LinkedIdentity,
+  type RestrictionNotice,
+} from '#host/engines/engine-events.js';
+import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { MessageSink } from '#host/messages/message-sink.js';
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { SYSTEM_CALLER } from '#shared/domain/caller.js';
-import type { EmittedEventName, GatewayEventMap } from '#shared/domain/events.js';
 import type { Session } from '#shared/domain/session.js';
 import { IncompleteOperationError, SessionStateError } from '#shared/errors/app-error.js';
 import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import { renderQrDataUrl } from '#shared/qr/render-qr.js';
 import { reportDisconnect } from './disconnect-report.js';
 import { stopWithin, unlinkDevice } from './engine-teardown.js';
+import { answerIncomingCall } from './incoming-calls.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
@@ -49,6 +48,7 @@ export class SessionRunner {
   private connected = false;
   private readonly writer: SessionStatusWriter;
   private readonly streak: ReconnectStreak;
+  private readonly restrictionContext: RestrictionContext;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -57,6 +57,7 @@ export class SessionRunner {
   ) {
     this.writer = new SessionStatusWriter(deps, session.id);
     this.streak = new ReconnectStreak(resolveReconnectConfig(session.config), deps.random);
+    this.restrictionContext = { session, writer: this.writer, audit: deps.audit };
   }
 
   get qr(): string | null {
@@ -78,7 +79,7 @@ export class SessionRunner {
     const generation = ++this.generation;
     let engine: MessagingEngine;
     try {
-      engine = await this.deps.engines.create(this.session, this.listenerFor(generation));
+      engine = await this.deps.engines.create(this.session, emitterOf(this.handlersFor(generation)));
     } catch (error) {
       this.onDisconnected(generation, {
         reason:
@@ -104,11 +105,11 @@ export class SessionRunner {
 
   /** Requests a pairing code from the live engine (the caller checked capability and status). */
   async requestPairingCode(phone: string): Promise<string> {
-    const engine = this.engine;
-    if (!engine?.requestPairingCode) {
+    const pairing = this.engine?.pairing;
+    if (!pairing) {
       throw new SessionStateError('SESSION_NOT_STARTED', 'Session has no live connection to pair with');
     }
-    return engine.requestPairingCode(phone);
+    return pairing.requestPairingCode(phone);
   }
 
   /** Sends through the live engine; throws when there is none (the caller marks the message failed). */
@@ -188,10 +189,11 @@ export class SessionRunner {
     this.reconnectTimer = null;
   }
 
-  private listenerFor(generation: number): EngineListener {
+  /** What the runner does with each event of the engine of `generation`. */
+  private handlersFor(generation: number): EngineEventHandlers {
     const live = () => generation === this.generation;
     return {
-      qr: (qr) => live() && void this.onQr(qr),
+      qr: ({ qr }) => live() && void this.onQr(qr),
       credentialsPresented: () => {
         if (!live()) return;
         this.currentQr = null;
@@ -199,7 +201,7 @@ export class SessionRunner {
       },
       ready: (identity) => live() && void this.onReady(identity),
       disconnected: (info) => this.onDisconnected(generation, info),
-      failed: (reason) => {
+      failed: ({ reason }) => {
         if (!live()) return;
         this.retire();
         void this.writer.apply('engine_failed', { lastError: reason });
@@ -208,24 +210,16 @@ export class SessionRunner {
         if (!live()) return;
         this.restriction = notice.active ? notice : null;
         // Before `ready` it is only remembered: onReady applies it, so it is audited once.
-        if (this.connected) void applyRestriction(this.restrictionContext(), notice).catch(this.logError);
+        if (this.connected) void applyRestriction(this.restrictionContext, notice).catch(this.logError);
       },
-      profileChanged: (profile) => {
-        if (live()) void this.writer.patch({ pushName: profile.pushName }).catch(this.logError);
+      profileChanged: ({ pushName }) => {
+        if (live()) void this.writer.patch({ pushName }).catch(this.logError);
       },
       // Messages are stored even from a superseded engine: they happened on the network either way.
       messageReceived: (message) =>
         void this.deps.sink.received(this.session.id, message).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
-    };
-  }
-
-  private restrictionContext(): RestrictionContext {
-    return {
-      session: this.session,
-      writer: this.writer,
-      audit: this.deps.audit,
-      publish: (data) => this.publish('session.restriction', data),
+      callOffered: (call) => live() && answerIncomingCall(this.engine, this.session, call, this.deps.logger),
     };
   }
 
@@ -236,7 +230,7 @@ export class SessionRunner {
     this.currentQr = qr;
     // The server answered: a connection failure noted before (lastError) is over.
     await this.writer.apply('qr_generated', { lastError: null });
-    await this.publish('session.qr', { sessionId: this.session.id, qr: await renderQrDataUrl(qr) });
+    await this.writer.publish('session.qr', { sessionId: this.session.id, qr: await renderQrDataUrl(qr) });
   }
 
   private async onReady(identity: LinkedIdentity): Promise<void> {
@@ -252,13 +246,13 @@ export class SessionRunner {
     });
     this.connected = true;
     // A restriction announced while connecting applies as soon as the session is ready.
-    if (this.restriction) await applyRestriction(this.restrictionContext(), this.restriction);
+    if (this.restriction) await applyRestriction(this.restrictionContext, this.restriction);
     void this.deps.audit.record(SYSTEM_CALLER, {
       action: 'session_connected',
       sessionId: this.session.id,
       sessionName: this.session.name,
     });
-    await this.publish('session.authenticated', {
+    await this.writer.publish('session.authenticated', {
       sessionId: this.session.id,
       phone: identity.phone,
       pushName: identity.pushName,
@@ -283,21 +277,21 @@ export class SessionRunner {
       await this.deps.engines.wipeCredentials(id);
       await this.writer.apply('connection_lost', { phone: null, lastError: info.reason });
       reportDisconnect(this.deps, this.session, { reason: info.reason, nextDelayMs: null, audit: true });
-      await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
+      await this.writer.publish('session.disconnected', { sessionId: id, reason: info.reason });
       return;
     }
     const { decision, attempt, lastError, audited } = this.streak.lost(info.reason, wasUp);
     const nextDelayMs = decision.action === 'retry' ? decision.delayMs : null;
     reportDisconnect(this.deps, this.session, { reason: info.reason, attempt, nextDelayMs, audit: audited });
     await this.writer.apply('connection_lost', { lastError });
-    await this.publish('session.disconnected', { sessionId: id, reason: info.reason });
+    await this.writer.publish('session.disconnected', { sessionId: id, reason: info.reason });
     if (decision.action === 'give_up') {
       this.retire();
       await this.writer.apply('reconnect_exhausted', { lastError });
       return;
     }
     if (decision.reportLoop) {
-      await this.publish('session.reconnect_loop', {
+      await this.writer.publish('session.reconnect_loop', {
         sessionId: id,
         attempts: decision.attempt,
         nextDelayMs: decision.delayMs,
@@ -309,18 +303,5 @@ export class SessionRunner {
       void this.writer.apply('reconnect').then(() => this.launch());
     }, decision.delayMs);
     this.reconnectTimer.unref?.();
-  }
-
-  private async publish<K extends EmittedEventName>(event: K, data: GatewayEventMap[K]): Promise<void> {
-    try {
-      await this.deps.events.publish({
-        event,
-        sessionId: this.session.id,
-        occurredAt: this.deps.clock.now().toISOString(),
-        data,
-      } as Parameters<typeof this.deps.events.publish>[0]);
-    } catch (error) {
-      this.deps.logger.error({ err: error, event }, 'event publish failed');
-    }
   }
 }

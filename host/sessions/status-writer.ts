@@ -2,6 +2,7 @@
  * The host's only path for writing a session's status: each write goes through the pure status machine and a
  * compare-and-set on the row, one at a time per session, and a real change publishes `session.status`.
  */
+import type { EmittedEventName, GatewayEventMap } from '#shared/domain/events.js';
 import type { Session } from '#shared/domain/session.js';
 import {
   ENGINE_ENDING_TRIGGERS,
@@ -103,16 +104,21 @@ export class SessionStatusWriter {
     return this.deps.sessions.findById(this.sessionId);
   }
 
-  private async publishStatus(session: Session): Promise<void> {
+  private publishStatus(session: Session): Promise<void> {
+    return this.publish('session.status', { sessionId: session.id, status: session.status });
+  }
+
+  /** Publishes one of the session's events now; a failed publish is logged, never thrown. */
+  async publish<K extends EmittedEventName>(event: K, data: GatewayEventMap[K]): Promise<void> {
     try {
       await this.deps.events.publish({
-        event: 'session.status',
-        sessionId: session.id,
+        event,
+        sessionId: this.sessionId,
         occurredAt: this.now(),
-        data: { sessionId: session.id, status: session.status },
-      });
+        data,
+      } as Parameters<StatusWriterDeps['events']['publish']>[0]);
     } catch (error) {
-      this.deps.logger.error({ err: error, sessionId: session.id }, 'event publish failed');
+      this.deps.logger.error({ err: error, sessionId: this.sessionId, event }, 'event publish failed');
     }
   }
 }

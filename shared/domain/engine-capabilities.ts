@@ -1,74 +1,120 @@
 /**
- * The one table of engine capabilities: what each engine kind can do beyond connecting and sending. Engines declare
- * their row (a test checks each engine factory against it), use cases refuse an operation whose capability the
- * configured engine lacks with 501 ENGINE_UNSUPPORTED before any host or engine is called, and the OpenAPI document
- * describes each 501 from it. Functions read it by the configured `ENGINE`, so they decide without asking a host.
+ * The one table of engine capabilities: what each engine kind can do beyond connecting and sending. Engine
+ * factories declare their row (`capabilitiesOf`; a test checks that their engines expose exactly the matching
+ * ports), use cases refuse an operation whose capability the configured engine lacks with 501 ENGINE_UNSUPPORTED
+ * before any host or engine is called (shared/use-cases/engine/require-capability.ts), routes name the capability
+ * they need and the OpenAPI document describes each 501 from it. Functions read it by the configured `ENGINE`, so
+ * they decide without asking a host.
  */
 
 /** The engines a deployment can run (DESIGN §3): browser-free Baileys, browser-based whatsapp-web.js, and the test one. */
 export const ENGINE_KINDS = ['baileys', 'webjs', 'test'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
-/** The engine port's capability sub-ports; every capability belongs to one. */
+/**
+ * The engine port's sub-ports. `connection` and `messaging` are core (every engine has them); each of the others
+ * is optional and exists on an engine exactly when its kind has one of the port's capabilities.
+ */
 export const ENGINE_PORTS = [
   'connection',
   'messaging',
+  'pairing',
+  'calls',
   'chats',
   'contacts',
   'groups',
   'labels',
   'presence',
-  'calls',
   'status',
 ] as const;
 export type EnginePort = (typeof ENGINE_PORTS)[number];
+export type OptionalEnginePort = Exclude<EnginePort, 'connection' | 'messaging'>;
 
 interface CapabilityRow {
-  port: EnginePort;
-  /** What it lets a client do, as the API reference and 501 answers say it. */
+  port: OptionalEnginePort;
+  /** What it lets a client do, completing "the … engine cannot …" (501 answers and the API reference say it). */
   summary: string;
-  /** The engine kinds that have it. */
+  /** The engine kinds whose engine implements it today: the only column that decides anything. */
   engines: readonly EngineKind[];
+  /**
+   * Kinds the spec says will have it once their implementation lands (never one of `engines`). Documentation only:
+   * until a kind moves to `engines` its requests answer 501.
+   */
+  planned: readonly EngineKind[];
 }
 
-const ALL: readonly EngineKind[] = ENGINE_KINDS;
-
 /**
- * Optional abilities, named by what a client asks for. Connecting, stopping, logging out and sending every kind of
- * message are core: every engine has them, so they are not listed. The spec fixes the differences known today:
- * presence subscription is refused on the browser-based engine; label reads work only there and label edits only
- * on the browser-free one; tagging chats works on both.
+ * Optional abilities, named by what a client asks for. Connecting, stopping, logging out and sending are core:
+ * every engine has them, so they are not listed. The rows without engines carry the differences the spec fixes
+ * (presence subscription is refused on the browser-based engine; label reads work only there and label edits only
+ * on the browser-free one; tagging chats works on both), so the feature that implements one edits its row.
  */
 export const ENGINE_CAPABILITIES = {
   pairing_code: {
-    port: 'connection',
+    port: 'pairing',
     summary: 'link a device with an 8-character pairing code',
-    engines: ALL,
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
+  reject_calls: {
+    port: 'calls',
+    summary: 'reject incoming calls (session config autoRejectCalls)',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
   },
   presence_subscribe: {
     port: 'presence',
     summary: "subscribe to a chat's presence (online, typing) updates",
-    engines: ['baileys', 'test'],
+    engines: [],
+    planned: ['baileys', 'test'],
   },
-  labels_read: { port: 'labels', summary: 'read labels and the chats they tag', engines: ['webjs', 'test'] },
-  labels_edit: { port: 'labels', summary: 'create, change and delete labels', engines: ['baileys', 'test'] },
-  labels_tag: { port: 'labels', summary: 'add a label to a chat or remove it', engines: ALL },
-  reject_calls: { port: 'calls', summary: 'reject an incoming call', engines: ALL },
-  contacts_check: { port: 'contacts', summary: 'check whether a number is on WhatsApp', engines: ALL },
+  labels_read: {
+    port: 'labels',
+    summary: 'read labels and the chats they tag',
+    engines: [],
+    planned: ['webjs', 'test'],
+  },
+  labels_edit: {
+    port: 'labels',
+    summary: 'create, change and delete labels',
+    engines: [],
+    planned: ['baileys', 'test'],
+  },
+  labels_tag: {
+    port: 'labels',
+    summary: 'add a label to a chat or remove it',
+    engines: [],
+    planned: ['baileys', 'webjs', 'test'],
+  },
+  contacts_check: {
+    port: 'contacts',
+    summary: 'check whether a number is on WhatsApp',
+    engines: [],
+    planned: ['baileys', 'webjs', 'test'],
+  },
 } as const satisfies Record<string, CapabilityRow>;
 
 export type EngineCapability = keyof typeof ENGINE_CAPABILITIES;
 export const ENGINE_CAPABILITY_NAMES = Object.keys(ENGINE_CAPABILITIES) as EngineCapability[];
 
+/** The row of `capability`, widened (the literal rows' tuples do not take `includes(kind)`). */
+export function capabilityRow(capability: EngineCapability): CapabilityRow {
+  return ENGINE_CAPABILITIES[capability];
+}
+
 /** True when engines of `kind` have `capability`. */
 export function engineHas(kind: EngineKind, capability: EngineCapability): boolean {
-  const row: CapabilityRow = ENGINE_CAPABILITIES[capability];
-  return row.engines.includes(kind);
+  return capabilityRow(capability).engines.includes(kind);
 }
 
 /** Every capability engines of `kind` have: the row an engine factory declares. */
 export function capabilitiesOf(kind: EngineKind): ReadonlySet<EngineCapability> {
   return new Set(ENGINE_CAPABILITY_NAMES.filter((capability) => engineHas(kind, capability)));
+}
+
+/** The optional ports engines of `kind` expose: those of the capabilities it has. */
+export function portsOf(kind: EngineKind): ReadonlySet<OptionalEnginePort> {
+  return new Set([...capabilitiesOf(kind)].map((capability) => capabilityRow(capability).port));
 }
 
 /** The engine kinds without `capability` (what a 501 description names). */

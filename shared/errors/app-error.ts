@@ -138,11 +138,16 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** 501: the active engine cannot do this; decided before the engine is called. */
+/**
+ * 501: the configured engine lacks the capability an operation needs (shared/domain/engine-capabilities.ts);
+ * decided before the engine is called. `details` names both, so a client can tell which one.
+ */
 export class EngineUnsupportedError extends AppError {
   readonly status = 501;
-  constructor(operation: string, engine: string) {
-    super('ENGINE_UNSUPPORTED', `The ${engine} engine does not support ${operation}`);
+  constructor(engine: string, capability: string, summary: string) {
+    super('ENGINE_UNSUPPORTED', `The ${engine} engine cannot ${summary}`, {
+      details: { engine, capability },
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 /** What use cases may depend on: ports and core services only, never a transport. */
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { EngineKind } from '#shared/domain/engine-capabilities.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -17,4 +18,6 @@ export interface CoreDeps {
   /** Tells a waiting send request when its message settled. */
   outcomes: MessageOutcomes;
   audit: AuditRecorder;
+  /** The configured engine kind (`ENGINE`): what use cases check capabilities against, without asking a host. */
+  engine: EngineKind;
 }

@@ -1,14 +1,9 @@
 /** Builds Baileys engines sharing one auth-state store and one Baileys logger. */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
-import type {
-  EngineCapability,
-  EngineFactory,
-  EngineListener,
-  EngineSession,
-  MessagingEngine,
-} from '#host/engines/engine.port.js';
+import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
+import type { EngineEmitter } from '#host/engines/engine-events.js';
+import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
-import { BAILEYS_CAPABILITIES } from './baileys-capabilities.js';
 import { BaileysEngine } from './baileys-engine.js';
 import { quietLibsignal } from './quiet-libsignal.js';
 import { RecentMessages } from './recent-messages.js';
@@ -28,7 +23,7 @@ export interface BaileysFactoryOptions {
 
 export class BaileysEngineFactory implements EngineFactory {
   readonly kind = 'baileys' as const;
-  readonly capabilities: ReadonlySet<EngineCapability> = BAILEYS_CAPABILITIES;
+  readonly capabilities: ReadonlySet<EngineCapability> = capabilitiesOf('baileys');
 
   /** Engines by session, so a wipe can stop every socket of the session from writing credentials back. */
   private readonly engines = new Map<string, Set<BaileysEngine>>();
@@ -41,8 +36,8 @@ export class BaileysEngineFactory implements EngineFactory {
     this.recentMessages = new RecentMessages(options.messageStoreLimit);
   }
 
-  async create(session: EngineSession, listener: EngineListener): Promise<MessagingEngine> {
-    const engine = new BaileysEngine(session, listener, {
+  async create(session: EngineSession, events: EngineEmitter): Promise<MessagingEngine> {
+    const engine = new BaileysEngine(session, events, {
       authState: this.options.authState,
       webSocketUrl: this.options.webSocketUrl,
       logger: this.options.logger,

@@ -11,7 +11,7 @@ import {
   type WAMessage,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { InboundMessage, OutgoingStatus } from '#host/engines/engine.port.js';
+import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 
 /** `15550001111:3@s.whatsapp.net` → `15550001111@c.us`; groups and other servers keep their id. */
 export function toNeutralJid(jid: string): string {
@@ -27,7 +27,7 @@ export function toBaileysJid(chatId: string): string {
 }
 
 /** The phone-number form of an address: Baileys 7 may report a LID first and the phone number as its "alt". */
-function preferPhone(jid: string | null | undefined, alt: string | null | undefined): string | null {
+export function preferPhone(jid: string | null | undefined, alt: string | null | undefined): string | null {
   if (!jid) return alt ?? null;
   return jid.endsWith('@lid') && alt ? alt : jid;
 }

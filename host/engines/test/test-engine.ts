@@ -1,50 +1,50 @@
 /**
  * The deterministic test engine: behaves like a WhatsApp client against a TestNetwork. Without credentials it
  * shows a QR; with them it logs straight in. Behaviours (hanging logout, refused connections) are set on the
- * network by the test.
+ * network by the test. It implements the same ports as a real engine (those of its row in the capability table)
+ * and checks every event it emits against its schema, so a test that feeds it a malformed payload fails there.
  */
-import type {
-  EngineCapability,
-  EngineFactory,
-  EngineListener,
-  EngineSession,
-  InboundMessage,
-  MessagingEngine,
-  OutgoingMessage,
-  OutgoingStatus,
-  RestrictionNotice,
-} from '#host/engines/engine.port.js';
-import type { TestNetwork } from './test-network.js';
+import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
+import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.port.js';
+import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
+import type { EngineCalls } from '../ports/calls.port.js';
+import type { OutgoingMessage } from '../ports/messaging.port.js';
+import type { EnginePairing } from '../ports/pairing.port.js';
+import type { NetworkConnection, TestNetwork } from './test-network.js';
 
 class TestEngine implements MessagingEngine {
+  readonly pairing: EnginePairing;
+  readonly calls: EngineCalls;
   private closed = false;
-  private readonly connection: Parameters<TestNetwork['attach']>[0];
+  private readonly events: EngineEmitter;
+  private readonly connection: NetworkConnection;
 
   constructor(
     private readonly session: EngineSession,
-    private readonly listener: EngineListener,
+    events: EngineEmitter,
     private readonly network: TestNetwork,
   ) {
-    this.connection = this.connectionToNetwork();
-  }
-
-  private connectionToNetwork(): Parameters<TestNetwork['attach']>[0] {
-    return {
-      sessionId: this.session.id,
-      emitQr: () => this.ifOpen(() => this.listener.qr(this.network.nextQr(this.session.id))),
-      emitLinked: (identity: { phone: string; pushName: string | null }) =>
-        this.ifOpen(() => {
-          this.listener.credentialsPresented();
-          this.listener.ready(identity);
-        }),
-      emitRestriction: (notice: RestrictionNotice) => this.ifOpen(() => this.listener.restriction(notice)),
-      emitInbound: (message: InboundMessage) => this.ifOpen(() => this.listener.messageReceived(message)),
-      emitStatus: (update: OutgoingStatus) => this.ifOpen(() => this.listener.messageStatus(update)),
-      emitDropped: (loggedOut: boolean) =>
-        this.ifOpen(() => {
-          this.close();
-          this.listener.disconnected({ reason: loggedOut ? 'logged out' : 'connection lost', loggedOut });
-        }),
+    this.events = checkedEmitter(events);
+    this.connection = {
+      sessionId: session.id,
+      // A closed engine reports nothing more, as a closed socket would not.
+      emit: (name, data) => {
+        if (!this.closed) this.events.emit(name, data);
+      },
+      drop: (loggedOut) => {
+        if (this.closed) return;
+        this.close();
+        this.events.emit('disconnected', { reason: loggedOut ? 'logged out' : 'connection lost', loggedOut });
+      },
+    };
+    this.pairing = {
+      requestPairingCode: async (phone) => network.issuePairingCode(session.id, phone),
+    };
+    this.calls = {
+      rejectCall: async (callId) => {
+        if (this.closed) throw new Error('connection closed');
+        network.recordRejected(session.id, callId);
+      },
     };
   }
 
@@ -54,13 +54,13 @@ class TestEngine implements MessagingEngine {
       if (this.closed) return;
       if (this.network.refusesConnections) {
         this.closed = true;
-        this.listener.disconnected({ reason: 'connection refused', loggedOut: false });
+        this.events.emit('disconnected', { reason: 'connection refused', loggedOut: false });
         return;
       }
       this.network.attach(this.connection);
       const credentials = this.network.credentialsOf(this.session.id);
-      if (credentials) this.connection.emitLinked(credentials);
-      else this.connection.emitQr();
+      if (credentials) this.network.linked(this.connection, credentials);
+      else this.connection.emit('qr', { qr: this.network.nextQr(this.session.id) });
     });
   }
 
@@ -87,29 +87,21 @@ class TestEngine implements MessagingEngine {
     return { timestamp: Math.floor(Date.now() / 1000) };
   }
 
-  async requestPairingCode(phone: string): Promise<string> {
-    return this.network.issuePairingCode(this.session.id, phone);
-  }
-
   private close(): void {
     this.closed = true;
     this.network.detach(this.session.id, this.connection);
-  }
-
-  private ifOpen(action: () => void): void {
-    if (!this.closed) action();
   }
 }
 
 /** Factory of test engines sharing one TestNetwork. */
 export class TestEngineFactory implements EngineFactory {
   readonly kind = 'test' as const;
-  readonly capabilities: ReadonlySet<EngineCapability> = new Set<EngineCapability>(['pairing_code']);
+  readonly capabilities: ReadonlySet<EngineCapability> = capabilitiesOf('test');
 
   constructor(readonly network: TestNetwork) {}
 
-  async create(session: EngineSession, listener: EngineListener): Promise<MessagingEngine> {
-    return new TestEngine(session, listener, this.network);
+  async create(session: EngineSession, events: EngineEmitter): Promise<MessagingEngine> {
+    return new TestEngine(session, events, this.network);
   }
 
   async wipeCredentials(sessionId: string): Promise<void> {

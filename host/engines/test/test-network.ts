@@ -3,28 +3,37 @@
  * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
  */
 import type {
+  EngineEmitter,
   InboundMessage,
-  OutgoingMessage,
+  LinkedIdentity,
   OutgoingStatus,
   RestrictionNotice,
-} from '#host/engines/engine.port.js';
+} from '../engine-events.js';
+import type { OutgoingMessage } from '../ports/messaging.port.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
 
-interface Connection {
+/** A test engine's live connection, as the network reaches it. */
+export interface NetworkConnection {
   sessionId: string;
-  emitRestriction(notice: RestrictionNotice): void;
-  emitInbound(message: InboundMessage): void;
-  emitStatus(update: OutgoingStatus): void;
-  emitQr(): void;
-  emitLinked(identity: { phone: string; pushName: string | null }): void;
-  emitDropped(loggedOut: boolean): void;
+  /** Reports to the engine's session runner (nothing once the engine closed). */
+  emit: EngineEmitter['emit'];
+  /** The network ends the connection; `loggedOut` when it also voided the credentials. */
+  drop(loggedOut: boolean): void;
+}
+
+/** A call placed to a session's account, and what its device did with it. */
+export interface TestCall {
+  sessionId: string;
+  from: string;
+  video: boolean;
+  status: 'ringing' | 'rejected';
 }
 
 export class TestNetwork {
-  private readonly credentials = new Map<string, { phone: string; pushName: string | null }>();
-  private readonly connections = new Map<string, Connection>();
+  private readonly credentials = new Map<string, LinkedIdentity>();
+  private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();
   private refusing = false;
   private held: (() => void)[] = [];
@@ -38,11 +47,17 @@ export class TestNetwork {
     return `waygate-test-qr:${sessionId}:${n}`;
   }
 
-  credentialsOf(sessionId: string) {
+  credentialsOf(sessionId: string): LinkedIdentity | undefined {
     return this.credentials.get(sessionId);
   }
 
-  storeCredentials(sessionId: string, identity: { phone: string; pushName: string | null }): void {
+  /** The device logs in with `identity`: its credentials reach the server, then the connection is ready. */
+  linked(connection: NetworkConnection, identity: LinkedIdentity): void {
+    connection.emit('credentialsPresented', {});
+    connection.emit('ready', identity);
+  }
+
+  storeCredentials(sessionId: string, identity: LinkedIdentity): void {
     this.credentials.set(sessionId, identity);
   }
 
@@ -50,11 +65,11 @@ export class TestNetwork {
     this.credentials.delete(sessionId);
   }
 
-  attach(connection: Connection): void {
+  attach(connection: NetworkConnection): void {
     this.connections.set(connection.sessionId, connection);
   }
 
-  detach(sessionId: string, connection: Connection): void {
+  detach(sessionId: string, connection: NetworkConnection): void {
     if (this.connections.get(sessionId) === connection) this.connections.delete(sessionId);
   }
 
@@ -89,7 +104,7 @@ export class TestNetwork {
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
     const linked = { phone: identity.phone, pushName: identity.pushName ?? null };
     this.credentials.set(sessionId, linked);
-    connection.emitLinked(linked);
+    this.linked(connection, linked);
   }
 
   private readonly pairingCodes = new Map<string, { code: string; phone: string }>();
@@ -120,29 +135,52 @@ export class TestNetwork {
 
   /** The network restricts the account (or lifts the restriction). */
   restrict(sessionId: string, notice: RestrictionNotice): void {
-    this.connections.get(sessionId)?.emitRestriction(notice);
+    this.connections.get(sessionId)?.emit('restriction', notice);
   }
 
   /** A contact's message arriving at the session. */
   deliverInbound(sessionId: string, message: InboundMessage): void {
     const connection = this.connections.get(sessionId);
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
-    connection.emitInbound(message);
+    connection.emit('messageReceived', message);
   }
 
   /** A receipt for a message the session sent (delivered, read …). */
   acknowledge(sessionId: string, update: OutgoingStatus): void {
-    this.connections.get(sessionId)?.emitStatus(update);
+    this.connections.get(sessionId)?.emit('messageStatus', update);
   }
 
   /** Drops the connection as a network failure would (credentials kept). */
   dropConnection(sessionId: string): void {
-    this.connections.get(sessionId)?.emitDropped(false);
+    this.connections.get(sessionId)?.drop(false);
   }
 
   /** Unlinks the device from the network side: credentials become void. */
   unlinkFromPhone(sessionId: string): void {
     this.credentials.delete(sessionId);
-    this.connections.get(sessionId)?.emitDropped(true);
+    this.connections.get(sessionId)?.drop(true);
+  }
+
+  /** Calls placed to the sessions' accounts, by call id. */
+  readonly calls = new Map<string, TestCall>();
+  private placedCalls = 0;
+
+  /** A contact (`from`, neutral id) calls the session's account; answers the call id. */
+  placeCall(sessionId: string, from: string, video = false): string {
+    const connection = this.connections.get(sessionId);
+    if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    this.placedCalls += 1;
+    const callId = `TESTCALL${String(this.placedCalls).padStart(6, '0')}`;
+    this.calls.set(callId, { sessionId, from, video, status: 'ringing' });
+    connection.emit('callOffered', { callId, from, video });
+    return callId;
+  }
+
+  /** The session's device declined a call ringing on its account. */
+  recordRejected(sessionId: string, callId: string): void {
+    const call = this.calls.get(callId);
+    if (!call || call.sessionId !== sessionId)
+      throw new Error(`no call ${callId} rings on session ${sessionId}`);
+    call.status = 'rejected';
   }
 }

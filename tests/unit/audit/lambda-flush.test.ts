@@ -3,7 +3,7 @@
  * background, is stored by the time the handler returns, and none is written twice.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { installDeps } from '#functions/deps.js';
 import { createFunctionDeps } from '#functions/function-deps.js';
 import { handler as sessionsHandler } from '#functions/sessions/handler.js';
@@ -23,6 +23,7 @@ import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { generateApiKey, hashApiKey } from '#shared/security/secrets.js';
 import { anApiKey } from '#tests/helpers/builders.js';
+import { lambdaEvent } from '#tests/helpers/lambda-event.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 /** The memory audit log, remembering every batch it was asked to append. */
@@ -60,33 +61,7 @@ async function lambda() {
   installDeps({ ...deps, flushAfterRequest: () => recorder.flush() });
   const call = (method: 'GET' | 'POST', key: string, body?: unknown) =>
     sessionsHandler(
-      {
-        version: '2.0',
-        routeKey: '$default',
-        rawPath: '/api/sessions',
-        rawQueryString: '',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        requestContext: {
-          accountId: 'test',
-          apiId: 'test',
-          domainName: 'localhost',
-          domainPrefix: 'localhost',
-          http: {
-            method,
-            path: '/api/sessions',
-            protocol: 'HTTP/1.1',
-            sourceIp: '10.0.0.9',
-            userAgent: 't',
-          },
-          requestId: `r-${Math.random()}`,
-          routeKey: '$default',
-          stage: '$default',
-          time: clock.now().toUTCString(),
-          timeEpoch: clock.now().getTime(),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        isBase64Encoded: false,
-      } satisfies APIGatewayProxyEventV2,
+      lambdaEvent({ method, path: '/api/sessions', key, body, now: clock.now() }),
       {} as Context,
     );
   const actions = () => audit.appended.map((entry) => entry.action).sort();

@@ -14,7 +14,7 @@ import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { aSession } from '#tests/helpers/builders.js';
 
-const listener = {} as Parameters<EngineFactory['create']>[1];
+const events = {} as Parameters<EngineFactory['create']>[1];
 const engineSession = { id: 's1', name: 'one', config: {} };
 
 describe('DeferredEngineFactory', () => {
@@ -23,7 +23,6 @@ describe('DeferredEngineFactory', () => {
     let loads = 0;
     const factory = new DeferredEngineFactory(
       'test',
-      new Set(['pairing_code']),
       async () => {
         loads++;
         return new TestEngineFactory(network);
@@ -31,8 +30,8 @@ describe('DeferredEngineFactory', () => {
       async () => undefined,
     );
     expect(loads).toBe(0);
-    await Promise.all([factory.create(engineSession, listener), factory.create(engineSession, listener)]);
-    await factory.create(engineSession, listener);
+    await Promise.all([factory.create(engineSession, events), factory.create(engineSession, events)]);
+    await factory.create(engineSession, events);
     expect(loads).toBe(1);
   });
 
@@ -42,7 +41,6 @@ describe('DeferredEngineFactory', () => {
     let loads = 0;
     const factory = new DeferredEngineFactory(
       'test',
-      new Set(),
       async () => {
         loads++;
         const inner = new TestEngineFactory(new TestNetwork());
@@ -54,7 +52,7 @@ describe('DeferredEngineFactory', () => {
     );
     await factory.wipeCredentials('a');
     expect({ loads, wipedStored, wipedLoaded }).toEqual({ loads: 0, wipedStored: ['a'], wipedLoaded: [] });
-    await factory.create(engineSession, listener);
+    await factory.create(engineSession, events);
     await factory.wipeCredentials('b');
     expect({ loads, wipedStored, wipedLoaded }).toEqual({ loads: 1, wipedStored: ['a'], wipedLoaded: ['b'] });
   });
@@ -67,7 +65,6 @@ describe('DeferredEngineFactory', () => {
     });
     const factory = new DeferredEngineFactory(
       'test',
-      new Set(),
       async () => {
         await loading;
         return new TestEngineFactory(network);

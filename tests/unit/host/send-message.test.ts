@@ -4,7 +4,7 @@
  * the `message.sent` event exactly once, before or beside the ack's.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { OutgoingStatus } from '#host/engines/engine.port.js';
+import type { OutgoingStatus } from '#host/engines/engine-events.js';
 import { EventBus } from '#host/events/event-bus.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { sendMessage } from '#host/messages/send-message.js';

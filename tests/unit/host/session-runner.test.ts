@@ -198,7 +198,23 @@ describe('SessionRunner', () => {
     expect(entry?.severity).toBe('warn');
   });
 
-  it('ignores callbacks of an engine it has already stopped', async () => {
+  it.each([
+    [{ autoRejectCalls: true }, 'rejected'],
+    [{}, 'ringing'],
+  ] as const)('with config %j a call ringing on the account ends up %s', async (config, outcome) => {
+    const { runner, network, session, status } = await setup(config);
+    network.storeCredentials(session.id, { phone: '1555', pushName: null });
+    await runner.launch();
+    await settle();
+
+    const callId = network.placeCall(session.id, '15550002222@c.us', true);
+    await settle();
+
+    expect(network.calls.get(callId)?.status).toBe(outcome);
+    expect(await status()).toBe('ready');
+  });
+
+  it('ignores events of an engine it has already stopped', async () => {
     const { runner, network, session, status } = await setup();
     await runner.launch();
     await settle();

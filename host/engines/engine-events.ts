@@ -1,0 +1,101 @@
+/**
+ * Engine events: the typed map from event name to payload schema through which an engine reports to its session
+ * runner (as GatewayEventMap does for the gateway's own events). Types come from the schemas; the payloads are not
+ * parsed on the way (inbound messages are the hot path, and engines build them from already-checked network data):
+ * `checkedEmitter` validates where that is cheap and catches mistakes, in the test engine and in tests.
+ */
+import { z } from 'zod';
+
+/** The account a linked device belongs to. */
+export const LinkedIdentity = z.object({ phone: z.string(), pushName: z.string().nullable() });
+export type LinkedIdentity = z.infer<typeof LinkedIdentity>;
+
+export const DisconnectInfo = z.object({
+  reason: z.string(),
+  /** The network unlinked the device (credentials are void): no reconnect, status disconnected. */
+  loggedOut: z.boolean(),
+});
+export type DisconnectInfo = z.infer<typeof DisconnectInfo>;
+
+/** A message that arrived from the network, in neutral ids (`<number>@c.us`, `<id>@g.us`). */
+export const InboundMessage = z.object({
+  waMessageId: z.string(),
+  chatId: z.string(),
+  /** The sender; for group messages the group (the participant is `author`). */
+  from: z.string(),
+  to: z.string(),
+  author: z.string().nullable(),
+  body: z.string().nullable(),
+  type: z.string(),
+  /** Epoch seconds. */
+  timestamp: z.number(),
+  pushName: z.string().nullable(),
+});
+export type InboundMessage = z.infer<typeof InboundMessage>;
+
+/** A delivery-state change of a message this session sent. */
+export const OutgoingStatus = z.object({
+  waMessageId: z.string(),
+  chatId: z.string(),
+  status: z.enum(['sent', 'delivered', 'read', 'failed']),
+});
+export type OutgoingStatus = z.infer<typeof OutgoingStatus>;
+
+/** A restriction the network put on (or lifted from) the account: deliberate evidence, never a failed probe. */
+export const RestrictionNotice = z.object({
+  active: z.boolean(),
+  /** e.g. `reachout_timelock`. */
+  kind: z.string(),
+  /** The network's reason code, when it gives one. */
+  code: z.string().nullable(),
+  /** ISO time the restriction ends, when known. */
+  expiresAt: z.string().nullable(),
+});
+export type RestrictionNotice = z.infer<typeof RestrictionNotice>;
+
+/** A call ringing on the account (engines with the `calls` port); `from` is the caller, in neutral form. */
+export const IncomingCall = z.object({ callId: z.string(), from: z.string(), video: z.boolean() });
+export type IncomingCall = z.infer<typeof IncomingCall>;
+
+export const ENGINE_EVENTS = {
+  /** A QR to show (the payload to encode), new on each refresh. */
+  qr: z.object({ qr: z.string() }),
+  /** Credentials reached the server: stored ones at login, or new ones right after a link. */
+  credentialsPresented: z.object({}),
+  ready: LinkedIdentity,
+  disconnected: DisconnectInfo,
+  /** A terminal failure (e.g. authentication refused): no reconnect. */
+  failed: z.object({ reason: z.string() }),
+  restriction: RestrictionNotice,
+  /** The account's push name became known or changed (it may arrive after the connection opened). */
+  profileChanged: z.object({ pushName: z.string().nullable() }),
+  messageReceived: InboundMessage,
+  messageStatus: OutgoingStatus,
+  callOffered: IncomingCall,
+} as const;
+
+export type EngineEventName = keyof typeof ENGINE_EVENTS;
+export type EngineEventData<K extends EngineEventName> = z.infer<(typeof ENGINE_EVENTS)[K]>;
+export type EngineEventMap = { [K in EngineEventName]: EngineEventData<K> };
+
+/** How one engine instance reports to its session runner. */
+export interface EngineEmitter {
+  emit<K extends EngineEventName>(name: K, data: EngineEventData<K>): void;
+}
+
+/** One handler per event: what a session runner gives for each engine it creates. */
+export type EngineEventHandlers = { [K in EngineEventName]: (data: EngineEventData<K>) => void };
+
+/** The emitter that calls `handlers[name]` for every event. */
+export function emitterOf(handlers: EngineEventHandlers): EngineEmitter {
+  return {
+    emit: (name, data) => (handlers[name] as (payload: typeof data) => void)(data),
+  };
+}
+
+/** An emitter that parses each payload with its schema before passing it on; throws on a malformed one. */
+export function checkedEmitter(inner: EngineEmitter): EngineEmitter {
+  return {
+    emit: (name, data) => inner.emit(name, ENGINE_EVENTS[name].parse(data) as typeof data),
+  };
+}

@@ -1,0 +1,15 @@
+/** The messaging port (core: every engine has it): sending. What arrives is reported as engine events. */
+import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
+
+/** A message to send: what (one of the outgoing content kinds), to which chat, under which network id. */
+export interface OutgoingMessage {
+  chatId: string;
+  /** The pre-generated network id: the engine sends under this id so a retried command is the same message. */
+  waMessageId: string;
+  content: OutgoingContent;
+}
+
+export interface EngineMessaging {
+  /** Sends a message; resolves once the network accepted it (epoch-second timestamp of the send). */
+  send(message: OutgoingMessage): Promise<{ timestamp: number }>;
+}
