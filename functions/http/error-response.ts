@@ -38,7 +38,9 @@ export function errorResponse(error: unknown, logger: Logger): APIGatewayProxySt
       ...(error.retryable ? { retryable: true } : {}),
       ...(error.details === undefined ? {} : { details: error.details }),
     };
-    if (error.status >= 500) logger.error({ err: error, code: error.code }, error.message);
+    // 501 is a documented answer (the configured engine lacks a capability), not a failure of the gateway.
+    if (error.status >= 500 && error.status !== 501)
+      logger.error({ err: error, code: error.code }, error.message);
     return jsonResponse(error.status, body, error.headers);
   }
   logger.error({ err: error }, 'unhandled error');

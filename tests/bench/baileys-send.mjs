@@ -2,8 +2,8 @@
 // write-through cache), against the WhatsApp network simulator in its own process. The gateway runs IN this
 // process (bundled from embedded/gateway.ts with esbuild, as baileys-rss.mjs does); one session is linked by QR through
 // the REST API, then:
-//  - engine: N texts through that session's runner (`SessionRunner.sendText` → BaileysEngine.sendText), with
-//    `inFlight` sends outstanding, to ONE simulated contact; counted as sent when sendText resolved and as
+//  - engine: N texts through that session's runner (`SessionRunner.send` → the Baileys engine's send), with
+//    `inFlight` sends outstanding, to ONE simulated contact; counted as sent when the send resolved and as
 //    delivered when the simulator's contacts decrypted them (`GET /admin/health` stats.decryptedByContacts).
 //    Each sender yields to the event loop (setImmediate) after a send, as sends arriving by HTTP or the command
 //    queue start from an I/O or timer callback: with the SQLite store every await inside a send resolves in the same
@@ -112,9 +112,9 @@ export async function warmUp({ sim, runner, mod }) {
   await sim.admin('POST', `/contacts/${CONTACT}/config`, { autoDeliver: RECEIPTS, autoRead: false });
   const before = (await simStats(sim)).decryptedByContacts;
   for (let i = 0; i < 20; i++) {
-    await runner.sendText({
+    await runner.send({
       chatId: `${CONTACT}@c.us`,
-      text: `warm-up ${i}`,
+      content: { type: 'text', text: `warm-up ${i}` },
       waMessageId: mod.generateWaMessageId(),
     });
   }
@@ -135,7 +135,11 @@ export async function enginePhase({ sim, runner, mod }, yieldEach) {
       while (next < TOTAL) {
         const n = ++next;
         const t = performance.now();
-        await runner.sendText({ chatId, text: `engine load ${n}`, waMessageId: mod.generateWaMessageId() });
+        await runner.send({
+          chatId,
+          content: { type: 'text', text: `engine load ${n}` },
+          waMessageId: mod.generateWaMessageId(),
+        });
         latencies.push(performance.now() - t);
         if (yieldEach) await new Promise((resolve) => setImmediate(resolve));
       }
