@@ -115,9 +115,13 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
 function observe(): middy.MiddlewareObj<Event, Result> {
   return {
     before: (request) => {
+      // The client's own id when it sent a well-formed one, else the invocation's: unique per request on Lambda,
+      // in serverless offline (whose API Gateway request id is one constant) and in the embedded gateway.
       const header = request.event.headers['x-request-id'];
       const requestId =
-        header && REQUEST_ID.test(header) ? header : request.event.requestContext.requestId || randomUUID();
+        header && REQUEST_ID.test(header)
+          ? header
+          : request.context.awsRequestId || request.event.requestContext.requestId || randomUUID();
       (request.event as StatefulEvent)[STATE] = {
         startedAt: performance.now(),
         requestId,

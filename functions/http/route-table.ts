@@ -75,9 +75,8 @@ export class RouteTable<T> {
     if (exact) return { ...exact, params: {} };
     const byCount = this.templates.get(method);
     if (!byCount) return null;
-    const parts = path.split('/').slice(1);
-    for (const template of byCount.get(parts.length) ?? []) {
-      const params = matchSegments(template.segments, parts);
+    for (const template of byCount.get(segmentCount(path)) ?? []) {
+      const params = matchSegments(template.segments, path);
       if (params) return { value: template.value, routeKey: template.routeKey, params };
     }
     return null;
@@ -89,22 +88,28 @@ export class RouteTable<T> {
   }
 }
 
-function matchSegments(
-  segments: readonly Segment[],
-  parts: readonly string[],
-): Record<string, string> | null {
+/** Segments of `/a/b/c` (3): one per slash. */
+function segmentCount(path: string): number {
+  let count = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++;
+  return count;
+}
+
+/** The template's parameters in `path` (with as many segments), or null; walks the path without splitting it. */
+function matchSegments(segments: readonly Segment[], path: string): Record<string, string> | null {
   const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
-    const part = parts[i];
-    if (segment === undefined || part === undefined) return null;
+  let start = 1;
+  for (const segment of segments) {
+    const slash = path.indexOf('/', start);
+    const end = slash < 0 ? path.length : slash;
     if ('literal' in segment) {
-      if (segment.literal !== part) return null;
+      if (end - start !== segment.literal.length || !path.startsWith(segment.literal, start)) return null;
     } else {
       // A parameter is one non-empty segment, as API Gateway matches `{name}`.
-      if (part === '') return null;
-      params[segment.param] = part;
+      if (end === start) return null;
+      params[segment.param] = path.slice(start, end);
     }
+    start = end + 1;
   }
   return params;
 }

@@ -1,6 +1,7 @@
 /**
- * Fixed-window request counter per subject (client IP). Memory is bounded: past `maxKeys` subjects the least
- * recently seen are evicted (a Map keeps insertion order; touching re-inserts).
+ * Fixed-window request counter per subject (client IP). Memory is bounded: past `maxKeys` subjects the one whose
+ * window began longest ago is evicted (a Map keeps insertion order, and a subject is re-inserted when its window
+ * renews: an approximate least-recently-seen order that costs no Map write on the other hits of a window).
  */
 export interface RateDecision {
   allowed: boolean;
@@ -21,12 +22,12 @@ export class FixedWindowRateLimiter {
     let window = this.windows.get(subject);
     if (!window || nowMs - window.start >= this.windowMs) {
       window = { start: nowMs, count: 0 };
-    }
-    this.windows.delete(subject);
-    this.windows.set(subject, window);
-    if (this.windows.size > this.maxKeys) {
-      const oldest = this.windows.keys().next().value;
-      if (oldest !== undefined) this.windows.delete(oldest);
+      this.windows.delete(subject);
+      this.windows.set(subject, window);
+      if (this.windows.size > this.maxKeys) {
+        const oldest = this.windows.keys().next().value;
+        if (oldest !== undefined) this.windows.delete(oldest);
+      }
     }
     window.count += 1;
     const retryAfterSeconds = Math.max(1, Math.ceil((window.start + this.windowMs - nowMs) / 1000));

@@ -23,4 +23,16 @@ describe('embedded gateway smoke', () => {
     const ready = await waitForStatus(gw, session.id, 'ready');
     expect(ready).toMatchObject({ phone: '15550001111', pushName: 'Alice' });
   });
+
+  it('answers every request with its own x-request-id, and echoes a well-formed one the client sent', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async () =>
+        (await gw.request('GET', '/api/health')).headers.get('x-request-id'),
+      ),
+    );
+    expect(ids.every((id) => typeof id === 'string' && /^[\w.-]{1,128}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const traced = await gw.request('GET', '/api/health', { headers: { 'x-request-id': 'trace-42' } });
+    expect(traced.headers.get('x-request-id')).toBe('trace-42');
+  });
 });

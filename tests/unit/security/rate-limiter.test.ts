@@ -17,7 +17,7 @@ describe('FixedWindowRateLimiter', () => {
     expect(limiter.hit('a', 1000).allowed).toBe(true);
   });
 
-  it('bounds memory by evicting the least recently seen subject', () => {
+  it('bounds memory by evicting the subject whose window began longest ago', () => {
     const limiter = new FixedWindowRateLimiter(1, 60_000, 2);
     limiter.hit('a', 0);
     limiter.hit('b', 0);
@@ -25,5 +25,15 @@ describe('FixedWindowRateLimiter', () => {
     // 'a' was evicted, so it starts a fresh window; 'c' is still counted.
     expect(limiter.hit('a', 1).allowed).toBe(true);
     expect(limiter.hit('c', 1).allowed).toBe(false);
+  });
+
+  it('keeps a subject whose window renewed, evicting one seen earlier in an older window', () => {
+    const limiter = new FixedWindowRateLimiter(1, 1000, 2);
+    limiter.hit('a', 0);
+    limiter.hit('b', 500);
+    limiter.hit('a', 1000); // a's window renews: a is now the newer one
+    limiter.hit('c', 1100); // evicts b
+    expect(limiter.hit('a', 1200).allowed).toBe(false);
+    expect(limiter.hit('b', 1200).allowed).toBe(true);
   });
 });
