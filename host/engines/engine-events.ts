@@ -54,7 +54,15 @@ export const RestrictionNotice = z.object({
 export type RestrictionNotice = z.infer<typeof RestrictionNotice>;
 
 /** A call ringing on the account (engines with the `calls` port); `from` is the caller, in neutral form. */
-export const IncomingCall = z.object({ callId: z.string(), from: z.string(), video: z.boolean() });
+export const IncomingCall = z.object({
+  callId: z.string(),
+  from: z.string(),
+  video: z.boolean(),
+  /** A group call (the caller is a participant). */
+  isGroup: z.boolean(),
+  /** When it started ringing, epoch seconds. */
+  timestamp: z.number().int(),
+});
 export type IncomingCall = z.infer<typeof IncomingCall>;
 
 export const ENGINE_EVENTS = {

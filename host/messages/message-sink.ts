@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
-import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
+import { type GatewayEvent, LEGACY_ACK, type MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { isGroupChat } from '#shared/domain/wa-ids.js';
 import type { Clock } from '#shared/ports/clock.port.js';
@@ -22,8 +22,10 @@ export interface MessageSinkDeps {
 
 /** The event form of a stored message. */
 export function messageEventData(message: Message): MessageEventData {
+  const mentions = message.metadata?.mentions;
   return {
     id: message.waMessageId ?? message.id,
+    messageId: message.id,
     chatId: message.chatId,
     from: message.from,
     to: message.to,
@@ -33,6 +35,7 @@ export function messageEventData(message: Message): MessageEventData {
     timestamp: message.timestamp ?? Math.floor(Date.parse(message.createdAt) / 1000),
     fromMe: message.direction === 'outgoing',
     isGroup: isGroupChat(message.chatId),
+    ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
   };
 }
 
@@ -126,6 +129,7 @@ export class MessageSink {
         messageId: update.waMessageId,
         chatId: change.message.chatId,
         status: update.status,
+        ack: LEGACY_ACK[update.status],
       },
     });
   }

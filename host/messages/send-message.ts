@@ -7,6 +7,7 @@
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
+import { LEGACY_ACK } from '#shared/domain/events.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
 import { contentOfStored } from '#shared/domain/outgoing-content.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
@@ -54,7 +55,14 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
       event: 'message.failed',
       sessionId,
       occurredAt: new Date().toISOString(),
-      data: { id: message.id, messageId: waMessageId, chatId: message.chatId, status: 'failed', error },
+      data: {
+        id: message.id,
+        messageId: waMessageId,
+        chatId: message.chatId,
+        status: 'failed',
+        ack: LEGACY_ACK.failed,
+        error,
+      },
     });
   };
   if (deps.inFlight.has(messageId)) {

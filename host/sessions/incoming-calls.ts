@@ -1,20 +1,39 @@
 /**
- * What a session does with a call ringing on its account: with the session config `autoRejectCalls` it is declined
- * at once, on every engine with the calls port (capability `reject_calls`). An engine without the port reports no
- * calls, so the setting has no effect there.
+ * What a session does with a call ringing on its account: it is published as `call.received`, and with the session
+ * config `autoRejectCalls` declined at once, on every engine with the calls port (capability `reject_calls`), and
+ * published as `call.rejected`. An engine without the port reports no calls, so the setting has no effect there.
  */
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
 import type { IncomingCall } from '#host/engines/engine-events.js';
+import type { GatewayEventMap } from '#shared/domain/events.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
-export function answerIncomingCall(
+export async function answerIncomingCall(
   engine: MessagingEngine | null,
   session: EngineSession,
   call: IncomingCall,
-  logger: Logger,
-): void {
-  if (session.config.autoRejectCalls !== true) return;
-  engine?.calls?.rejectCall(call.callId).catch((error: unknown) => {
-    logger.warn({ err: error, sessionId: session.id, callId: call.callId }, 'could not reject a call');
-  });
+  deps: { logger: Logger; publish: CallPublisher },
+): Promise<void> {
+  const data = {
+    callId: call.callId,
+    from: call.from,
+    isVideo: call.video,
+    isGroup: call.isGroup,
+    timestamp: call.timestamp,
+  };
+  await deps.publish('call.received', data);
+  if (session.config.autoRejectCalls !== true || !engine?.calls) return;
+  try {
+    await engine.calls.rejectCall(call.callId);
+  } catch (error) {
+    deps.logger.warn({ err: error, sessionId: session.id, callId: call.callId }, 'could not reject a call');
+    return;
+  }
+  await deps.publish('call.rejected', { ...data, sessionId: session.id, outcome: 'rejected' });
 }
+
+/** Publishes a call event of the session. */
+export type CallPublisher = <K extends 'call.received' | 'call.rejected'>(
+  event: K,
+  data: GatewayEventMap[K],
+) => Promise<void>;

@@ -219,7 +219,13 @@ export class SessionRunner {
       messageReceived: (message) =>
         void this.deps.sink.received(this.session.id, message).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
-      callOffered: (call) => live() && answerIncomingCall(this.engine, this.session, call, this.deps.logger),
+      callOffered: (call) => {
+        if (!live()) return;
+        void answerIncomingCall(this.engine, this.session, call, {
+          logger: this.deps.logger,
+          publish: (event, data) => this.writer.publish(event, data),
+        }).catch(this.logError);
+      },
     };
   }
 

@@ -1,9 +1,12 @@
 /**
- * Gateway events: the typed map from event name to payload. Webhooks, the event bus and metrics all key on these
- * literal names; nothing builds an event name from strings.
+ * Gateway events: the typed map from event name to the zod schema of its `data` (shapes of openwa-facts §4.4).
+ * Webhooks, the outbox, the event bus and metrics all key on these literal names; nothing builds an event name
+ * from strings. An event joins the map when its source exists; the names the spec lists but nothing emits yet are
+ * in EVENT_NAMES already, so webhooks may subscribe to them.
  */
-import type { MessageStatus } from './message.js';
-import type { SessionStatus } from './session.js';
+import { z } from 'zod';
+import { MessageStatus } from './message.js';
+import { SessionStatus } from './session.js';
 
 export const EVENT_NAMES = [
   'message.received',
@@ -32,50 +35,94 @@ export const EVENT_NAMES = [
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** A message as events carry it (`message.received`, `message.sent`): neutral chat ids, epoch-second time. */
-export interface MessageEventData {
-  id: string;
-  chatId: string;
-  from: string;
-  to: string;
-  author: string | null;
-  body: string;
-  type: string;
-  timestamp: number;
-  fromMe: boolean;
-  isGroup: boolean;
-}
+export const MessageEventData = z.object({
+  /** The network message id. */
+  id: z.string(),
+  /** The stored message's id (`GET …/messages` rows). */
+  messageId: z.string(),
+  chatId: z.string(),
+  from: z.string(),
+  to: z.string(),
+  author: z.string().nullable(),
+  body: z.string(),
+  type: z.string(),
+  timestamp: z.number().int(),
+  fromMe: z.boolean(),
+  isGroup: z.boolean(),
+  mentionedIds: z.array(z.string()).optional(),
+});
+export type MessageEventData = z.infer<typeof MessageEventData>;
+
+/** WhatsApp's legacy numeric ack of each status (openwa-facts §4.4), carried beside it for older receivers. */
+export const LEGACY_ACK: Record<MessageStatus, number> = { failed: -1, pending: 0, sent: 1, delivered: 2, read: 3 };
 
 /** A delivery-state change of an outgoing message (`message.ack`, `message.failed`). */
-export interface MessageAckData {
+export const MessageAckData = z.object({
   /** The stored message id. */
-  id: string;
+  id: z.string(),
   /** The network message id. */
-  messageId: string;
-  chatId: string;
-  status: MessageStatus;
-}
+  messageId: z.string(),
+  chatId: z.string(),
+  status: MessageStatus,
+  ack: z.number().int(),
+});
+export type MessageAckData = z.infer<typeof MessageAckData>;
 
-/** Payloads of the events the gateway emits today; the rest join as their issues land. */
-export interface GatewayEventMap {
-  'message.received': MessageEventData;
-  'message.sent': MessageEventData;
-  'message.ack': MessageAckData;
-  'message.failed': MessageAckData & { error: string };
-  'session.status': { sessionId: string; status: SessionStatus };
-  'session.qr': { sessionId: string; qr: string };
-  'session.authenticated': { sessionId: string; phone: string; pushName: string | null };
-  'session.disconnected': { sessionId: string; reason: string };
-  'session.reconnect_loop': { sessionId: string; attempts: number; nextDelayMs: number };
-  'session.restriction': {
-    sessionId: string;
-    active: boolean;
-    kind: string;
-    code: string | null;
-    expiresAt: string | null;
-  };
-}
-export type EmittedEventName = keyof GatewayEventMap;
+const CallData = z.object({
+  callId: z.string(),
+  from: z.string(),
+  isVideo: z.boolean(),
+  isGroup: z.boolean(),
+  /** Epoch seconds. */
+  timestamp: z.number().int(),
+});
+
+/** The `data` schema of every event the gateway emits today. */
+export const EVENT_DATA = {
+  'message.received': MessageEventData,
+  'message.sent': MessageEventData,
+  'message.ack': MessageAckData,
+  'message.failed': MessageAckData.extend({ error: z.string() }),
+  'session.status': z.object({ sessionId: z.string(), status: SessionStatus }),
+  /** `qr` is a PNG data URL, the same value the QR route answers. */
+  'session.qr': z.object({ sessionId: z.string(), qr: z.string() }),
+  'session.authenticated': z.object({ sessionId: z.string(), phone: z.string(), pushName: z.string().nullable() }),
+  'session.disconnected': z.object({ sessionId: z.string(), reason: z.string() }),
+  'session.reconnect_loop': z.object({
+    sessionId: z.string(),
+    attempts: z.number().int(),
+    nextDelayMs: z.number().int(),
+  }),
+  'session.restriction': z.object({
+    sessionId: z.string(),
+    active: z.boolean(),
+    kind: z.string(),
+    code: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+  }),
+  'call.received': CallData,
+  'call.rejected': CallData.extend({ sessionId: z.string(), outcome: z.literal('rejected') }),
+} as const satisfies Partial<Record<EventName, z.ZodType>>;
+
+export type EmittedEventName = keyof typeof EVENT_DATA;
+export const EMITTED_EVENT_NAMES = Object.keys(EVENT_DATA) as EmittedEventName[];
+export type GatewayEventMap = { [K in EmittedEventName]: z.infer<(typeof EVENT_DATA)[K]> };
 
 export type GatewayEvent = {
   [K in EmittedEventName]: { event: K; sessionId: string; occurredAt: string; data: GatewayEventMap[K] };
 }[EmittedEventName];
+
+/** An event as the outbox stores and relays it: any emitted event, its data checked against its schema. */
+export const GatewayEventEnvelope = z.object({
+  event: z.enum(EMITTED_EVENT_NAMES as [EmittedEventName, ...EmittedEventName[]]),
+  sessionId: z.string(),
+  occurredAt: z.iso.datetime({ offset: true }),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/** Parses an event read back from storage or a queue: the envelope, then its data by the event's schema. */
+export function parseGatewayEvent(value: unknown): GatewayEvent {
+  const envelope = GatewayEventEnvelope.parse(value);
+  const data = EVENT_DATA[envelope.event].parse(envelope.data);
+  return { ...envelope, data } as GatewayEvent;
+}

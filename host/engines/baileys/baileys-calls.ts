@@ -47,6 +47,8 @@ export class BaileysCalls implements EngineCalls {
       callId: call.id,
       from: toNeutralJid(preferPhone(call.from, call.callerPn) ?? call.from),
       video: call.isVideo === true,
+      isGroup: call.isGroup === true,
+      timestamp: Math.floor((call.date?.getTime() ?? Date.now()) / 1000),
     });
   }
 }

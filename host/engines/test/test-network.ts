@@ -172,7 +172,13 @@ export class TestNetwork {
     this.placedCalls += 1;
     const callId = `TESTCALL${String(this.placedCalls).padStart(6, '0')}`;
     this.calls.set(callId, { sessionId, from, video, status: 'ringing' });
-    connection.emit('callOffered', { callId, from, video });
+    connection.emit('callOffered', {
+      callId,
+      from,
+      video,
+      isGroup: false,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
     return callId;
   }
 

@@ -199,20 +199,34 @@ describe('SessionRunner', () => {
   });
 
   it.each([
-    [{ autoRejectCalls: true }, 'rejected'],
-    [{}, 'ringing'],
-  ] as const)('with config %j a call ringing on the account ends up %s', async (config, outcome) => {
-    const { runner, network, session, status } = await setup(config);
-    network.storeCredentials(session.id, { phone: '1555', pushName: null });
-    await runner.launch();
-    await settle();
+    [{ autoRejectCalls: true }, 'rejected', ['call.received', 'call.rejected']],
+    [{}, 'ringing', ['call.received']],
+  ] as const)(
+    'with config %j a call ringing on the account ends up %s and is published as %j',
+    async (config, outcome, names) => {
+      const { runner, network, session, status, published } = await setup(config);
+      network.storeCredentials(session.id, { phone: '1555', pushName: null });
+      await runner.launch();
+      await settle();
 
-    const callId = network.placeCall(session.id, '15550002222@c.us', true);
-    await settle();
+      const callId = network.placeCall(session.id, '15550002222@c.us', true);
+      await settle();
 
-    expect(network.calls.get(callId)?.status).toBe(outcome);
-    expect(await status()).toBe('ready');
-  });
+      expect(network.calls.get(callId)?.status).toBe(outcome);
+      expect(await status()).toBe('ready');
+      const calls = published.filter((event) => event.event.startsWith('call.'));
+      expect(calls.map((event) => event.event)).toEqual(names);
+      expect(calls[0]?.data).toEqual({
+        callId,
+        from: '15550002222@c.us',
+        isVideo: true,
+        isGroup: false,
+        timestamp: expect.any(Number),
+      });
+      if (calls[1])
+        expect(calls[1].data).toMatchObject({ callId, sessionId: session.id, outcome: 'rejected' });
+    },
+  );
 
   it('ignores events of an engine it has already stopped', async () => {
     const { runner, network, session, status } = await setup();
