@@ -54,7 +54,13 @@ export const MessageEventData = z.object({
 export type MessageEventData = z.infer<typeof MessageEventData>;
 
 /** WhatsApp's legacy numeric ack of each status (openwa-facts §4.4), carried beside it for older receivers. */
-export const LEGACY_ACK: Record<MessageStatus, number> = { failed: -1, pending: 0, sent: 1, delivered: 2, read: 3 };
+export const LEGACY_ACK: Record<MessageStatus, number> = {
+  failed: -1,
+  pending: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+};
 
 /** A delivery-state change of an outgoing message (`message.ack`, `message.failed`). */
 export const MessageAckData = z.object({
@@ -86,7 +92,11 @@ export const EVENT_DATA = {
   'session.status': z.object({ sessionId: z.string(), status: SessionStatus }),
   /** `qr` is a PNG data URL, the same value the QR route answers. */
   'session.qr': z.object({ sessionId: z.string(), qr: z.string() }),
-  'session.authenticated': z.object({ sessionId: z.string(), phone: z.string(), pushName: z.string().nullable() }),
+  'session.authenticated': z.object({
+    sessionId: z.string(),
+    phone: z.string(),
+    pushName: z.string().nullable(),
+  }),
   'session.disconnected': z.object({ sessionId: z.string(), reason: z.string() }),
   'session.reconnect_loop': z.object({
     sessionId: z.string(),
