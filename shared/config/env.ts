@@ -14,13 +14,15 @@ import { HostsEnv } from './env/hosts.js';
 import { KeysEnv } from './env/keys.js';
 import { ServerEnv } from './env/server.js';
 import { StorageEnv } from './env/storage.js';
+import { WebhooksEnv } from './env/webhooks.js';
 
 /** Every variable, from the fragment of its concern; one schema, so one parse reports every bad variable. */
 const EnvSchema = ServerEnv.extend(StorageEnv.shape)
   .extend(KeysEnv.shape)
   .extend(EngineEnv.shape)
   .extend(DeploymentEnv.shape)
-  .extend(HostsEnv.shape);
+  .extend(HostsEnv.shape)
+  .extend(WebhooksEnv.shape);
 
 export type RawEnv = z.input<typeof EnvSchema>;
 

@@ -1,0 +1,23 @@
+/** Env of events, webhooks and autoreply (spec Limits; openwa-facts §4.6–4.8). */
+import { z } from 'zod';
+import { commaList, flag, limit, retentionDays } from './fields.js';
+
+export const WebhooksEnv = z.object({
+  /** Embedded mode: relay deliveries through the embedded durable queue instead of dispatching inline. */
+  QUEUE_ENABLED: flag(false),
+  /** Per-attempt deadline of a delivery (connect to answer), ms. */
+  WEBHOOK_TIMEOUT: limit(10_000),
+  /** Base of the exponential backoff between attempts, ms (× 2^(attempt−1)). */
+  WEBHOOK_RETRY_DELAY: limit(5_000),
+  /** Serialized body cap; a larger event is never sent (a failure row with 0 attempts). */
+  WEBHOOK_MAX_PAYLOAD_BYTES: limit(1_048_576),
+  /** Inline dispatch: deliveries in flight at once, and how many may wait for a slot. */
+  WEBHOOK_DISPATCH_CONCURRENCY: limit(16),
+  WEBHOOK_DISPATCH_MAX_QUEUED: limit(1_000),
+  WEBHOOK_MAX_PER_SESSION: limit(16),
+  /** Delivery-failure rows older than this are pruned; 0 or less keeps them all. */
+  WEBHOOK_FAILURE_RETENTION_DAYS: retentionDays(90),
+  /** Exact host names or IPs the SSRF guard lets through (operators' internal receivers, tests). */
+  SSRF_ALLOWED_HOSTS: commaList,
+  AUTOMATION_MAX_PER_SESSION: limit(32),
+});
