@@ -8,7 +8,8 @@ export function normalizeIp(ip: string): string {
   return trimmed.startsWith('::ffff:') && IPV4.test(trimmed.slice(7)) ? trimmed.slice(7) : trimmed;
 }
 
-function ipv4ToInt(ip: string): number | null {
+/** Dotted-quad IPv4 → its 32-bit value; null for anything else (including an octet over 255). */
+export function ipv4ToInt(ip: string): number | null {
   const match = IPV4.exec(ip);
   if (!match) return null;
   let value = 0;
@@ -30,9 +31,14 @@ export function ipMatches(ip: string, entry: string): boolean {
   const a = ipv4ToInt(candidate);
   const b = ipv4ToInt(base);
   if (a === null || b === null || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+  return ipv4InPrefix(a, b, bits);
+}
+
+/** True when the 32-bit IPv4 value `ip` shares its first `bits` bits with `base` (bits 0–32). */
+export function ipv4InPrefix(ip: number, base: number, bits: number): boolean {
   if (bits === 0) return true;
   const mask = (0xffffffff << (32 - bits)) >>> 0;
-  return (a & mask) >>> 0 === (b & mask) >>> 0;
+  return (ip & mask) >>> 0 === (base & mask) >>> 0;
 }
 
 export function ipInList(ip: string, list: readonly string[]): boolean {
