@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Clock } from '#shared/ports/clock.port.js';
+import type { HttpClient } from '#shared/ports/http-client.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { ConcurrencyLimiter, LimiterRefusal } from './concurrency-limiter.js';
 import { type DeliveryIds, deliveryBody, deliveryHeaders } from './delivery-request.js';
@@ -80,7 +81,8 @@ export interface DispatcherOptions {
 
 export interface DispatcherDeps {
   targets: DeliveryTargets;
-  http: DeliveryHttp;
+  /** The guarded client: the URL is vetted (SSRF) and the connection pinned on every attempt. */
+  http: HttpClient;
   failures: DeliveryFailures;
   clock: Clock;
   logger: Logger;
@@ -214,7 +216,12 @@ export class WebhookDispatcher {
       version: this.options.version,
       nowSeconds: Math.floor(this.deps.clock.now().getTime() / 1000),
     });
-    return this.deps.http.post(target.url, { headers, body, timeoutMs: this.options.timeoutMs });
+    const answer = await this.deps.http.post(target.url, {
+      headers,
+      body,
+      timeoutMs: this.options.timeoutMs,
+    });
+    return answer.ok ? { status: answer.status } : { error: answer.error };
   }
 
   private async succeeded(target: DeliveryTarget, ids: DeliveryIds): Promise<void> {

@@ -4,13 +4,21 @@
  */
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
+import type { HttpPostResult } from '#shared/ports/http-client.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import {
   type DeliveryFailureRecord,
   type DeliveryTarget,
-  type PostOutcome,
   WebhookDispatcher,
 } from '#shared/webhooks/webhook-dispatcher.js';
+
+/** A receiver's answer, as the tests write it. */
+type PostOutcome = { status: number } | { error: string };
+const asResult = (outcome: PostOutcome): HttpPostResult =>
+  'status' in outcome
+    ? { ok: true, status: outcome.status, headers: {} }
+    : { ok: false, reason: 'network', error: outcome.error };
+
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const SESSION = 'b6a1c0de-0000-4000-8000-000000000001';
@@ -63,9 +71,9 @@ function setup(options: { maxPayloadBytes?: number; concurrency?: number; maxWai
       },
       http: {
         post: async (url, request) => {
-          s.posts.push({ url, headers: request.headers, body: request.body });
+          s.posts.push({ url, headers: { ...request.headers }, body: String(request.body) });
           const answer = s.answers.shift() ?? { status: 200 };
-          return typeof answer === 'function' ? answer() : answer;
+          return asResult(typeof answer === 'function' ? await answer() : answer);
         },
       },
       failures: {
