@@ -41,6 +41,10 @@ export interface ScopedItemsSpec<T extends Scoped> {
 }
 
 const COUNTER_SK = 'COUNT';
+/** Attempts of a transaction that DynamoDB cancels because another one was changing the counter at that moment. */
+const MAX_ATTEMPTS = 5;
+
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
 export class DynamoDbScopedItems<T extends Scoped> {
   constructor(
@@ -78,11 +82,7 @@ export class DynamoDbScopedItems<T extends Scoped> {
       ...(this.spec.indexAttributes?.(record) ?? {}),
     };
     try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [this.sessionCheck(record.sessionId), counter, putNew(this.table, item)],
-        }),
-      );
+      await this.transact([this.sessionCheck(record.sessionId), counter, putNew(this.table, item)]);
     } catch (error) {
       const codes = cancellationCodes(error);
       if (failedAt(codes, 0))
@@ -133,28 +133,24 @@ export class DynamoDbScopedItems<T extends Scoped> {
   /** Deletes the record and counts it down in one transaction; false when it did not exist. */
   async delete(sessionId: string, id: string): Promise<boolean> {
     try {
-      await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.table,
-                Key: this.key(sessionId, id),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.table,
-                Key: { pk: this.partition(sessionId), sk: COUNTER_SK },
-                UpdateExpression: 'ADD #n :minusOne',
-                ExpressionAttributeNames: { '#n': 'n' },
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
-            },
-          ],
-        }),
-      );
+      await this.transact([
+        {
+          Delete: {
+            TableName: this.table,
+            Key: this.key(sessionId, id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.table,
+            Key: { pk: this.partition(sessionId), sk: COUNTER_SK },
+            UpdateExpression: 'ADD #n :minusOne',
+            ExpressionAttributeNames: { '#n': 'n' },
+            ExpressionAttributeValues: { ':minusOne': -1 },
+          },
+        },
+      ]);
       return true;
     } catch (error) {
       if (failedAt(cancellationCodes(error), 0)) return false;
@@ -177,6 +173,26 @@ export class DynamoDbScopedItems<T extends Scoped> {
       items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
     );
     return items.filter((item) => item.sk !== COUNTER_SK).length;
+  }
+
+  /**
+   * Sends a transaction, and again after a short pause while DynamoDB cancels it only because a concurrent
+   * transaction held the same counter (code TransactionConflict): creates racing for one session's last places are
+   * then judged one after the other instead of failing as unavailable.
+   */
+  private async transact(items: TransactItems): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        const conflictOnly =
+          codes?.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+        if (!conflictOnly || attempt >= MAX_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+      }
+    }
   }
 
   private partition(sessionId: string): string {
