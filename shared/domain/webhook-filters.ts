@@ -126,10 +126,13 @@ export const WebhookFiltersInput = WebhookFilters.nullable().transform((filters)
   filters === null || filters.conditions.length === 0 ? null : filters,
 );
 
-/** What the evaluator reads: the event name and its payload (`data` of the delivery body). */
+/**
+ * What the evaluator reads: the event name and its payload (`data` of the delivery body). `data` is any object, so
+ * a GatewayEvent (whose payloads are interfaces) and a plain record both fit; fields are read by name.
+ */
 export interface FilterableEvent {
   event: string;
-  data: Readonly<Record<string, unknown>>;
+  data: object;
 }
 
 /**
@@ -143,7 +146,8 @@ export function matchesFilters(filters: WebhookFilters | null, event: Filterable
   const fields = FAMILY_FIELDS[event.event.split('.', 1)[0] ?? ''];
   return filters.conditions.every((condition) => {
     const rule = fields?.[condition.field];
-    return rule === undefined || holds(rule, condition, read(condition.field, event.data));
+    // Reading unknown keys of a payload is the point: `read` checks every value's type before using it.
+    return rule === undefined || holds(rule, condition, read(condition.field, event.data as Payload));
   });
 }
 
@@ -154,7 +158,9 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function read(field: FilterField, data: Readonly<Record<string, unknown>>): FieldValue {
+type Payload = Readonly<Record<string, unknown>>;
+
+function read(field: FilterField, data: Payload): FieldValue {
   switch (field) {
     case 'sender':
       // In a group message `from` is the group and `author` the participant who wrote it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MessageEventData } from '#shared/domain/events.js';
+import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import {
   type FilterableEvent,
   type FilterCondition,
@@ -178,6 +178,16 @@ describe('matchesFilters', () => {
       expect(matchesFilters(where(...conditions), { event: 'status.received', data: {} })).toBe(true);
       expect(matchesFilters(where(...conditions), message())).toBe(false);
     });
+  });
+
+  it('takes gateway events as they are published', () => {
+    const published: GatewayEvent = {
+      event: 'message.received',
+      sessionId: 's1',
+      occurredAt: '2025-01-01T00:00:00.000Z',
+      data: message().data as MessageEventData,
+    };
+    expect(matchesFilters(where({ field: 'sender', operator: 'is', value: ALICE }), published)).toBe(true);
   });
 
   it('fails a stored condition whose value does not fit its field', () => {
