@@ -1,7 +1,10 @@
 import type { ApiKeyStore } from './api-key-store.port.js';
 import type { AuditLogStore } from './audit-log-store.port.js';
+import type { AutomationRuleStore } from './automation-rule-store.port.js';
+import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
+import type { WebhookStore } from './webhook-store.port.js';
 
 /** The main store: API keys and the audit log. */
 export interface MainStore {
@@ -12,11 +15,14 @@ export interface MainStore {
   close(): Promise<void>;
 }
 
-/** The data store: sessions and messages now; webhooks, rules and the rest as their issues land. */
+/** The data store: sessions, messages, webhooks, delivery failures, autoreply rules; the rest as they land. */
 export interface DataStore {
   readonly sessions: SessionStore;
   readonly fences: TeardownFenceStore;
   readonly messages: MessageStore;
+  readonly webhooks: WebhookStore;
+  readonly deliveryFailures: DeliveryFailureStore;
+  readonly automationRules: AutomationRuleStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

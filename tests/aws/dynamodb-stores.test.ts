@@ -9,9 +9,12 @@ import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
 import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.js';
+import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
+import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
-import { aMessage, anApiKey, aSession, T0 } from '#tests/helpers/builders.js';
+import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
+import { aMessage, anApiKey, anAutomationRule, aSession, aWebhook, T0 } from '#tests/helpers/builders.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 
 let local: DynamoDbLocal;
@@ -86,12 +89,33 @@ messageStoreContract('dynamodb', async () => {
   return { store: data.messages, sessions: data.sessions, close };
 });
 
+webhookStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.webhooks, sessions: data.sessions, close };
+});
+deliveryFailureStoreContract(
+  'dynamodb',
+  opened(openDynamoDbDataStore, (data) => data.deliveryFailures),
+);
+automationRuleStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.automationRules, sessions: data.sessions, close };
+});
+
 describe('dynamodb stores', () => {
-  it('rejects a message for an unknown session with NotFoundError, not a retryable 503', async () => {
+  it('rejects a message, webhook or rule of an unknown session with NotFoundError, not a retryable 503', async () => {
     const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
     try {
-      const message = aMessage({ sessionId: '00000000-0000-4000-8000-000000000000' });
-      await expect(data.messages.insert(message)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const notFound = { status: 404, code: 'NOT_FOUND' };
+      await expect(data.messages.insert(aMessage({ sessionId: unknown }))).rejects.toMatchObject(notFound);
+      const cap = { maxPerSession: 1 };
+      await expect(data.webhooks.create(aWebhook({ sessionId: unknown }), cap)).rejects.toMatchObject(
+        notFound,
+      );
+      await expect(
+        data.automationRules.create(anAutomationRule({ sessionId: unknown }), cap),
+      ).rejects.toMatchObject(notFound);
       const session = aSession();
       await data.sessions.create(session);
       expect(await data.messages.insert(aMessage({ sessionId: session.id }))).toBe(true);

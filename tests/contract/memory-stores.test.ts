@@ -5,8 +5,11 @@ import { UnavailableError } from '#shared/errors/app-error.js';
 import { aMessage } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
+import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { webhookStoreContract } from './webhook-store.contract.js';
 
 apiKeyStoreContract('memory', async () => {
   const main = createMemoryMainStore();
@@ -31,6 +34,21 @@ teardownFenceStoreContract('memory', async () => {
 messageStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+webhookStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.webhooks, sessions: data.sessions, close: () => data.close() };
+});
+
+deliveryFailureStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.deliveryFailures, close: () => data.close() };
+});
+
+automationRuleStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.automationRules, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

@@ -15,8 +15,11 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { aMessage, anApiKey, anAuditEntry, aSession } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
+import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { webhookStoreContract } from './webhook-store.contract.js';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-stores-'));
@@ -60,6 +63,19 @@ teardownFenceStoreContract(
 messageStoreContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { store: data.messages, sessions: data.sessions, close };
+});
+
+webhookStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.webhooks, sessions: data.sessions, close };
+});
+deliveryFailureStoreContract(
+  'sqlite',
+  onTempFile(openSqliteDataStore, (data) => data.deliveryFailures),
+);
+automationRuleStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.automationRules, sessions: data.sessions, close };
 });
 
 describe('sqlite stores on disk', () => {
@@ -114,7 +130,14 @@ describe('sqlite stores on disk', () => {
     expect(await again.fences.isActive(session.name, new Date())).toBe(true);
     expect(await again.messages.findById(session.id, message.id)).toEqual(message);
     await again.close();
-    expect(migrationIds(file)).toEqual(['0001_sessions', '0002_teardown_fences', '0003_messages']);
+    expect(migrationIds(file)).toEqual([
+      '0001_sessions',
+      '0002_teardown_fences',
+      '0003_messages',
+      '0004_webhooks',
+      '0005_webhook_delivery_failures',
+      '0006_automation_rules',
+    ]);
   });
 
   it('treats re-running the migrations on a migrated file as a no-op', () => {
@@ -134,6 +157,9 @@ describe('sqlite stores on disk', () => {
       '0002_audit_logs',
       '0002_teardown_fences',
       '0003_messages',
+      '0004_webhooks',
+      '0005_webhook_delivery_failures',
+      '0006_automation_rules',
     ]);
   });
 

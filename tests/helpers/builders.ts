@@ -5,8 +5,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKey } from '#shared/domain/api-key.js';
 import type { AuditEntry } from '#shared/domain/audit.js';
+import type { AutomationRule } from '#shared/domain/automation-rule.js';
 import type { Message } from '#shared/domain/message.js';
 import type { Session } from '#shared/domain/session.js';
+import type { DeliveryFailure, Webhook } from '#shared/domain/webhook.js';
 
 /** A fixed instant tests can count from, so timestamps and their order are deterministic. */
 export const T0 = new Date('2025-01-01T00:00:00.000Z');
@@ -104,6 +106,62 @@ export function aMessage(overrides: Partial<Message> = {}): Message {
     status: 'sent',
     mediaPath: null,
     mediaMimetype: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** An active webhook of `sessionId` (a random one unless given) for message.received, without secret or filters. */
+export function aWebhook(overrides: Partial<Webhook> = {}): Webhook {
+  const createdAt = overrides.createdAt ?? new Date().toISOString();
+  return {
+    id: randomUUID(),
+    sessionId: randomUUID(),
+    url: 'https://hooks.example.com/waygate',
+    events: ['message.received'],
+    secret: null,
+    headers: {},
+    filters: null,
+    active: true,
+    retryCount: 3,
+    lastTriggeredAt: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** An enabled autoreply rule without conditions, with the default 60 s cooldown. */
+export function anAutomationRule(overrides: Partial<AutomationRule> = {}): AutomationRule {
+  const createdAt = overrides.createdAt ?? new Date().toISOString();
+  return {
+    id: randomUUID(),
+    sessionId: randomUUID(),
+    name: `rule-${randomUUID().slice(0, 8)}`,
+    enabled: true,
+    conditions: null,
+    replyText: 'Thanks, we will answer soon.',
+    cooldownSeconds: 60,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** A delivery that exhausted 3 attempts against a 503, with a unique idempotency key. */
+export function aDeliveryFailure(overrides: Partial<DeliveryFailure> = {}): DeliveryFailure {
+  const id = randomUUID();
+  return {
+    id,
+    webhookId: randomUUID(),
+    sessionId: randomUUID(),
+    event: 'message.received',
+    url: 'https://hooks.example.com/waygate',
+    idempotencyKey: `msg_${id}`,
+    deliveryId: `dlv_${randomUUID()}`,
+    attempts: 3,
+    lastStatusCode: 503,
+    lastError: 'HTTP 503',
     createdAt: new Date().toISOString(),
     ...overrides,
   };

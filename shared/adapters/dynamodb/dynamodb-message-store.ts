@@ -4,7 +4,6 @@
  * gsi2 (per session and chat) newest first; `from` is a filter expression because it must also match `author`.
  */
 import {
-  BatchWriteCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
   TransactWriteCommand,
@@ -20,8 +19,8 @@ import {
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import {
+  batchDelete,
   cancellationCodes,
-  chunks,
   copy,
   failedAt,
   getItem,
@@ -239,24 +238,9 @@ export class DynamoDbMessageStore implements MessageStore {
         keys.push(messageKey(String(item.id)));
         if (typeof item.waMessageId === 'string') keys.push(waKey(sessionId, item.waMessageId));
       }
-      for (const batch of chunks(keys, 25)) await this.deleteKeys(batch);
+      await batchDelete(this.doc, this.table, keys);
       return items.length;
     });
-  }
-
-  /** Deletes keys with BatchWriteItem, resending whatever DynamoDB reports as unprocessed. */
-  private async deleteKeys(keys: Record<string, string>[]): Promise<void> {
-    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
-      requests = (result.UnprocessedItems?.[this.table] ?? []).flatMap((request) =>
-        request.DeleteRequest?.Key
-          ? [{ DeleteRequest: { Key: request.DeleteRequest.Key as Record<string, string> } }]
-          : [],
-      );
-      if (attempt > 8 && requests.length > 0) throw new Error('DynamoDB left deletes unprocessed');
-    }
   }
 
   private async read(id: string): Promise<Message | null> {

@@ -1,18 +1,21 @@
 /**
- * Composition of the DynamoDB stores: the data store (sessions, fences, messages) on `<prefix>data` and the main
- * store (API keys, audit log) on `<prefix>main`. Tables come from createTables (tests, local use) or from
- * infrastructure code with the same schema (see dynamodb-tables.ts).
+ * Composition of the DynamoDB stores: the data store (sessions, fences, messages, webhooks, delivery failures,
+ * automation rules) on `<prefix>data` and the main store (API keys, audit log) on `<prefix>main`. Tables come from
+ * createTables (tests, local use) or from infrastructure code with the same schema (see dynamodb-tables.ts).
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
+import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
+import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
 import { DynamoDbTeardownFenceStore } from './dynamodb-teardown-fence-store.js';
+import { DynamoDbWebhookStore } from './dynamodb-webhook-store.js';
 
 /** Where the stores live: a client (region, endpoint, credentials are the caller's) and the table-name prefix. */
 export interface DynamoDbStoreOptions {
@@ -45,7 +48,7 @@ export function openDynamoDbMainStore({ client, tablePrefix }: DynamoDbStoreOpti
   };
 }
 
-/** The data store (sessions, teardown fences, messages) on `<tablePrefix>data`. */
+/** The data store on `<tablePrefix>data`. */
 export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOptions): DataStore {
   const table = tableNames(tablePrefix).data;
   const doc = documentClient(client);
@@ -53,6 +56,9 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     sessions: new DynamoDbSessionStore(doc, table),
     fences: new DynamoDbTeardownFenceStore(doc, table),
     messages: new DynamoDbMessageStore(doc, table),
+    webhooks: new DynamoDbWebhookStore(doc, table),
+    deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),
+    automationRules: new DynamoDbAutomationRuleStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

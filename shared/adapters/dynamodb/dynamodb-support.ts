@@ -4,6 +4,7 @@
  */
 import { type DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchWriteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -125,13 +126,22 @@ export async function queryPage(
   input: QueryCommandInput,
   page: { limit: number; offset: number },
 ): Promise<{ items: Item[]; total: number }> {
+  return { items: await queryOffset(doc, input, page), total: await queryCount(doc, input) };
+}
+
+/** One offset page of a query without a total: the index is walked until it has `offset + limit` matches. */
+export async function queryOffset(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  page: { limit: number; offset: number },
+): Promise<Item[]> {
   const wanted = page.offset + page.limit;
   const items: Item[] = [];
   for await (const result of queryPages(doc, input)) {
     items.push(...((result.Items ?? []) as Item[]));
     if (items.length >= wanted) break;
   }
-  return { items: items.slice(page.offset, wanted), total: await queryCount(doc, input) };
+  return items.slice(page.offset, wanted);
 }
 
 /** A deep copy, so callers never share objects with what was sent or received. */
@@ -144,6 +154,27 @@ export function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
+}
+
+/** Deletes keys with BatchWriteItem (25 a call), resending whatever DynamoDB reports as unprocessed. */
+export async function batchDelete(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly Record<string, string>[],
+): Promise<void> {
+  for (const batch of chunks(keys, 25)) {
+    let requests = batch.map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+      requests = (result.UnprocessedItems?.[table] ?? []).flatMap((request) =>
+        request.DeleteRequest?.Key
+          ? [{ DeleteRequest: { Key: request.DeleteRequest.Key as Record<string, string> } }]
+          : [],
+      );
+      if (attempt > 8 && requests.length > 0) throw new Error('DynamoDB left deletes unprocessed');
+    }
+  }
 }
 
 /** A transaction's Put that only creates: its condition fails where an item with that key stands already. */

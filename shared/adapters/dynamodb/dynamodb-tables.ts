@@ -1,7 +1,8 @@
 /**
- * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages, auth state) and
- * `<prefix>main` (API keys, audit log), both PAY_PER_REQUEST with string keys `pk`/`sk` and two sparse GSIs
- * (`gsi1`, `gsi2`, keys `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`, projection ALL). Items, by family:
+ * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages, webhooks, delivery
+ * failures, automation rules, auth state) and `<prefix>main` (API keys, audit log), both PAY_PER_REQUEST with
+ * string keys `pk`/`sk` and two sparse GSIs (`gsi1`, `gsi2`, keys `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`,
+ * projection ALL). Items, by family:
  *
  * data table
  * - session          pk `SESSIONS`, sk `SESSION#<id>`. One partition for all sessions, so list, sweeps and counts
@@ -14,6 +15,15 @@
  *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey).
  * - network id       pk `WAMSG#<sessionId>#<waMessageId>`, sk `LOCK`, `messageId`: written with the message in one
  *                    transaction; it deduplicates re-fired inbound messages and serves findByWaMessageId.
+ * - webhook          pk `WEBHOOKS#<sessionId>`, sk `WEBHOOK#<id>`: one partition per session (consistent reads for
+ *                    its list and the fan-out); gsi1pk `WEBHOOKS`, gsi1sk `<createdAt>#<id>` for the list across
+ *                    sessions. The partition's sk `COUNT` item (`n`) counts its webhooks for the per-session cap.
+ * - delivery failure pk `WHFAILKEY#<idempotencyKey>`, sk `WHFAIL#<id>` (a later success clears a key with one
+ *                    Query); gsi1pk `WHFAILS` (everything, by time), gsi2pk `WHFAILSESSION#<sessionId>`; both
+ *                    sks `<createdAt>#<id>`.
+ * - automation rule  pk `RULES#<sessionId>`, sk `RULE#<id>`, plus the partition's `COUNT` item as for webhooks.
+ * - rule cooldown    pk `COOLDOWN#<ruleId>#<chatId>`, sk `COOLDOWN`, `endsAt` (ISO), `ttl` (epoch s): claimed by a
+ *                    conditional put; TTL removes ended ones eventually, reads compare `endsAt`.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -6,15 +6,21 @@ import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
+import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
+import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+import { MemoryWebhookStore } from './memory-webhook-store.js';
 
 export { MemoryApiKeyStore } from './memory-api-key-store.js';
 export { MemoryAuditLogStore } from './memory-audit-log-store.js';
+export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
+export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryMessageStore } from './memory-message-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+export { MemoryWebhookStore } from './memory-webhook-store.js';
 
 interface Lifecycle {
   ping(): Promise<void>;
@@ -39,12 +45,15 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions, teardown fences, messages). */
+/** A fresh, empty in-memory data store (sessions, fences, messages, webhooks, delivery failures, rules). */
 export function createMemoryDataStore(): DataStore {
   return {
     sessions: new MemorySessionStore(),
     fences: new MemoryTeardownFenceStore(),
     messages: new MemoryMessageStore(),
+    webhooks: new MemoryWebhookStore(),
+    deliveryFailures: new MemoryDeliveryFailureStore(),
+    automationRules: new MemoryAutomationRuleStore(),
     ...lifecycle('Data store'),
   };
 }

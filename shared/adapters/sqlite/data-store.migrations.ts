@@ -1,6 +1,7 @@
 /**
- * Schema of the data store: sessions, teardown fences and messages (webhooks and the rest add their own steps).
- * Timestamps are ISO-8601 UTC strings, so text order is time order; `config` and `metadata` are JSON text.
+ * Schema of the data store: sessions, teardown fences, messages, webhooks and their delivery failures, automation
+ * rules and their cooldowns. Timestamps are ISO-8601 UTC strings, so text order is time order; `config`,
+ * `metadata`, `events`, `headers`, `filters` and `conditions` are JSON text.
  */
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
@@ -83,6 +84,86 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
           ON messages (session_id, from_jid, timestamp DESC, created_at DESC, id DESC);
         CREATE INDEX idx_messages_session_author
           ON messages (session_id, author, timestamp DESC, created_at DESC, id DESC) WHERE author IS NOT NULL;
+      `);
+    },
+  },
+  {
+    id: '0004_webhooks',
+    up(db: SqliteDb): void {
+      // The cascade removes a session's webhooks with its row, as it does its messages. Lists are per session
+      // (and its active ones, for fan-out) or across sessions, both newest first: each index ends in that order.
+      db.exec(`
+        CREATE TABLE webhooks (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          url TEXT NOT NULL,
+          events TEXT NOT NULL,
+          secret TEXT,
+          headers TEXT NOT NULL DEFAULT '{}',
+          filters TEXT,
+          active INTEGER NOT NULL DEFAULT 1,
+          retry_count INTEGER NOT NULL DEFAULT 3,
+          last_triggered_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX idx_webhooks_session ON webhooks (session_id, created_at DESC, id DESC);
+        CREATE INDEX idx_webhooks_created ON webhooks (created_at DESC, id DESC);
+      `);
+    },
+  },
+  {
+    id: '0005_webhook_delivery_failures',
+    up(db: SqliteDb): void {
+      // No foreign keys: a failure record is the operator's account of what was lost and outlives its webhook and
+      // session until retention prunes it (by created_at) or a later success clears its idempotency key.
+      db.exec(`
+        CREATE TABLE webhook_delivery_failures (
+          id TEXT PRIMARY KEY,
+          webhook_id TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          event TEXT NOT NULL,
+          url TEXT NOT NULL,
+          idempotency_key TEXT NOT NULL,
+          delivery_id TEXT,
+          attempts INTEGER NOT NULL,
+          last_status_code INTEGER,
+          last_error TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        CREATE INDEX idx_webhook_failures_created ON webhook_delivery_failures (created_at DESC, id DESC);
+        CREATE INDEX idx_webhook_failures_session
+          ON webhook_delivery_failures (session_id, created_at DESC, id DESC);
+        CREATE INDEX idx_webhook_failures_key ON webhook_delivery_failures (idempotency_key);
+      `);
+    },
+  },
+  {
+    id: '0006_automation_rules',
+    up(db: SqliteDb): void {
+      // Rules cascade with their session and are read per session in evaluation order (oldest first, id as
+      // tiebreak). A cooldown row holds when the (rule, chat) quiet period ends; it has no foreign key, so a claim
+      // racing a rule's deletion is not an error, and ended rows are swept by later claims through `ends_at`.
+      db.exec(`
+        CREATE TABLE automation_rules (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          enabled INTEGER NOT NULL DEFAULT 1,
+          conditions TEXT,
+          reply_text TEXT NOT NULL,
+          cooldown_seconds INTEGER NOT NULL DEFAULT 60,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX idx_automation_rules_session ON automation_rules (session_id, created_at, id);
+        CREATE TABLE automation_cooldowns (
+          rule_id TEXT NOT NULL,
+          chat_id TEXT NOT NULL,
+          ends_at TEXT NOT NULL,
+          PRIMARY KEY (rule_id, chat_id)
+        );
+        CREATE INDEX idx_automation_cooldowns_ends ON automation_cooldowns (ends_at);
       `);
     },
   },

@@ -10,7 +10,13 @@ import { isStatusAdvance } from '#shared/domain/message.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
+import {
+  isForeignKeyViolation,
+  parseJsonObject,
+  runSql,
+  StatementCache,
+  toJsonColumn,
+} from './sqlite-store-support.js';
 
 interface MessageRow {
   id: string;
@@ -94,18 +100,6 @@ function duplicateId(): ConflictError {
   return new ConflictError('CONFLICT', 'A message with this id already exists');
 }
 
-/**
- * The only foreign key is the session: a message for a session that does not exist (or was deleted meanwhile)
- * is a 404, not the retryable 503 that `runSql` gives constraint failures it does not know.
- */
-function isMissingSession(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
-  );
-}
-
 /** WHERE clause and parameters for a filter; the text depends only on which filters are set. */
 function whereOf(filter: MessageFilter): { where: string; params: Record<string, unknown> } {
   const conditions = ['session_id = @session_id'];
@@ -179,7 +173,7 @@ export class SqliteMessageStore implements MessageStore {
         try {
           return this.insertRow.run(toRow(message)).changes > 0;
         } catch (error) {
-          if (isMissingSession(error)) {
+          if (isForeignKeyViolation(error)) {
             throw new NotFoundError(`Session ${message.sessionId} not found`, { cause: error });
           }
           throw error;

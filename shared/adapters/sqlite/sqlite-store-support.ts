@@ -2,6 +2,7 @@
  * Helpers shared by the SQLite store adapters: translating driver errors into the AppError hierarchy, caching
  * statements whose SQL depends on which filters are present, and defensive parsing of JSON columns.
  */
+import type { z } from 'zod';
 import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 import type { SqliteDb } from './sqlite-database.js';
 
@@ -41,6 +42,14 @@ export function toStoreError(error: unknown, store: string, onUnique?: UniqueVio
     }
   }
   return new UnavailableError('DEPENDENCY_UNAVAILABLE', `${store} is unavailable`, { cause: error });
+}
+
+/**
+ * True for a violated FOREIGN KEY. The data store's only foreign keys point at the owning session, so adapters
+ * turn this into a 404 for that session rather than the retryable 503 `runSql` gives constraints it does not know.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return isDriverError(error) && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /** Runs `work` and translates whatever it throws with `toStoreError`. */
@@ -101,6 +110,16 @@ export function parseStringList(text: string | null): string[] | null {
   const value = parseJson(text);
   if (!Array.isArray(value)) return [];
   return value.filter((item): item is string => typeof item === 'string');
+}
+
+/**
+ * A nullable JSON column holding a value of `schema` (filters, say). NULL, malformed JSON or a value the schema
+ * refuses read as null, so one corrupt column never makes its whole row unreadable.
+ */
+export function parseJsonWith<T>(text: string | null, schema: z.ZodType<T>): T | null {
+  if (text === null) return null;
+  const parsed = schema.safeParse(parseJson(text));
+  return parsed.success ? parsed.data : null;
 }
 
 /** JSON text for a nullable value; null stays SQL NULL. */

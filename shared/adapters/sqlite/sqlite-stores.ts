@@ -1,17 +1,21 @@
 /**
  * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
- * main store (keys, audit) or the data store (sessions, fences, messages) onto one connection.
+ * main store (keys, audit) or the data store (sessions, fences, messages, webhooks, delivery failures, automation
+ * rules) onto one connection.
  */
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
 import { MAIN_STORE_MIGRATIONS } from './main-store.migrations.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
+import { SqliteAutomationRuleStore } from './sqlite-automation-rule-store.js';
 import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
+import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
+import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 
 interface Lifecycle {
   ping(): Promise<void>;
@@ -55,13 +59,16 @@ export function openSqliteMainStore(file: string): MainStore {
   };
 }
 
-/** The data store (sessions, teardown fences, messages) in the SQLite file `file`, migrated to the current schema. */
+/** The data store in the SQLite file `file`, migrated to the current schema. */
 export function openSqliteDataStore(file: string): DataStore {
   const db = openMigrated(file, DATA_STORE_MIGRATIONS, 'Data store');
   return {
     sessions: new SqliteSessionStore(db),
     fences: new SqliteTeardownFenceStore(db),
     messages: new SqliteMessageStore(db),
+    webhooks: new SqliteWebhookStore(db),
+    deliveryFailures: new SqliteDeliveryFailureStore(db),
+    automationRules: new SqliteAutomationRuleStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

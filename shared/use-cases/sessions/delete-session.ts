@@ -15,8 +15,11 @@ export async function deleteSession(
   const session = await loadSession(deps.data.sessions, caller, id);
   await assertNoTeardownPending(deps.data.fences, deps.clock, session.name);
   await deps.host.call('session.discard', { sessionId: id });
-  // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do.
+  // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do. The session row
+  // goes last, so a failure part-way leaves a session that a retried delete finishes.
   await deps.data.messages.deleteBySession(id);
+  await deps.data.webhooks.deleteBySession(id);
+  await deps.data.automationRules.deleteBySession(id);
   await deps.data.sessions.delete(id);
   await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

@@ -1,0 +1,49 @@
+/**
+ * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
+ * behave like it): its messages, webhooks and automation rules, and nothing of another session.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { SYSTEM_CALLER } from '#shared/domain/caller.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import type { HostGateway } from '#shared/ports/host-gateway.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { deleteSession } from '#shared/use-cases/sessions/delete-session.js';
+import { aMessage, anAutomationRule, aSession, aWebhook } from '#tests/helpers/builders.js';
+import { TestClock } from '#tests/helpers/test-clock.js';
+
+const NO_CAP = { maxPerSession: 0 };
+
+describe('deleteSession', () => {
+  it("deletes the session's messages, webhooks and rules with it, leaving other sessions'", async () => {
+    const data = createMemoryDataStore();
+    const clock = new TestClock();
+    const discarded: string[] = [];
+    const host = {
+      call: async (_operation: string, input: { sessionId: string }) => {
+        discarded.push(input.sessionId);
+        return null;
+      },
+    } as unknown as HostGateway;
+    const audit = new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger, createMetrics());
+    const [gone, kept] = [aSession(), aSession()];
+    for (const session of [gone, kept]) {
+      await data.sessions.create(session);
+      await data.messages.insert(aMessage({ sessionId: session.id }));
+      await data.webhooks.create(aWebhook({ sessionId: session.id }), NO_CAP);
+      await data.automationRules.create(anAutomationRule({ sessionId: session.id }), NO_CAP);
+    }
+
+    await deleteSession({ data, host, audit, clock }, SYSTEM_CALLER, gone.id);
+
+    expect(discarded).toEqual([gone.id]);
+    expect(await data.sessions.findById(gone.id)).toBeNull();
+    expect((await data.messages.list({ sessionId: gone.id }, { limit: 10, offset: 0 })).total).toBe(0);
+    expect(await data.webhooks.listBySession(gone.id)).toEqual([]);
+    expect(await data.automationRules.listBySession(gone.id)).toEqual([]);
+    expect((await data.messages.list({ sessionId: kept.id }, { limit: 10, offset: 0 })).total).toBe(1);
+    expect(await data.webhooks.listBySession(kept.id)).toHaveLength(1);
+    expect(await data.automationRules.listBySession(kept.id)).toHaveLength(1);
+  });
+});
