@@ -14,6 +14,7 @@ const GROUP = '120363025246125486@g.us';
 function message(overrides: Partial<MessageEventData> & Record<string, unknown> = {}): FilterableEvent {
   const data: MessageEventData = {
     id: 'WA1',
+    messageId: 'b6a1c0de-0000-4000-8000-0000000000aa',
     chatId: ALICE,
     from: ALICE,
     to: BOB,
