@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
 import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
+import { CachingWebhookStore } from '#shared/adapters/caching/caching-webhook-store.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
 import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
@@ -17,6 +18,11 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
 /** Bounds staleness should another process write the same SQLite file (none does in normal operation). */
 const SESSION_CACHE_TTL_MS = 5_000;
+/**
+ * How long a session's active webhooks are served from memory. Changes made through this process apply at once;
+ * in aws mode the API runs elsewhere, so a change reaches the deliveries within this time.
+ */
+const WEBHOOK_CACHE_TTL_MS = 5_000;
 
 export interface Backends {
   main: MainStore;
@@ -28,7 +34,11 @@ export interface Backends {
 }
 
 export function openBackends(env: Env): Backends {
-  const opened = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
+  const stores = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
+  const opened = {
+    ...stores,
+    data: { ...stores.data, webhooks: new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS) },
+  };
   let authState: AuthStateStore | null = null;
   return {
     ...opened,

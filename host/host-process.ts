@@ -20,6 +20,7 @@ import { CommandConsumer } from './commands/command-consumer.js';
 import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
+import { startWebhookDelivery } from './events/webhook-delivery.js';
 import { Host } from './host.js';
 import { scheduleAuditRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
@@ -88,6 +89,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const events = new EventBus(logger);
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({ messages: data.messages, events, clock, logger });
+  const webhooks = startWebhookDelivery({ env, data, audit, events, clock, logger });
   const outcomes = new InProcessMessageOutcomes();
   const host = new Host({
     sink,
@@ -136,6 +138,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       await consumer.stop();
       await host.shutdown();
+      await webhooks.close();
       await rpc?.close();
       await engine.close();
       await beforeStores?.();

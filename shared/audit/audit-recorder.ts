@@ -25,6 +25,9 @@ function sampleKeyOf(entry: NewAuditEntry): string | null {
       return `ku:${entry.apiKeyId ?? ''}`;
     case 'send_pacing_blocked':
       return `sp:${entry.sessionId ?? ''}`;
+    // One per webhook per minute: a busy webhook would otherwise write an entry per delivery.
+    case 'webhook_triggered':
+      return `wt:${String(entry.metadata?.webhookId ?? '')}`;
     case 'rate_limit_exceeded': {
       const meta = entry.metadata ?? {};
       return `rl:${String(meta.subject ?? entry.ipAddress ?? '')}:${String(meta.kind ?? '')}`;

@@ -34,7 +34,10 @@ export const Webhook = z.object({
 export type Webhook = z.infer<typeof Webhook>;
 
 /** True when the webhook is active and subscribes to `event` by name or through `*`. */
-export function subscribesTo(webhook: Pick<Webhook, 'active' | 'events'>, event: string): boolean {
+export function subscribesTo(
+  webhook: { readonly active: boolean; readonly events: readonly string[] },
+  event: string,
+): boolean {
   return webhook.active && webhook.events.some((name) => name === '*' || name === event);
 }
 

@@ -9,6 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayEvent } from '#shared/domain/events.js';
+import { subscribesTo } from '#shared/domain/webhook.js';
+import { matchesFilters, type WebhookFilters } from '#shared/domain/webhook-filters.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -26,6 +28,7 @@ export interface DeliveryTarget {
   headers: Readonly<Record<string, string>>;
   active: boolean;
   retryCount: number;
+  filters: WebhookFilters | null;
 }
 
 /** Where the dispatcher finds webhooks. */
@@ -34,8 +37,6 @@ export interface DeliveryTargets {
   active(sessionId: string): Promise<readonly DeliveryTarget[]>;
   /** One webhook as it is now (before each attempt), or null when it is gone. */
   current(sessionId: string, webhookId: string): Promise<DeliveryTarget | null>;
-  /** Whether the event passes the webhook's filters. */
-  matches(target: DeliveryTarget, event: GatewayEvent): boolean;
   /** A delivery succeeded (lastTriggeredAt). */
   triggered(target: DeliveryTarget, at: Date): Promise<void>;
 }
@@ -86,21 +87,32 @@ export interface DispatcherDeps {
   failures: DeliveryFailures;
   clock: Clock;
   logger: Logger;
-  /** Injected by tests; a timer otherwise. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Injected by tests; a timer otherwise (cut short when the dispatcher closes). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** The outcome of one delivery, for callers that keep count (tests, the relay, metrics). */
 export type DeliveryOutcome = 'delivered' | 'failed' | 'dropped' | 'stopped';
 
-const realSleep = (ms: number) =>
+/** Waits `ms`, or less when `signal` aborts first (shutdown: the delivery then records its failure at once). */
+const realSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    setTimeout(resolve, ms).unref?.();
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    timer.unref?.();
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
   });
 
 export class WebhookDispatcher {
   private readonly limiter: ConcurrencyLimiter;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly closing = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -111,19 +123,33 @@ export class WebhookDispatcher {
   }
 
   /** Delivers `event` to every webhook that wants it; resolves when each delivery has its outcome. */
-  async dispatch(event: GatewayEvent): Promise<DeliveryOutcome[]> {
-    const targets = await this.deps.targets.active(event.sessionId);
-    const wanted = targets.filter(
-      (target) =>
-        (target.events.includes(event.event) || target.events.includes('*')) &&
-        this.deps.targets.matches(target, event),
-    );
-    return Promise.all(wanted.map((target) => this.deliver(event, target)));
+  dispatch(event: GatewayEvent): Promise<DeliveryOutcome[]> {
+    const work = this.fanOut(event);
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
   }
 
-  /** Refuses what waits for a slot (failure rows with 0 attempts); running deliveries finish. */
+  /**
+   * Shutdown: what waits for a slot or for its next attempt is refused and recorded at once (the attempts made so
+   * far, or 0); attempts under way finish. `drain` then resolves when every delivery has its outcome.
+   */
   close(): void {
+    this.closing.abort();
     this.limiter.close();
+  }
+
+  /** Resolves once every delivery begun so far has its outcome (call after close, before the stores close). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async fanOut(event: GatewayEvent): Promise<DeliveryOutcome[]> {
+    const targets = await this.deps.targets.active(event.sessionId);
+    const wanted = targets.filter(
+      (target) => subscribesTo(target, event.event) && matchesFilters(target.filters, event),
+    );
+    return Promise.all(wanted.map((target) => this.deliver(event, target)));
   }
 
   private async deliver(event: GatewayEvent, target: DeliveryTarget): Promise<DeliveryOutcome> {
@@ -166,7 +192,7 @@ export class WebhookDispatcher {
     };
     const attempts = Math.max(1, target.retryCount);
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await this.sleep(this.options.retryDelayMs * 2 ** (attempt - 2));
+      if (attempt > 1) await this.sleep(this.options.retryDelayMs * 2 ** (attempt - 2), this.closing.signal);
       let outcome: PostOutcome | 'stopped';
       try {
         outcome = await this.limiter.run(() => this.attempt(event, target, ids, body, attempt));

@@ -23,20 +23,33 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 
 const SESSION = 'b6a1c0de-0000-4000-8000-000000000001';
 const event: GatewayEvent = {
-  event: 'session.status',
+  event: 'message.received',
   sessionId: SESSION,
   occurredAt: '2026-11-26T01:00:00.000Z',
-  data: { sessionId: SESSION, status: 'ready' },
+  data: {
+    id: '3EB0AAAA',
+    messageId: 'b6a1c0de-0000-4000-8000-0000000000aa',
+    chatId: '15550002222@c.us',
+    from: '15550002222@c.us',
+    to: '15550001111@c.us',
+    author: null,
+    body: 'hello',
+    type: 'text',
+    timestamp: 1_764_118_800,
+    fromMe: false,
+    isGroup: false,
+  },
 };
 const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
   id: 'wh1',
   sessionId: SESSION,
   url: 'https://hooks.example/in',
-  events: ['session.status'],
+  events: ['message.received'],
   secret: null,
   headers: {},
   active: true,
   retryCount: 3,
+  filters: null,
   ...overrides,
 });
 
@@ -66,7 +79,6 @@ function setup(options: { maxPayloadBytes?: number; concurrency?: number; maxWai
       targets: {
         active: async () => [...s.webhooks.values()].filter((w) => w.active),
         current: async (_sid, id) => s.webhooks.get(id) ?? null,
-        matches: (w) => !w.url.includes('filtered-out'),
         triggered: async (w) => void s.triggered.push(w.id),
       },
       http: {
@@ -105,9 +117,16 @@ describe('WebhookDispatcher', () => {
   it('delivers to every active webhook subscribed to the event or to *, whose filters pass', async () => {
     s.webhooks.set('wh1', target());
     s.webhooks.set('wh2', target({ id: 'wh2', events: ['*'], url: 'https://b.example/' }));
-    s.webhooks.set('wh3', target({ id: 'wh3', events: ['message.received'] }));
+    s.webhooks.set('wh3', target({ id: 'wh3', events: ['session.status'] }));
     s.webhooks.set('wh4', target({ id: 'wh4', active: false }));
-    s.webhooks.set('wh5', target({ id: 'wh5', url: 'https://filtered-out.example/' }));
+    s.webhooks.set(
+      'wh5',
+      target({
+        id: 'wh5',
+        url: 'https://filtered-out.example/',
+        filters: { conditions: [{ field: 'body', operator: 'contains', value: 'never there' }] },
+      }),
+    );
     expect(await s.dispatcher.dispatch(event)).toEqual(['delivered', 'delivered']);
     expect(s.posts.map((p) => p.url).sort()).toEqual(['https://b.example/', 'https://hooks.example/in']);
     expect(s.triggered.sort()).toEqual(['wh1', 'wh2']);

@@ -1,0 +1,67 @@
+/**
+ * The host's webhook delivery: every event the host publishes goes to the dispatcher, which delivers it to the
+ * session's webhooks through the guarded HTTP client (SSRF vetting and a pinned connection on every attempt),
+ * inline and bounded (WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_MAX_QUEUED). Publishing never waits for a
+ * delivery. At shutdown, deliveries waiting for a slot or a retry are recorded as failures and those under way
+ * finish before the stores close.
+ */
+import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
+import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import type { Env } from '#shared/config/env.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { DataStore } from '#shared/ports/stores.port.js';
+import { storeDeliveryFailures, storeDeliveryTargets } from '#shared/webhooks/store-delivery-adapters.js';
+import { WebhookDispatcher } from '#shared/webhooks/webhook-dispatcher.js';
+import { packageVersion } from '../package-version.js';
+import type { EventBus } from './event-bus.js';
+
+export interface WebhookDeliveryDeps {
+  env: Env;
+  data: DataStore;
+  audit: AuditRecorder;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface RunningWebhookDelivery {
+  dispatcher: WebhookDispatcher;
+  close(): Promise<void>;
+}
+
+export function startWebhookDelivery(deps: WebhookDeliveryDeps): RunningWebhookDelivery {
+  const { env, data, audit, clock, logger } = deps;
+  const http = new GuardedHttpClient({ allowedHosts: env.SSRF_ALLOWED_HOSTS });
+  const dispatcher = new WebhookDispatcher(
+    {
+      targets: storeDeliveryTargets(data.webhooks, audit),
+      http,
+      failures: storeDeliveryFailures(data.deliveryFailures, audit, clock),
+      clock,
+      logger,
+    },
+    {
+      version: packageVersion(),
+      retryDelayMs: env.WEBHOOK_RETRY_DELAY,
+      timeoutMs: env.WEBHOOK_TIMEOUT,
+      maxPayloadBytes: env.WEBHOOK_MAX_PAYLOAD_BYTES,
+      concurrency: env.WEBHOOK_DISPATCH_CONCURRENCY,
+      maxWaiting: env.WEBHOOK_DISPATCH_MAX_QUEUED,
+    },
+  );
+  const unsubscribe = deps.events.subscribe((event) => {
+    dispatcher.dispatch(event).catch((error: unknown) => {
+      logger.error({ err: error, event: event.event, sessionId: event.sessionId }, 'webhook dispatch failed');
+    });
+  });
+  return {
+    dispatcher,
+    async close() {
+      unsubscribe();
+      dispatcher.close();
+      await dispatcher.drain();
+      http.close();
+    },
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * The host's webhook delivery with real parts around the dispatcher: the memory data store, the event bus, the
+ * guarded HTTP client and real local HTTP receivers that verify every delivery twice (the standardwebhooks package
+ * and the X-Service-Signature HMAC). Retries back off and keep their ids; exhausted deliveries leave failure rows
+ * and a webhook_failed audit; a shutdown records what still waits.
+ */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { EventBus } from '#host/events/event-bus.js';
+import { type RunningWebhookDelivery, startWebhookDelivery } from '#host/events/webhook-delivery.js';
+import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { loadEnv } from '#shared/config/env.js';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import { silentLogger } from '#shared/ports/logger.port.js';
+import { aSession, aWebhook } from '#tests/helpers/builders.js';
+
+const SECRET = `whsec_${Buffer.from('a test key of thirty-two bytes!!').toString('base64')}`;
+const PLAIN_SECRET = 'plain-secret-0123456789';
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  verified: boolean;
+}
+
+/** A receiver that answers each request with the next status of `statuses` (then 200) and verifies signatures. */
+async function receiver(statuses: number[] = [], secret = SECRET) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      let verified = false;
+      try {
+        const key = secret.startsWith('whsec_') ? secret : Buffer.from(secret, 'utf8');
+        new StandardWebhook(
+          key as string,
+          secret.startsWith('whsec_') ? undefined : { format: 'raw' },
+        ).verify(body, headers);
+        const rawKey = secret.startsWith('whsec_')
+          ? Buffer.from(secret.slice(6), 'base64')
+          : Buffer.from(secret);
+        verified =
+          headers['x-service-signature'] ===
+          `sha256=${createHmac('sha256', rawKey).update(body).digest('hex')}`;
+      } catch {
+        verified = false;
+      }
+      received.push({ headers: req.headers, body, verified });
+      res.writeHead(statuses.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until(probe: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('host webhook delivery', () => {
+  let running: RunningWebhookDelivery | null = null;
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await running?.close();
+    running = null;
+    for (const close of closers.splice(0)) await close();
+  });
+
+  async function setUp(env: Record<string, string> = {}) {
+    const data = createMemoryDataStore();
+    const auditStore = new MemoryAuditLogStore();
+    const audit = new AuditRecorder(auditStore, systemClock, silentLogger, createMetrics());
+    const events = new EventBus(silentLogger);
+    const session = aSession({ status: 'ready' });
+    await data.sessions.create(session);
+    running = startWebhookDelivery({
+      env: loadEnv({ SSRF_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAY: '20', ...env }),
+      data,
+      audit,
+      events,
+      clock: systemClock,
+      logger: silentLogger,
+    });
+    const status = (occurredAt: string): GatewayEvent => ({
+      event: 'session.status',
+      sessionId: session.id,
+      occurredAt,
+      data: { sessionId: session.id, status: 'ready' },
+    });
+    return { data, auditStore, events, session, status };
+  }
+
+  it('delivers a published event once, signed both ways, to each subscribed webhook', async () => {
+    const { data, events, session, status } = await setUp();
+    const a = await receiver([], SECRET);
+    const b = await receiver([], PLAIN_SECRET);
+    closers.push(a.close, b.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: a.url, events: ['*'], secret: SECRET }),
+      { maxPerSession: 0 },
+    );
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: b.url, events: ['session.status'], secret: PLAIN_SECRET }),
+      { maxPerSession: 0 },
+    );
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: b.url, events: ['message.received'] }),
+      { maxPerSession: 0 },
+    );
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await until(() => a.received.length === 1 && b.received.length === 1);
+    for (const delivery of [...a.received, ...b.received]) {
+      expect(delivery.verified).toBe(true);
+      expect(JSON.parse(delivery.body)).toMatchObject({ event: 'session.status', sessionId: session.id });
+    }
+  });
+
+  it('retries a failing receiver with backoff under the same ids, then records nothing', async () => {
+    const { data, events, session, status } = await setUp();
+    const r = await receiver([500, 503]);
+    closers.push(r.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: r.url, events: ['*'], secret: SECRET, retryCount: 3 }),
+      { maxPerSession: 0 },
+    );
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await until(() => r.received.length === 3);
+    expect(r.received.map((d) => d.headers['x-service-retry-count'])).toEqual(['0', '1', '2']);
+    expect(new Set(r.received.map((d) => d.headers['x-service-delivery-id'])).size).toBe(1);
+    expect(new Set(r.received.map((d) => d.body)).size).toBe(1);
+    expect(r.received.every((d) => d.verified)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await data.deliveryFailures.list({}, { limit: 10, offset: 0 })).toEqual([]);
+  });
+
+  it('records an exhausted delivery with its attempts and last status, and audits webhook_failed', async () => {
+    const { data, auditStore, events, session, status } = await setUp();
+    const r = await receiver([500, 500]);
+    closers.push(r.close);
+    const webhook = aWebhook({
+      sessionId: session.id,
+      url: r.url,
+      events: ['session.status'],
+      retryCount: 2,
+    });
+    await data.webhooks.create(webhook, { maxPerSession: 0 });
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await until(() => r.received.length === 2);
+    let failures: Awaited<ReturnType<typeof data.deliveryFailures.list>> = [];
+    await until(() => {
+      void data.deliveryFailures.list({}, { limit: 10, offset: 0 }).then((rows) => (failures = rows));
+      return failures.length === 1;
+    });
+    expect(failures[0]).toMatchObject({
+      webhookId: webhook.id,
+      sessionId: session.id,
+      event: 'session.status',
+      attempts: 2,
+      lastStatusCode: 500,
+      url: r.url,
+    });
+    const audit = await auditStore.query({ action: 'webhook_failed' }, { limit: 10, offset: 0 });
+    expect(audit.data).toEqual([expect.objectContaining({ severity: 'warn', sessionId: session.id })]);
+  });
+
+  it('refuses a private address at delivery when it is not allowed (a failure row, nothing sent)', async () => {
+    const { data, events, session, status } = await setUp({ SSRF_ALLOWED_HOSTS: '' });
+    const r = await receiver();
+    closers.push(r.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: r.url, events: ['*'], retryCount: 1 }),
+      { maxPerSession: 0 },
+    );
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    let failures: Awaited<ReturnType<typeof data.deliveryFailures.list>> = [];
+    await until(() => {
+      void data.deliveryFailures.list({}, { limit: 10, offset: 0 }).then((rows) => (failures = rows));
+      return failures.length === 1;
+    });
+    expect(failures[0]?.lastError).toMatch(/loopback/);
+    expect(r.received).toEqual([]);
+  });
+
+  it('at shutdown records a delivery waiting for its retry instead of leaving it behind', async () => {
+    const { data, events, session, status } = await setUp({ WEBHOOK_RETRY_DELAY: '60000' });
+    const r = await receiver([500]);
+    closers.push(r.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: r.url, events: ['*'], retryCount: 3 }),
+      { maxPerSession: 0 },
+    );
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await until(() => r.received.length === 1);
+    const started = Date.now();
+    await running?.close();
+    running = null;
+    expect(Date.now() - started).toBeLessThan(2000);
+    const failures = await data.deliveryFailures.list({}, { limit: 10, offset: 0 });
+    expect(failures).toEqual([
+      expect.objectContaining({ attempts: 1, lastStatusCode: 500, lastError: 'ConcurrencyLimiter closed' }),
+    ]);
+  });
+});
