@@ -1,20 +1,31 @@
 /**
- * The maintenance Lambda (aws mode), scheduled daily by serverless.yml: audit retention through the same use case
- * the embedded host runs at startup and every 24 hours (host/maintenance.ts). AUDIT_RETENTION_DAYS 0 or less keeps
- * everything.
+ * The maintenance Lambda (aws mode), scheduled daily by serverless.yml: retention of the audit log
+ * (AUDIT_RETENTION_DAYS) and of webhook delivery-failure rows (WEBHOOK_FAILURE_RETENTION_DAYS) through the same use
+ * cases the embedded host runs at startup and every 24 hours (host/maintenance.ts). 0 or less keeps everything.
  */
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
+import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
 import { getDeps } from './deps.js';
 
 export interface MaintenanceResult {
   /** Audit entries deleted by this run. */
   auditRemoved: number;
+  /** Webhook delivery-failure rows deleted by this run. */
+  deliveryFailuresRemoved: number;
 }
 
 export async function handler(): Promise<MaintenanceResult> {
   const deps = getDeps();
-  const retentionDays = deps.env.AUDIT_RETENTION_DAYS;
-  const auditRemoved = await pruneAudit(deps.main.audit, deps.clock, retentionDays);
-  deps.logger.info({ auditRemoved, retentionDays }, 'maintenance: audit retention applied');
-  return { auditRemoved };
+  const { AUDIT_RETENTION_DAYS, WEBHOOK_FAILURE_RETENTION_DAYS } = deps.env;
+  const auditRemoved = await pruneAudit(deps.main.audit, deps.clock, AUDIT_RETENTION_DAYS);
+  const deliveryFailuresRemoved = await pruneDeliveryFailures(
+    deps.data.deliveryFailures,
+    deps.clock,
+    WEBHOOK_FAILURE_RETENTION_DAYS,
+  );
+  deps.logger.info(
+    { auditRemoved, deliveryFailuresRemoved, AUDIT_RETENTION_DAYS, WEBHOOK_FAILURE_RETENTION_DAYS },
+    'maintenance: retention applied',
+  );
+  return { auditRemoved, deliveryFailuresRemoved };
 }

@@ -13,6 +13,8 @@ import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
+import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
+import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';
@@ -22,7 +24,7 @@ import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
 import { startWebhookDelivery } from './events/webhook-delivery.js';
 import { Host } from './host.js';
-import { scheduleAuditRetention } from './maintenance.js';
+import { scheduleRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
@@ -109,7 +111,21 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   });
 
   const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
-  const stopRetention = scheduleAuditRetention(main.audit, clock, env.AUDIT_RETENTION_DAYS, logger);
+  const stopRetention = scheduleRetention(
+    [
+      {
+        name: 'audit entries',
+        retentionDays: env.AUDIT_RETENTION_DAYS,
+        run: () => pruneAudit(main.audit, clock, env.AUDIT_RETENTION_DAYS),
+      },
+      {
+        name: 'webhook delivery failures',
+        retentionDays: env.WEBHOOK_FAILURE_RETENTION_DAYS,
+        run: () => pruneDeliveryFailures(data.deliveryFailures, clock, env.WEBHOOK_FAILURE_RETENTION_DAYS),
+      },
+    ],
+    logger,
+  );
   const consumer = new CommandConsumer(commands, host.commandHandlers, logger, metrics, {
     waitTimeSeconds: 20,
     visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,

@@ -1,25 +1,33 @@
-/** Periodic housekeeping of the host process: audit retention at startup and then every 24 hours. */
-import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
-import type { Clock } from '#shared/ports/clock.port.js';
+/**
+ * Periodic housekeeping of the host process: retention at startup and then every 24 hours (the audit log, and
+ * webhook delivery-failure rows). In aws mode the maintenance Lambda does it instead (hosts get retention 0).
+ */
 import type { Logger } from '#shared/ports/logger.port.js';
-import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 
 const DAY_MS = 86_400_000;
 
-/** Prunes now, then daily; answers a function that cancels the schedule. */
-export function scheduleAuditRetention(
-  audit: AuditLogStore,
-  clock: Clock,
-  retentionDays: number | null,
-  logger: Logger,
-): () => void {
-  if (retentionDays === null) return () => {};
-  const run = () =>
-    pruneAudit(audit, clock, retentionDays).then(
-      (removed) => removed > 0 && logger.info({ removed, retentionDays }, 'audit entries pruned'),
-      (error: unknown) => logger.error({ err: error }, 'audit pruning failed'),
-    );
-  void run();
+export interface RetentionJob {
+  /** What is pruned, for the log line. */
+  name: string;
+  retentionDays: number | null;
+  /** Prunes; answers how many rows went. */
+  run(): Promise<number>;
+}
+
+/** Runs every job now, then daily; jobs whose retention is off are skipped. Answers a function that cancels it. */
+export function scheduleRetention(jobs: readonly RetentionJob[], logger: Logger): () => void {
+  const active = jobs.filter((job) => job.retentionDays !== null);
+  if (active.length === 0) return () => {};
+  const run = () => {
+    for (const job of active) {
+      job.run().then(
+        (removed) =>
+          removed > 0 && logger.info({ removed, retentionDays: job.retentionDays }, `${job.name} pruned`),
+        (error: unknown) => logger.error({ err: error }, `${job.name} pruning failed`),
+      );
+    }
+  };
+  run();
   const timer = setInterval(run, DAY_MS);
   timer.unref();
   return () => clearInterval(timer);
