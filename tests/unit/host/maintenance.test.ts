@@ -8,8 +8,8 @@ describe('scheduleRetention', () => {
     const ran: string[] = [];
     const stop = scheduleRetention(
       [
-        { name: 'a', retentionDays: 90, run: async () => (ran.push('a'), 1) },
-        { name: 'b', retentionDays: null, run: async () => (ran.push('b'), 0) },
+        { name: 'a', retentionDays: 90, run: async () => ran.push('a') },
+        { name: 'b', retentionDays: null, run: async () => ran.push('b') },
         {
           name: 'c',
           retentionDays: 30,
