@@ -1,8 +1,10 @@
 /** What every function handler depends on: the core dependencies plus the HTTP-only services. */
 import { CachingApiKeyStore } from '#shared/adapters/caching/caching-api-key-store.js';
+import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
 import { UsageTracker } from '#shared/auth/usage-tracker.js';
 import type { Env } from '#shared/config/env.js';
 import type { Metrics } from '#shared/observability/metrics.js';
+import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
@@ -12,13 +14,15 @@ export interface Deps extends CoreDeps {
   metrics: Metrics;
   usage: UsageTracker;
   rateLimiter: FixedWindowRateLimiter;
+  /** Outbound HTTP to user-supplied URLs (the webhook test delivery), behind the SSRF guard. */
+  http: HttpClient;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
 
 /**
- * Adds the HTTP-only services (usage stats, rate limiter) to the core dependencies, and the engine kind the env
- * configures (the hosts run the same `ENGINE`).
+ * Adds the HTTP-only services (usage stats, rate limiter, the guarded HTTP client) to the core dependencies, and the
+ * engine kind the env configures (the hosts run the same `ENGINE`).
  */
 export function createFunctionDeps(
   core: Omit<CoreDeps, 'engine'> & { env: Env; version: string; metrics: Metrics },
@@ -32,5 +36,7 @@ export function createFunctionDeps(
     main,
     usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
+    // Its pooled sockets are unref'd while idle, so it holds no process open and needs no close.
+    http: new GuardedHttpClient({ allowedHosts: core.env.SSRF_ALLOWED_HOSTS }),
   };
 }

@@ -5,11 +5,13 @@
  */
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { automationRoutes } from './automation/routes.js';
 import { createDocsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { messageRoutes } from './messages/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** A resource group; its key in API_RESOURCES is the name of the serverless.yml function that serves it. */
 export interface ResourceGroup {
@@ -24,6 +26,8 @@ export function allRoutes(): AnyRoute[] {
 export const API_RESOURCES = {
   sessions: { routes: sessionRoutes },
   messages: { routes: messageRoutes },
+  webhooks: { routes: webhookRoutes },
+  automation: { routes: automationRoutes },
   auth: { routes: authRoutes },
   audit: { routes: auditRoutes },
   health: { routes: healthRoutes },

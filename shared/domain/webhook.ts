@@ -199,3 +199,16 @@ export const DeliveryFailure = z
   })
   .meta({ id: 'WebhookDeliveryFailure' });
 export type DeliveryFailure = z.infer<typeof DeliveryFailure>;
+
+/**
+ * The answer of a test delivery: `statusCode` when the receiver answered (`success` = a 2xx), `error` when no answer
+ * came (refused by the guard, DNS, timeout, network). Always a 200: the test itself worked.
+ */
+export const WebhookTestResult = z
+  .object({
+    success: z.boolean(),
+    statusCode: z.number().int().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'WebhookTestResult' });
+export type WebhookTestResult = z.infer<typeof WebhookTestResult>;

@@ -5,10 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { auditRoutes } from '#functions/audit/routes.js';
 import { authRoutes } from '#functions/auth/routes.js';
+import { automationRoutes } from '#functions/automation/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
+import { webhookRoutes } from '#functions/webhooks/routes.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
 type Operation = {
@@ -32,6 +34,8 @@ type Document = {
 const ROUTES: AnyRoute[] = [
   ...sessionRoutes,
   ...messageRoutes,
+  ...webhookRoutes,
+  ...automationRoutes,
   ...authRoutes,
   ...auditRoutes,
   ...healthRoutes,

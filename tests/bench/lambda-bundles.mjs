@@ -23,6 +23,8 @@ const SESSION_ID = '0b6e6a52-1f7e-4a38-9d6e-3d1b2f0c9a11';
 const EVENTS = {
   sessions: { method: 'GET', path: '/api/sessions', expect: 401 },
   messages: { method: 'GET', path: `/api/sessions/${SESSION_ID}/messages`, expect: 401 },
+  webhooks: { method: 'GET', path: `/api/sessions/${SESSION_ID}/webhooks`, expect: 401 },
+  automation: { method: 'GET', path: `/api/sessions/${SESSION_ID}/automation-rules`, expect: 401 },
   auth: { method: 'GET', path: '/api/auth/api-keys', expect: 401 },
   audit: { method: 'GET', path: '/api/audit', expect: 401 },
   health: { method: 'GET', path: '/api/health', expect: 200 },
