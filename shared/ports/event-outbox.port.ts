@@ -1,6 +1,5 @@
 import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
-import type { StatusChange } from './message-store.port.js';
 
 /** One stored event waiting to be handed to delivery (webhooks, autoreply). */
 export interface OutboxEntry {
