@@ -13,7 +13,10 @@ export interface OutboxEntry {
  * The outbox entry a status write stores with the row in the same transaction, decided from the row as it is
  * written (`updated`) or found (`unchanged`); null stores none.
  */
-export type OutboxEntryOf = (change: Exclude<StatusChange, { outcome: 'not_found' }>) => OutboxEntry | null;
+export type OutboxEntryOf = (change: {
+  outcome: 'updated' | 'unchanged';
+  message: Message;
+}) => OutboxEntry | null;
 
 /** The outbox entry an insert stores with its row; built from the message as it will be stored. */
 export type OutboxEntryFor = (message: Message) => OutboxEntry;
