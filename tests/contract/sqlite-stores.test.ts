@@ -143,6 +143,7 @@ describe('sqlite stores on disk', () => {
       '0004_webhooks',
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
+      '0007_event_outbox',
     ]);
   });
 
@@ -166,6 +167,7 @@ describe('sqlite stores on disk', () => {
       '0004_webhooks',
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
+      '0007_event_outbox',
     ]);
   });
 
