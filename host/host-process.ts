@@ -15,6 +15,7 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { startAutoreply } from './automation/start-autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';
@@ -93,6 +94,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const sink = new MessageSink({ messages: data.messages, events, clock, logger });
   const webhooks = startWebhookDelivery({ env, data, audit, events, clock, logger });
   const outcomes = new InProcessMessageOutcomes();
+  const autoreply = startAutoreply({ data, commands, outcomes, events, clock, logger });
   const host = new Host({
     sink,
     outcomes,
@@ -154,6 +156,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       await consumer.stop();
       await host.shutdown();
+      await autoreply.close();
       await webhooks.close();
       await rpc?.close();
       await engine.close();
