@@ -46,10 +46,11 @@ export function isAnswerable(message: MessageEventData): boolean {
 }
 
 /**
- * The autoreply evaluator. Only `message.received` is considered. At most one rule answers a message: the spec
- * says rules are evaluated in order and is silent on several answering, so the first that matches and is not
- * cooling down for this chat wins; a matching rule still cooling down for the chat passes the turn to the next.
- * Failures are logged, never thrown: the event came from an engine, which must not see them.
+ * The autoreply evaluator. Only `message.received` is answered (`session.authenticated` refreshes the loop guard's
+ * view of which numbers are ours). At most one rule answers a message: the spec says rules are evaluated in order
+ * and is silent on several answering, so the first that matches and is not cooling down for this chat wins; a
+ * matching rule still cooling down for the chat passes the turn to the next. Failures are logged, never thrown:
+ * the event came from an engine, which must not see them.
  *
  * @example
  * const consume = createAutoreply({ data, commands, outcomes, clock, logger });
@@ -62,6 +63,7 @@ export function createAutoreply(deps: AutoreplyDeps): AutoreplyConsumer {
     clock: deps.clock,
   });
   return async (event) => {
+    if (event.event === 'session.authenticated') own.forget();
     if (event.event !== 'message.received' || !isAnswerable(event.data)) return;
     try {
       await evaluate(deps, own, event);

@@ -51,6 +51,14 @@ export class OwnAutoreplies {
     return false;
   }
 
+  /**
+   * Drops the phone → sessions index: a session of this host was just linked to a number (`session.authenticated`),
+   * whose autoreplies must be recognised at once. Sessions of other hosts are seen within the index's lifetime.
+   */
+  forget(): void {
+    this.index = null;
+  }
+
   private async sessionsLinkedTo(phone: string): Promise<readonly string[]> {
     const now = this.deps.clock.now().getTime();
     if (!this.index || this.index.expiresAt <= now) {

@@ -18,7 +18,7 @@ export function startAutoreply(deps: AutoreplyDeps & { events: EventBus }): Runn
   const consume = createAutoreply(deps);
   const inFlight = new Set<Promise<void>>();
   const unsubscribe = deps.events.subscribe((event) => {
-    if (event.event !== 'message.received') return;
+    if (event.event !== 'message.received' && event.event !== 'session.authenticated') return;
     const work = consume(event);
     inFlight.add(work);
     const settled = () => void inFlight.delete(work);

@@ -210,6 +210,27 @@ describe('autoreply evaluation', () => {
     expect((await replies()).map((m) => m.chatId)).toEqual(['15550004444@c.us']);
   });
 
+  it('recognises the autoreplies of a session linked since, once it authenticated', async () => {
+    await rule(1, { cooldownSeconds: 0 });
+    // The first message builds the guard's view of our numbers, without the sibling.
+    await consume(received(ALICE));
+    expect(await replies()).toHaveLength(1);
+    const sibling = aSession({ status: 'ready', phone: '15550004444' });
+    await data.sessions.create(sibling);
+    const theirs = aMessage({ sessionId: sibling.id, chatId: `${OWN_PHONE}@c.us`, from: '15550004444@c.us' });
+    await data.messages.insert({ ...theirs, metadata: { autoreply: randomUUID() } });
+
+    await consume({
+      event: 'session.authenticated',
+      sessionId: sibling.id,
+      occurredAt: clock.now().toISOString(),
+      data: { sessionId: sibling.id, phone: '15550004444', pushName: null },
+    });
+    await consume(received('15550004444@c.us', 'auto', { id: theirs.waMessageId ?? '' }));
+
+    expect(await replies()).toEqual([]);
+  });
+
   it('sends nothing, and says so, when the session is no longer ready', async () => {
     await rule(1);
     await data.sessions.update(session.id, { status: 'disconnected' });
