@@ -15,6 +15,7 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { createAutoreply } from './automation/autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';
@@ -103,6 +104,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const webhooks = startWebhookDelivery({ env, data, audit, clock, logger });
   relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();
+  // Autoreply is a durable consumer: a message.received a crash interrupted is evaluated again after the restart.
+  relay.addConsumer(createAutoreply({ data, commands, outcomes, clock, logger }));
   const host = new Host({
     sink,
     outcomes,
@@ -166,7 +169,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       await consumer.stop();
       await host.shutdown();
-      // Delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds.
+      // Delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds;
+      // autoreply evaluations under way finish too (their replies are queued before the queue closes).
       const delivered = webhooks.close();
       await relay.close();
       await delivered;

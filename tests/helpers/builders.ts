@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKey } from '#shared/domain/api-key.js';
 import type { AuditEntry } from '#shared/domain/audit.js';
 import type { AutomationRule } from '#shared/domain/automation-rule.js';
+import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import type { Session } from '#shared/domain/session.js';
 import type { DeliveryFailure, Webhook } from '#shared/domain/webhook.js';
@@ -164,5 +165,35 @@ export function aDeliveryFailure(overrides: Partial<DeliveryFailure> = {}): Deli
     lastError: 'HTTP 503',
     createdAt: new Date().toISOString(),
     ...overrides,
+  };
+}
+
+/**
+ * The `message.received` event of a text that a contact (`15550002222@c.us` unless overridden) sent to the account
+ * `15550001111` of `sessionId`, now, with a unique network id and stored-message id.
+ */
+export function aReceivedText(
+  sessionId: string,
+  overrides: Partial<MessageEventData> = {},
+): Extract<GatewayEvent, { event: 'message.received' }> {
+  const chatId = overrides.chatId ?? '15550002222@c.us';
+  return {
+    event: 'message.received',
+    sessionId,
+    occurredAt: new Date().toISOString(),
+    data: {
+      id: `3EB0${randomBytes(9).toString('hex').toUpperCase()}`,
+      messageId: randomUUID(),
+      chatId,
+      from: chatId,
+      to: '15550001111@c.us',
+      author: null,
+      body: 'hello',
+      type: 'text',
+      timestamp: Math.floor(Date.now() / 1000),
+      fromMe: false,
+      isGroup: false,
+      ...overrides,
+    },
   };
 }

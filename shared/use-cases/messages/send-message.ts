@@ -18,6 +18,11 @@ import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 export interface SendRequest {
   chatId: string;
   content: OutgoingContent;
+  /**
+   * Kept in the stored row's metadata beside the content's own: the gateway marks what it sends on its own behalf
+   * (an autoreply carries `{ autoreply: ruleId }`), so history shows it and the loop guard recognises it.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 export type SendDeps = Pick<CoreDeps, 'data' | 'commands' | 'clock' | 'logger'> & {
@@ -42,6 +47,7 @@ export async function sendMessage(
     throw new SessionStateError('SESSION_NOT_READY', `Session is not ready (status ${session.status})`);
   }
   checkContent(request.content);
+  const stored = storedContent(request.content);
   const message: Message = {
     id: randomUUID(),
     sessionId,
@@ -51,7 +57,8 @@ export async function sendMessage(
     author: null,
     from: personalChatId(session.phone),
     to: request.chatId,
-    ...storedContent(request.content),
+    ...stored,
+    metadata: request.metadata ? { ...stored.metadata, ...request.metadata } : stored.metadata,
     direction: 'outgoing',
     timestamp: null,
     status: 'pending',

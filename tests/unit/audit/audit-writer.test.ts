@@ -12,7 +12,7 @@ import type { AuditEntry } from '#shared/domain/audit.js';
 import type { Caller } from '#shared/domain/caller.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
-import type { Logger } from '#shared/ports/logger.port.js';
+import { capturingLogger, type LogLine } from '#tests/helpers/capturing-logger.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 import { waitFor } from '#tests/helpers/test-gateway.js';
 
@@ -48,33 +48,6 @@ class FlakyStore implements AuditLogStore {
   async actions(): Promise<string[]> {
     return (await this.inner.query({}, { limit: 200, offset: 0 })).data.map((entry) => entry.action).sort();
   }
-}
-
-interface LogLine {
-  level: string;
-  fields: Record<string, unknown>;
-  message: string | undefined;
-}
-
-function capturingLogger(lines: LogLine[]): Logger {
-  const at =
-    (level: string) =>
-    (first: object | string, message?: string): void => {
-      lines.push(
-        typeof first === 'string'
-          ? { level, fields: {}, message: first }
-          : { level, fields: first as Record<string, unknown>, message },
-      );
-    };
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-    isLevelEnabled: () => true,
-  };
-  return logger;
 }
 
 async function metricValue(metric: Counter<string> | Gauge<string>, labels: Record<string, string> = {}) {
