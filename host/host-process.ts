@@ -22,6 +22,7 @@ import { CommandConsumer } from './commands/command-consumer.js';
 import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
+import { createHostEvents, DEFAULT_RELAY_OPTIONS } from './events/host-events.js';
 import { startWebhookDelivery } from './events/webhook-delivery.js';
 import { Host } from './host.js';
 import { scheduleRetention } from './maintenance.js';
@@ -89,9 +90,18 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const metrics = createMetrics();
   const audit = new AuditRecorder(main.audit, clock, logger, metrics);
   const events = new EventBus(logger);
+  const { recorder, relay } = createHostEvents(
+    { outbox: data.outbox, bus: events, clock, logger },
+    {
+      sweepAfterMs: env.OUTBOX_SWEEP_AFTER_MS,
+      sweepIntervalMs: env.OUTBOX_SWEEP_INTERVAL_MS,
+      sweepBatch: DEFAULT_RELAY_OPTIONS.sweepBatch,
+    },
+  );
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
-  const sink = new MessageSink({ messages: data.messages, events, clock, logger });
-  const webhooks = startWebhookDelivery({ env, data, audit, events, clock, logger });
+  const sink = new MessageSink({ messages: data.messages, events: recorder, clock, logger });
+  const webhooks = startWebhookDelivery({ env, data, audit, clock, logger });
+  relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();
   const host = new Host({
     sink,
@@ -99,7 +109,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     messages: data.messages,
     sessions: data.sessions,
     fences: data.fences,
-    events,
+    events: recorder,
     clock,
     logger,
     engines: engine.factory,
@@ -146,6 +156,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   // Resume first: commands queued before a restart (sends) must find their sessions' runners.
   const resumed = await host.resumeRunningSessions();
   consumer.start();
+  // Events a previous process stored but never handed over are relayed again from here on.
+  relay.start();
   logger.info({ rpc: rpc?.url, mode: env.DEPLOYMENT_MODE, engine: env.ENGINE, resumed }, 'host started');
 
   let closing: Promise<void> | null = null;
@@ -154,7 +166,10 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       await consumer.stop();
       await host.shutdown();
-      await webhooks.close();
+      // Delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds.
+      const delivered = webhooks.close();
+      await relay.close();
+      await delivered;
       await rpc?.close();
       await engine.close();
       await beforeStores?.();

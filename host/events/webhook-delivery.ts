@@ -1,8 +1,8 @@
 /**
  * The host's webhook delivery: every event the host publishes goes to the dispatcher, which delivers it to the
  * session's webhooks through the guarded HTTP client (SSRF vetting and a pinned connection on every attempt),
- * inline and bounded (WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_MAX_QUEUED). Publishing never waits for a
- * delivery. At shutdown, deliveries waiting for a slot or a retry are recorded as failures and those under way
+ * inline and bounded (WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_MAX_QUEUED). The outbox relay hands it each
+ * stored event and removes the entry once every delivery has its outcome; publishing never waits for a delivery. At shutdown, deliveries waiting for a slot or a retry are recorded as failures and those under way
  * finish before the stores close.
  */
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
@@ -14,19 +14,20 @@ import type { DataStore } from '#shared/ports/stores.port.js';
 import { storeDeliveryFailures, storeDeliveryTargets } from '#shared/webhooks/store-delivery-adapters.js';
 import { WebhookDispatcher } from '#shared/webhooks/webhook-dispatcher.js';
 import { packageVersion } from '../package-version.js';
-import type { EventBus } from './event-bus.js';
+import type { DurableConsumer } from './outbox-relay.js';
 
 export interface WebhookDeliveryDeps {
   env: Env;
   data: DataStore;
   audit: AuditRecorder;
-  events: EventBus;
   clock: Clock;
   logger: Logger;
 }
 
 export interface RunningWebhookDelivery {
   dispatcher: WebhookDispatcher;
+  /** The relay's consumer: resolves once every delivery of the event has its outcome (or failure row). */
+  consumer: DurableConsumer;
   close(): Promise<void>;
 }
 
@@ -50,15 +51,12 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): RunningWebhookD
       maxWaiting: env.WEBHOOK_DISPATCH_MAX_QUEUED,
     },
   );
-  const unsubscribe = deps.events.subscribe((event) => {
-    dispatcher.dispatch(event).catch((error: unknown) => {
-      logger.error({ err: error, event: event.event, sessionId: event.sessionId }, 'webhook dispatch failed');
-    });
-  });
   return {
     dispatcher,
+    consumer: async (event) => {
+      await dispatcher.dispatch(event);
+    },
     async close() {
-      unsubscribe();
       dispatcher.close();
       await dispatcher.drain();
       http.close();

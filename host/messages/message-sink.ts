@@ -5,17 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
+import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, type MessageEventData } from '#shared/domain/events.js';
-import type { Message } from '#shared/domain/message.js';
+import type { Message, MessageStatus } from '#shared/domain/message.js';
 import { isGroupChat } from '#shared/domain/wa-ids.js';
 import type { Clock } from '#shared/ports/clock.port.js';
-import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
+import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
-import type { MessageStore } from '#shared/ports/message-store.port.js';
+import type { MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 
 export interface MessageSinkDeps {
   messages: MessageStore;
-  events: EventPublisher;
+  events: EventRecorder;
   clock: Clock;
   logger: Logger;
 }
@@ -86,13 +87,17 @@ export class MessageSink {
       mediaMimetype: null,
       createdAt: this.deps.clock.now().toISOString(),
     };
-    if (!(await this.deps.messages.insert(message))) return;
-    await this.publish({
-      event: 'message.received',
-      sessionId,
-      occurredAt: message.createdAt,
-      data: messageEventData(message),
+    let entry: OutboxEntry | undefined;
+    const inserted = await this.deps.messages.insert(message, (stored) => {
+      entry = this.deps.events.entry({
+        event: 'message.received',
+        sessionId,
+        occurredAt: stored.createdAt,
+        data: messageEventData(stored),
+      });
+      return entry;
     });
+    if (inserted && entry) await this.announce(entry);
   }
 
   /**
@@ -118,27 +123,56 @@ export class MessageSink {
   }
 
   private async applyStatus(sessionId: string, update: OutgoingStatus): Promise<void> {
-    const change = await this.deps.messages.advanceStatus(sessionId, update.waMessageId, update.status);
-    if (change.outcome !== 'updated') return;
-    await this.publish({
-      event: 'message.ack',
+    const { entry } = await this.advanceWithEvent(
       sessionId,
-      occurredAt: this.deps.clock.now().toISOString(),
-      data: {
-        id: change.message.id,
-        messageId: update.waMessageId,
-        chatId: change.message.chatId,
-        status: update.status,
-        ack: LEGACY_ACK[update.status],
-      },
-    });
+      update.waMessageId,
+      update.status,
+      undefined,
+      (c) =>
+        c.outcome !== 'updated'
+          ? null
+          : {
+              event: 'message.ack',
+              sessionId,
+              occurredAt: this.deps.clock.now().toISOString(),
+              data: {
+                id: c.message.id,
+                messageId: update.waMessageId,
+                chatId: c.message.chatId,
+                status: update.status,
+                ack: LEGACY_ACK[update.status],
+              },
+            },
+    );
+    if (entry) await this.announce(entry);
   }
 
-  async publish(event: GatewayEvent): Promise<void> {
+  /**
+   * Advances a status and stores the event `eventOf` derives from the change in the same transaction; answers
+   * the change and the stored entry (to announce once the caller is ready), if any.
+   */
+  async advanceWithEvent(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp: number | undefined,
+    eventOf: (change: { outcome: 'updated' | 'unchanged'; message: Message }) => GatewayEvent | null,
+  ): Promise<{ change: StatusChange; entry: OutboxEntry | null }> {
+    let entry: OutboxEntry | null = null;
+    const change = await this.deps.messages.advanceStatus(sessionId, waMessageId, status, timestamp, (c) => {
+      const event = eventOf(c);
+      entry = event ? this.deps.events.entry(event) : null;
+      return entry;
+    });
+    return { change, entry };
+  }
+
+  /** Hands a stored entry to the bus and the relay; a failure there is logged, never thrown at the engine. */
+  async announce(entry: OutboxEntry): Promise<void> {
     try {
-      await this.deps.events.publish(event);
+      await this.deps.events.stored(entry);
     } catch (error) {
-      this.deps.logger.error({ err: error, event: event.event }, 'event publish failed');
+      this.deps.logger.error({ err: error, event: entry.event.event }, 'event announce failed');
     }
   }
 }

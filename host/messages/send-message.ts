@@ -48,22 +48,25 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
   if (message?.status !== 'pending' || !message.waMessageId) return;
   const waMessageId = message.waMessageId;
   const fail = async (error: string) => {
-    const change = await deps.messages.advanceStatus(sessionId, waMessageId, 'failed');
+    const { entry } = await deps.sink.advanceWithEvent(sessionId, waMessageId, 'failed', undefined, (c) =>
+      c.outcome !== 'updated'
+        ? null
+        : {
+            event: 'message.failed',
+            sessionId,
+            occurredAt: new Date().toISOString(),
+            data: {
+              id: message.id,
+              messageId: waMessageId,
+              chatId: message.chatId,
+              status: 'failed',
+              ack: LEGACY_ACK.failed,
+              error,
+            },
+          },
+    );
     deps.outcomes.notify(sessionId, messageId);
-    if (change.outcome !== 'updated') return;
-    await deps.sink.publish({
-      event: 'message.failed',
-      sessionId,
-      occurredAt: new Date().toISOString(),
-      data: {
-        id: message.id,
-        messageId: waMessageId,
-        chatId: message.chatId,
-        status: 'failed',
-        ack: LEGACY_ACK.failed,
-        error,
-      },
-    });
+    if (entry) await deps.sink.announce(entry);
   };
   if (deps.inFlight.has(messageId)) {
     throw new UnavailableError(
@@ -109,16 +112,23 @@ async function sendNow(
     await fail(error instanceof Error ? error.message : 'send failed');
     return;
   }
-  const change = await deps.messages.advanceStatus(sessionId, outgoing.waMessageId, 'sent', timestamp);
-  deps.outcomes.notify(sessionId, message.id);
   // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before the send
   // resolves). The message was still sent here, once, and its `message.sent` is still owed.
-  if (change.outcome === 'not_found') return;
-  if (change.outcome === 'unchanged' && !isStatusAdvance('sent', change.message.status)) return;
-  await deps.sink.publish({
-    event: 'message.sent',
+  const { entry } = await deps.sink.advanceWithEvent(
     sessionId,
-    occurredAt: new Date().toISOString(),
-    data: messageEventData(change.message),
-  });
+    outgoing.waMessageId,
+    'sent',
+    timestamp,
+    (c) =>
+      c.outcome === 'unchanged' && !isStatusAdvance('sent', c.message.status)
+        ? null
+        : {
+            event: 'message.sent',
+            sessionId,
+            occurredAt: new Date().toISOString(),
+            data: messageEventData(c.message),
+          },
+  );
+  deps.outcomes.notify(sessionId, message.id);
+  if (entry) await deps.sink.announce(entry);
 }

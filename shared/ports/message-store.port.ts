@@ -1,5 +1,6 @@
 import type { Page } from '#shared/domain/common.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
+import type { OutboxEntryFor, OutboxEntryOf } from './event-outbox.port.js';
 
 export interface MessageFilter {
   sessionId: string;
@@ -18,9 +19,10 @@ export type StatusChange =
 export interface MessageStore {
   /**
    * Inserts a message. A second insert with the same (sessionId, waMessageId) is ignored and answers false, so an
-   * engine that re-fires an inbound message never produces a duplicate row or event.
+   * engine that re-fires an inbound message never produces a duplicate row or event. With `outbox`, the entry it
+   * builds is stored in the same transaction as the row (and not at all when the row is a duplicate).
    */
-  insert(message: Message): Promise<boolean>;
+  insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean>;
   findById(sessionId: string, id: string): Promise<Message | null>;
   findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null>;
   /** Newest first (timestamp, then createdAt), with the unpaginated total. */
@@ -29,13 +31,16 @@ export interface MessageStore {
    * Advances the status of the row with this network id if `status` is later than its current one; `timestamp`
    * (epoch seconds) fills the row's timestamp when it has none yet (an outgoing message once it is sent), even when
    * the status stays: the network's delivery ack can overtake the send's own `sent` write, and the row still gets
-   * its time. The answered message always shows the row as stored afterwards.
+   * its time. The answered message always shows the row as stored afterwards. With `outbox`, the entry it builds
+   * from the change is stored in the same transaction as the status write (DynamoDB: one TransactWriteItems; an
+   * `unchanged` change that writes nothing else stores its entry on its own).
    */
   advanceStatus(
     sessionId: string,
     waMessageId: string,
     status: MessageStatus,
     timestamp?: number,
+    outbox?: OutboxEntryOf,
   ): Promise<StatusChange>;
   /** Deletes every message of a session (session delete). Answers how many. */
   deleteBySession(sessionId: string): Promise<number>;

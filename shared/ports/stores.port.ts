@@ -2,6 +2,7 @@ import type { ApiKeyStore } from './api-key-store.port.js';
 import type { AuditLogStore } from './audit-log-store.port.js';
 import type { AutomationRuleStore } from './automation-rule-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
+import type { EventOutbox } from './event-outbox.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
@@ -15,11 +16,13 @@ export interface MainStore {
   close(): Promise<void>;
 }
 
-/** The data store: sessions, messages, webhooks, delivery failures, autoreply rules; the rest as they land. */
+/** The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules; the rest as they land. */
 export interface DataStore {
   readonly sessions: SessionStore;
   readonly fences: TeardownFenceStore;
   readonly messages: MessageStore;
+  /** Events waiting for delivery, written with the message rows they describe. */
+  readonly outbox: EventOutbox;
   readonly webhooks: WebhookStore;
   readonly deliveryFailures: DeliveryFailureStore;
   readonly automationRules: AutomationRuleStore;

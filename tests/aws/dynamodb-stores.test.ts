@@ -11,6 +11,7 @@ import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
 import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.js';
 import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
+import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
@@ -87,6 +88,11 @@ teardownFenceStoreContract(
 messageStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.messages, sessions: data.sessions, close };
+});
+
+eventOutboxContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
 });
 
 webhookStoreContract('dynamodb', async () => {

@@ -25,7 +25,7 @@ import { silentLogger } from '#shared/ports/logger.port.js';
 import { createQueuedWebhookDelivery } from '#shared/webhooks/queued-delivery.js';
 import { WebhookJobQueue } from '#shared/webhooks/webhook-job-queue.js';
 import { aSession, aWebhook } from '#tests/helpers/builders.js';
-import { startWebhookReceiver, until, WHSEC_SECRET } from '#tests/helpers/webhook-receiver.js';
+import { startScriptedReceiver, until, WHSEC_SECRET } from '#tests/helpers/scripted-receiver.js';
 
 let server: Server;
 let client: SQSClient;
@@ -120,7 +120,7 @@ async function setUp() {
   async function sessionWithWebhook(statuses: number[] = []) {
     const session = aSession({ status: 'ready' });
     await data.sessions.create(session);
-    const receiver = await startWebhookReceiver(statuses);
+    const receiver = await startScriptedReceiver(statuses);
     closers.push(receiver.close);
     await data.webhooks.create(
       aWebhook({ sessionId: session.id, url: receiver.url, events: ['*'], secret: WHSEC_SECRET }),

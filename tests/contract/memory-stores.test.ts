@@ -7,6 +7,7 @@ import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
+import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -44,6 +45,11 @@ webhookStoreContract('memory', async () => {
 deliveryFailureStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.deliveryFailures, close: () => data.close() };
+});
+
+eventOutboxContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
 });
 
 automationRuleStoreContract('memory', async () => {

@@ -17,6 +17,7 @@ import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
+import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -63,6 +64,11 @@ teardownFenceStoreContract(
 messageStoreContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { store: data.messages, sessions: data.sessions, close };
+});
+
+eventOutboxContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
 });
 
 webhookStoreContract('sqlite', async () => {
@@ -137,6 +143,7 @@ describe('sqlite stores on disk', () => {
       '0004_webhooks',
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
+      '0007_event_outbox',
     ]);
   });
 
@@ -160,6 +167,7 @@ describe('sqlite stores on disk', () => {
       '0004_webhooks',
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
+      '0007_event_outbox',
     ]);
   });
 

@@ -3,14 +3,17 @@
  * reaches the others through the real HTTP RPC client. Nodes share what a deployment shares (the stores, the
  * WhatsApp network, the clock) and nothing else (event bus, audit, metrics are per process).
  */
+
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { EventBus } from '#host/events/event-bus.js';
+import { createHostEvents } from '#host/events/host-events.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
@@ -21,6 +24,7 @@ import {
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { T0 } from './builders.js';
@@ -96,6 +100,12 @@ export async function startClusterNode(
     logger: silentLogger,
   });
   const events = new EventBus(silentLogger);
+  const { recorder } = createHostEvents({
+    outbox: new MemoryEventOutbox(),
+    bus: events,
+    clock: systemClock,
+    logger: silentLogger,
+  });
   const published: GatewayEvent[] = [];
   events.subscribe((event) => {
     published.push(event);
@@ -106,11 +116,11 @@ export async function startClusterNode(
     sessions: shared.sessions,
     messages: shared.messages,
     fences: shared.fences,
-    events,
+    events: recorder,
     clock,
     logger: silentLogger,
     engines: new TestEngineFactory(shared.network),
-    sink: new MessageSink({ messages: shared.messages, events, clock, logger: silentLogger }),
+    sink: new MessageSink({ messages: shared.messages, events: recorder, clock, logger: silentLogger }),
     audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger, createMetrics()),
     teardownTimeoutMs: 50,
     random: () => 0.5,

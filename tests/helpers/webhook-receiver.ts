@@ -1,77 +1,118 @@
 /**
- * A real local webhook receiver for delivery tests: answers each request with the next status of a list (then 200)
- * and verifies every delivery twice, with the `standardwebhooks` package and with the X-Service-Signature HMAC.
+ * A real webhook receiver for tests and benchmarks: an HTTP server that verifies every delivery twice (with the
+ * `standardwebhooks` package and with the X-Service-Signature HMAC) and records it. It can be switched to answer
+ * 503 (a receiver that is down), or to fail a share of requests and let another share time out (a flaky one).
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 
-/** A whsec_ secret (base64 key material, what the standardwebhooks package generates). */
-export const WHSEC_SECRET = `whsec_${Buffer.from('a test key of thirty-two bytes!!').toString('base64')}`;
-/** Any other secret: its UTF-8 bytes are the key. */
-export const PLAIN_SECRET = 'plain-secret-0123456789';
-
 export interface ReceivedDelivery {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** Both signatures checked out against the receiver's secret. */
+  event: string;
+  idempotencyKey: string;
+  deliveryId: string;
+  retryCount: number;
+  /** Both signatures checked out. */
   verified: boolean;
+  body: { event: string; sessionId: string; idempotencyKey: string; data: Record<string, unknown> };
+  /** When it arrived (ms since the epoch). */
+  at: number;
+}
+
+export interface ReceiverBehaviour {
+  /** Answer 503 to everything. */
+  down?: boolean;
+  /** Share of requests answered 500 (0–1). */
+  failRatio?: number;
+  /** Share of requests left unanswered until the sender gives up (0–1). */
+  timeoutRatio?: number;
 }
 
 export interface WebhookReceiver {
   url: string;
-  received: ReceivedDelivery[];
+  /** Every delivery answered 2xx, in arrival order. */
+  accepted: ReceivedDelivery[];
+  /** How many requests arrived in all (refused ones included). */
+  requests(): number;
+  set(behaviour: ReceiverBehaviour): void;
+  /** Accepted deliveries per idempotency key. */
+  byKey(): Map<string, ReceivedDelivery[]>;
   close(): Promise<void>;
 }
 
-/** True when the standardwebhooks package and the X-Service-Signature HMAC both accept the delivery. */
-function verifies(secret: string, body: string, headers: Record<string, string>): boolean {
-  const whsec = secret.startsWith('whsec_');
-  try {
-    new StandardWebhook(
-      whsec ? secret : (Buffer.from(secret, 'utf8') as unknown as string),
-      whsec ? undefined : { format: 'raw' },
-    ).verify(body, headers);
-  } catch {
-    return false;
-  }
-  const key = whsec ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
-  return headers['x-service-signature'] === `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
+function verify(secret: string, headers: http.IncomingHttpHeaders, raw: string): boolean {
+  const standard = (() => {
+    try {
+      const key = secret.startsWith('whsec_') ? secret : Buffer.from(secret).toString('base64');
+      new StandardWebhook(key).verify(raw, {
+        'webhook-id': String(headers['webhook-id']),
+        'webhook-timestamp': String(headers['webhook-timestamp']),
+        'webhook-signature': String(headers['webhook-signature']),
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  const keyBytes = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
+  const hmac = `sha256=${createHmac('sha256', keyBytes).update(raw).digest('hex')}`;
+  return standard && headers['x-service-signature'] === hmac;
 }
 
-/** Starts a receiver on 127.0.0.1 answering `statuses` in turn (then 200) and verifying with `secret`. */
-export async function startWebhookReceiver(
-  statuses: number[] = [],
-  secret = WHSEC_SECRET,
-): Promise<WebhookReceiver> {
-  const received: ReceivedDelivery[] = [];
+/** Starts a receiver on 127.0.0.1 for deliveries signed with `secret`. */
+export async function startWebhookReceiver(secret: string, random = Math.random): Promise<WebhookReceiver> {
+  const accepted: ReceivedDelivery[] = [];
+  let behaviour: ReceiverBehaviour = {};
+  let requests = 0;
+  const hung = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      received.push({ headers: req.headers, body, verified: verifies(secret, body, headers) });
-      res.writeHead(statuses.shift() ?? 200).end();
+      requests++;
+      if (behaviour.down) return void res.writeHead(503).end();
+      const roll = random();
+      if (roll < (behaviour.timeoutRatio ?? 0)) {
+        hung.add(res);
+        res.on('close', () => hung.delete(res));
+        return;
+      }
+      if (roll < (behaviour.timeoutRatio ?? 0) + (behaviour.failRatio ?? 0))
+        return void res.writeHead(500).end();
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = JSON.parse(raw) as ReceivedDelivery['body'];
+      accepted.push({
+        event: String(req.headers['x-service-event']),
+        idempotencyKey: String(req.headers['x-service-idempotency-key']),
+        deliveryId: String(req.headers['x-service-delivery-id']),
+        retryCount: Number(req.headers['x-service-retry-count']),
+        verified: verify(secret, req.headers, raw) && body.idempotencyKey === req.headers['webhook-id'],
+        body,
+        at: Date.now(),
+      });
+      res.writeHead(204).end();
     });
   });
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    url: `http://127.0.0.1:${port}/hook`,
+    accepted,
+    requests: () => requests,
+    set(next) {
+      behaviour = next;
+    },
+    byKey() {
+      const keys = new Map<string, ReceivedDelivery[]>();
+      for (const d of accepted) keys.set(d.idempotencyKey, [...(keys.get(d.idempotencyKey) ?? []), d]);
+      return keys;
+    },
+    close() {
+      for (const res of hung) res.destroy();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
-}
-
-/** Resolves once `probe` holds (checked every 10 ms), or fails after `ms`. */
-export async function until(probe: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

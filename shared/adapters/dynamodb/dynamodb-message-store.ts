@@ -5,6 +5,7 @@
  */
 import {
   type DynamoDBDocumentClient,
+  PutCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   UpdateCommand,
@@ -17,7 +18,9 @@ import {
   type MessageStatus,
 } from '#shared/domain/message.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
+import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
 import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import {
   batchDelete,
   cancellationCodes,
@@ -69,7 +72,7 @@ export class DynamoDbMessageStore implements MessageStore {
     private readonly table: string,
   ) {}
 
-  insert(message: Message): Promise<boolean> {
+  insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
     return guard(STORE, async () => {
       const order = messageOrderKey(message);
       const item = {
@@ -92,16 +95,20 @@ export class DynamoDbMessageStore implements MessageStore {
         message.waMessageId === null
           ? []
           : [putNew(this.table, { ...waKey(message.sessionId, message.waMessageId), messageId: message.id })];
+      const event = outbox ? [putNew(this.table, outboxItem(outbox(message)))] : [];
       try {
-        await this.doc.send(new TransactWriteCommand({ TransactItems: [sessionCheck, put, ...lock] }));
+        await this.doc.send(
+          new TransactWriteCommand({ TransactItems: [sessionCheck, put, ...lock, ...event] }),
+        );
         return true;
       } catch (error) {
         const codes = cancellationCodes(error);
         if (failedAt(codes, 0))
           throw new NotFoundError(`Session ${message.sessionId} not found`, { cause: error });
         // A re-fired network id is the expected duplicate: ignore it before judging the row id.
-        if (failedAt(codes, 2)) return false;
+        if (lock.length > 0 && failedAt(codes, 2)) return false;
         if (failedAt(codes, 1)) throw new ConflictError('CONFLICT', 'A message with this id already exists');
+        if (event.length > 0 && failedAt(codes, 2 + lock.length)) throw outboxTaken();
         throw error;
       }
     });
@@ -150,50 +157,84 @@ export class DynamoDbMessageStore implements MessageStore {
     waMessageId: string,
     status: MessageStatus,
     timestamp?: number,
+    outbox?: OutboxEntryOf,
   ): Promise<StatusChange> {
     return guard(STORE, async () => {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const current = await this.readByWa(sessionId, waMessageId);
         if (!current) return { outcome: 'not_found' };
         if (!isStatusAdvance(current.status, status)) {
-          if (timestamp === undefined || current.timestamp !== null)
-            return { outcome: 'unchanged', message: current };
-          const timed = await this.fillTimestamp(current, timestamp);
-          if (timed) return { outcome: 'unchanged', message: timed };
-          continue;
+          let change: StatusChange = { outcome: 'unchanged', message: current };
+          if (timestamp !== undefined && current.timestamp === null) {
+            const timed = await this.fillTimestamp(current, timestamp);
+            if (!timed) continue;
+            change = { outcome: 'unchanged', message: timed };
+          }
+          // Nothing else is written here, so the entry (if any) is stored on its own.
+          const entry = outbox?.(change);
+          if (entry) await this.putOutboxEntry(entry);
+          return change;
         }
-        const fillTimestamp = timestamp !== undefined && current.timestamp === null;
-        try {
-          const result = await this.doc.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: messageKey(current.id),
-              // The write only lands on the status it was judged against; a concurrent ack makes it re-read.
-              ConditionExpression: '#status = :current',
-              UpdateExpression: fillTimestamp
-                ? 'SET #status = :next, #ts = :ts, gsi1sk = :order, gsi2sk = :order'
-                : 'SET #status = :next',
-              ExpressionAttributeNames: {
-                '#status': 'status',
-                ...(fillTimestamp ? { '#ts': 'timestamp' } : {}),
-              },
-              ExpressionAttributeValues: {
-                ':current': current.status,
-                ':next': status,
-                ...(fillTimestamp
-                  ? { ':ts': timestamp, ':order': messageOrderKey({ ...current, timestamp }) }
-                  : {}),
-              },
-              ReturnValues: 'ALL_NEW',
-            }),
-          );
-          if (result.Attributes) return { outcome: 'updated', message: toMessage(result.Attributes) };
-        } catch (error) {
-          if (!isConditionFailed(error)) throw error;
-        }
+        const written = await this.writeStatus(current, status, timestamp, outbox);
+        if (written) return { outcome: 'updated', message: written };
       }
       throw new ConflictError('CONFLICT', 'The message status changed concurrently; retry');
     });
+  }
+
+  /**
+   * Writes the status (and a missing timestamp) only where the row still has the status it was judged against,
+   * with the outbox entry in the same transaction; null when a concurrent ack got there first (the caller re-reads).
+   */
+  private async writeStatus(
+    current: Message,
+    status: MessageStatus,
+    timestamp: number | undefined,
+    outbox: OutboxEntryOf | undefined,
+  ): Promise<Message | null> {
+    const fill = timestamp !== undefined && current.timestamp === null;
+    const next: Message = { ...current, status, timestamp: fill ? timestamp : current.timestamp };
+    const update = {
+      TableName: this.table,
+      Key: messageKey(current.id),
+      ConditionExpression: '#status = :current',
+      UpdateExpression: fill
+        ? 'SET #status = :next, #ts = :ts, gsi1sk = :order, gsi2sk = :order'
+        : 'SET #status = :next',
+      ExpressionAttributeNames: { '#status': 'status', ...(fill ? { '#ts': 'timestamp' } : {}) },
+      ExpressionAttributeValues: {
+        ':current': current.status,
+        ':next': status,
+        ...(fill ? { ':ts': timestamp, ':order': messageOrderKey(next) } : {}),
+      },
+    };
+    const entry = outbox?.({ outcome: 'updated', message: next });
+    try {
+      if (!entry) {
+        const result = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+        return result.Attributes ? toMessage(result.Attributes) : null;
+      }
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: update }, putNew(this.table, outboxItem(entry))],
+        }),
+      );
+      return next;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (isConditionFailed(error) || failedAt(codes, 0)) return null;
+      if (failedAt(codes, 1)) throw outboxTaken();
+      throw error;
+    }
+  }
+
+  private async putOutboxEntry(entry: OutboxEntry): Promise<void> {
+    try {
+      await this.doc.send(new PutCommand(putNew(this.table, outboxItem(entry)).Put));
+    } catch (error) {
+      if (isConditionFailed(error)) throw outboxTaken();
+      throw error;
+    }
   }
 
   /**

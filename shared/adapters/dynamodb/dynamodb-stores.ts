@@ -1,5 +1,5 @@
 /**
- * Composition of the DynamoDB stores: the data store (sessions, fences, messages, webhooks, delivery failures,
+ * Composition of the DynamoDB stores: the data store (sessions, fences, messages, event outbox, webhooks, delivery failures,
  * automation rules) on `<prefix>data` and the main store (API keys, audit log) on `<prefix>main`. Tables come from
  * createTables (tests, local use) or from infrastructure code with the same schema (see dynamodb-tables.ts).
  */
@@ -10,6 +10,7 @@ import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
+import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
@@ -56,6 +57,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     sessions: new DynamoDbSessionStore(doc, table),
     fences: new DynamoDbTeardownFenceStore(doc, table),
     messages: new DynamoDbMessageStore(doc, table),
+    outbox: new DynamoDbEventOutbox(doc, table),
     webhooks: new DynamoDbWebhookStore(doc, table),
     deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),
     automationRules: new DynamoDbAutomationRuleStore(doc, table),

@@ -15,6 +15,9 @@
  *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey).
  * - network id       pk `WAMSG#<sessionId>#<waMessageId>`, sk `LOCK`, `messageId`: written with the message in one
  *                    transaction; it deduplicates re-fired inbound messages and serves findByWaMessageId.
+ * - outbox entry     pk `OUTBOX#<id>`, sk `OUTBOX`, the event as JSON text; gsi1pk `OUTBOX#<0-3>` (a shard of the
+ *                    id), gsi1sk `<dueAt>#<id>` (creation, then last claim): written in the same transaction as
+ *                    the message row or status write it describes, swept by time (dynamodb-event-outbox.ts).
  * - webhook          pk `WEBHOOKS#<sessionId>`, sk `WEBHOOK#<id>`: one partition per session (consistent reads for
  *                    its list and the fan-out); gsi1pk `WEBHOOKS`, gsi1sk `<createdAt>#<id>` for the list across
  *                    sessions. The partition's sk `COUNT` item (`n`) counts its webhooks for the per-session cap.

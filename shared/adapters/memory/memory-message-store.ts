@@ -2,7 +2,9 @@
 import type { Page } from '#shared/domain/common.js';
 import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
 import { ConflictError } from '#shared/errors/app-error.js';
+import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
 import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { jsonCopy } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its metadata, and stray fields are dropped. */
@@ -66,12 +68,16 @@ export class MemoryMessageStore implements MessageStore {
   private readonly byId = new Map<string, Message>();
   private readonly idByWaKey = new Map<string, string>();
 
-  async insert(message: Message): Promise<boolean> {
+  constructor(private readonly outbox: MemoryEventOutbox = new MemoryEventOutbox()) {}
+
+  async insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
     // The network id is checked first, as SQLite's ON CONFLICT (session_id, wa_message_id) DO NOTHING does.
     const key = message.waMessageId === null ? null : waKey(message.sessionId, message.waMessageId);
     if (key !== null && this.idByWaKey.has(key)) return false;
     if (this.byId.has(message.id))
       throw new ConflictError('CONFLICT', 'A message with this id already exists');
+    const entry = outbox?.(message);
+    if (entry) this.outbox.writeEntry(entry);
     this.byId.set(message.id, copyMessage(message));
     if (key !== null) this.idByWaKey.set(key, message.id);
     return true;
@@ -100,7 +106,22 @@ export class MemoryMessageStore implements MessageStore {
     waMessageId: string,
     status: MessageStatus,
     timestamp?: number,
+    outbox?: OutboxEntryOf,
   ): Promise<StatusChange> {
+    const change = this.change(sessionId, waMessageId, status, timestamp);
+    if (outbox && change.outcome !== 'not_found') {
+      const entry = outbox(change);
+      if (entry) this.outbox.writeEntry(entry);
+    }
+    return change;
+  }
+
+  private change(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp: number | undefined,
+  ): StatusChange {
     const current = this.byWaMessageId(sessionId, waMessageId);
     if (current === undefined) return { outcome: 'not_found' };
     if (!isStatusAdvance(current.status, status)) {

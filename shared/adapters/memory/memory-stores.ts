@@ -8,6 +8,7 @@ import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
+import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
@@ -17,6 +18,7 @@ export { MemoryApiKeyStore } from './memory-api-key-store.js';
 export { MemoryAuditLogStore } from './memory-audit-log-store.js';
 export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
+export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
@@ -45,12 +47,14 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions, fences, messages, webhooks, delivery failures, rules). */
+/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, delivery failures, rules). */
 export function createMemoryDataStore(): DataStore {
+  const outbox = new MemoryEventOutbox();
   return {
     sessions: new MemorySessionStore(),
     fences: new MemoryTeardownFenceStore(),
-    messages: new MemoryMessageStore(),
+    messages: new MemoryMessageStore(outbox),
+    outbox,
     webhooks: new MemoryWebhookStore(),
     deliveryFailures: new MemoryDeliveryFailureStore(),
     automationRules: new MemoryAutomationRuleStore(),

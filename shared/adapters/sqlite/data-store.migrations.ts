@@ -167,4 +167,21 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0007_event_outbox',
+    up(db: SqliteDb): void {
+      // No foreign key: an event outlives its session's deletion until it is relayed (its webhooks are gone with
+      // the session, so the relay drops it). `due_at` orders the sweep: creation, then the last claim.
+      db.exec(`
+        CREATE TABLE event_outbox (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL,
+          event TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          due_at TEXT NOT NULL
+        );
+        CREATE INDEX idx_event_outbox_due ON event_outbox (due_at, id);
+      `);
+    },
+  },
 ];

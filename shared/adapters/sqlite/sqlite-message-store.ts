@@ -8,8 +8,10 @@ import type { Page } from '#shared/domain/common.js';
 import type { Message, MessageDirection, MessageStatus } from '#shared/domain/message.js';
 import { isStatusAdvance } from '#shared/domain/message.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
+import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
 import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import {
   isForeignKeyViolation,
   parseJsonObject,
@@ -43,7 +45,9 @@ type AdvanceFn = (
   waMessageId: string,
   status: MessageStatus,
   timestamp: number | undefined,
+  outbox: OutboxEntryOf | undefined,
 ) => StatusChange;
+type InsertFn = (message: Message, outbox: OutboxEntryFor | undefined) => boolean;
 type ReadPageFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
 
 const STORE = 'Message store';
@@ -96,8 +100,10 @@ function toRow(message: Message): MessageRow {
   };
 }
 
-function duplicateId(): ConflictError {
-  return new ConflictError('CONFLICT', 'A message with this id already exists');
+function duplicateId(target: string): ConflictError {
+  return target.startsWith('event_outbox.')
+    ? new ConflictError('CONFLICT', 'An outbox entry with this id already exists')
+    : new ConflictError('CONFLICT', 'A message with this id already exists');
 }
 
 /** WHERE clause and parameters for a filter; the text depends only on which filters are set. */
@@ -125,11 +131,15 @@ export class SqliteMessageStore implements MessageStore {
   private readonly fillTimestamp: Database.Statement<[number, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
+  private readonly insertTx: Database.Transaction<InsertFn>;
   private readonly readPage: Database.Transaction<ReadPageFn>;
   private readonly rows: StatementCache<MessageRow>;
   private readonly totals: StatementCache<{ total: number }>;
 
-  constructor(db: SqliteDb) {
+  constructor(
+    db: SqliteDb,
+    private readonly outbox: SqliteOutboxWriter = new SqliteOutboxWriter(db),
+  ) {
     // Targeted at the network id only: a duplicate primary key is a bug and still fails loudly.
     this.insertRow = db.prepare(
       `INSERT INTO messages (id, session_id, wa_message_id, chat_id, chat_name, author, from_jid, to_jid, body,
@@ -148,9 +158,20 @@ export class SqliteMessageStore implements MessageStore {
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
     this.advanceTx = db.transaction(
-      (sessionId: string, waMessageId: string, status: MessageStatus, timestamp: number | undefined) =>
-        this.advanceInTransaction(sessionId, waMessageId, status, timestamp),
+      (
+        sessionId: string,
+        waMessageId: string,
+        status: MessageStatus,
+        timestamp: number | undefined,
+        outbox: OutboxEntryOf | undefined,
+      ) => this.advanceInTransaction(sessionId, waMessageId, status, timestamp, outbox),
     );
+    // The row and its event commit together or not at all; a duplicate network id writes neither.
+    this.insertTx = db.transaction((message: Message, outbox: OutboxEntryFor | undefined) => {
+      if (this.insertRow.run(toRow(message)).changes === 0) return false;
+      if (outbox) this.outbox.writeEntry(outbox(message));
+      return true;
+    });
     // A read transaction so the page and its total come from the same snapshot.
     this.readPage = db.transaction((filter: MessageFilter, page: Page) => {
       const { where, params } = whereOf(filter);
@@ -166,12 +187,14 @@ export class SqliteMessageStore implements MessageStore {
     });
   }
 
-  async insert(message: Message): Promise<boolean> {
+  async insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
     return runSql(
       STORE,
       () => {
         try {
-          return this.insertRow.run(toRow(message)).changes > 0;
+          return outbox
+            ? this.insertTx.immediate(message, outbox)
+            : this.insertRow.run(toRow(message)).changes > 0;
         } catch (error) {
           if (isForeignKeyViolation(error)) {
             throw new NotFoundError(`Session ${message.sessionId} not found`, { cause: error });
@@ -206,8 +229,13 @@ export class SqliteMessageStore implements MessageStore {
     waMessageId: string,
     status: MessageStatus,
     timestamp?: number,
+    outbox?: OutboxEntryOf,
   ): Promise<StatusChange> {
-    return runSql(STORE, () => this.advanceTx.immediate(sessionId, waMessageId, status, timestamp));
+    return runSql(
+      STORE,
+      () => this.advanceTx.immediate(sessionId, waMessageId, status, timestamp, outbox),
+      duplicateId,
+    );
   }
 
   async deleteBySession(sessionId: string): Promise<number> {
@@ -215,6 +243,21 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   private advanceInTransaction(
+    sessionId: string,
+    waMessageId: string,
+    status: MessageStatus,
+    timestamp: number | undefined,
+    outbox: OutboxEntryOf | undefined,
+  ): StatusChange {
+    const change = this.changeInTransaction(sessionId, waMessageId, status, timestamp);
+    if (outbox && change.outcome !== 'not_found') {
+      const entry = outbox(change);
+      if (entry) this.outbox.writeEntry(entry);
+    }
+    return change;
+  }
+
+  private changeInTransaction(
     sessionId: string,
     waMessageId: string,
     status: MessageStatus,

@@ -1,7 +1,7 @@
 /**
  * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
- * main store (keys, audit) or the data store (sessions, fences, messages, webhooks, delivery failures, automation
- * rules) onto one connection.
+ * main store (keys, audit) or the data store (sessions, fences, messages and their event outbox, webhooks, delivery
+ * failures, automation rules) onto one connection.
  */
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
@@ -11,6 +11,7 @@ import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
 import { SqliteAutomationRuleStore } from './sqlite-automation-rule-store.js';
 import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
 import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
+import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
@@ -62,10 +63,12 @@ export function openSqliteMainStore(file: string): MainStore {
 /** The data store in the SQLite file `file`, migrated to the current schema. */
 export function openSqliteDataStore(file: string): DataStore {
   const db = openMigrated(file, DATA_STORE_MIGRATIONS, 'Data store');
+  const outboxWriter = new SqliteOutboxWriter(db);
   return {
     sessions: new SqliteSessionStore(db),
     fences: new SqliteTeardownFenceStore(db),
-    messages: new SqliteMessageStore(db),
+    messages: new SqliteMessageStore(db, outboxWriter),
+    outbox: new SqliteEventOutbox(db, outboxWriter),
     webhooks: new SqliteWebhookStore(db),
     deliveryFailures: new SqliteDeliveryFailureStore(db),
     automationRules: new SqliteAutomationRuleStore(db),

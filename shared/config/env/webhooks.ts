@@ -27,4 +27,10 @@ export const WebhooksEnv = z.object({
   /** Exact host names or IPs the SSRF guard lets through (operators' internal receivers, tests). */
   SSRF_ALLOWED_HOSTS: commaList,
   AUTOMATION_MAX_PER_SESSION: limit(32),
+  /**
+   * Outbox: how long a stored event may wait before a sweep relays it again (its relay died with its process, or
+   * a consumer failed), ms; and how often the host sweeps, ms.
+   */
+  OUTBOX_SWEEP_AFTER_MS: limit(30_000),
+  OUTBOX_SWEEP_INTERVAL_MS: limit(5_000),
 });

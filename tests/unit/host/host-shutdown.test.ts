@@ -2,13 +2,16 @@
  * A graceful shutdown does not close the stores under a message still being stored: the network considers a message
  * delivered once the engine received it, so one that was not stored by then is lost for good.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { EventBus } from '#host/events/event-bus.js';
+import { createHostEvents } from '#host/events/host-events.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
@@ -21,6 +24,7 @@ import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
+import type { OutboxEntryFor } from '#shared/ports/event-outbox.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { aSession } from '#tests/helpers/builders.js';
@@ -35,9 +39,9 @@ class GatedMessageStore extends MemoryMessageStore {
     for (const release of this.waiting.splice(0)) release();
   }
 
-  override async insert(message: Message): Promise<boolean> {
+  override async insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
     if (!this.opened) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    return super.insert(message);
+    return super.insert(message, outbox);
   }
 }
 
@@ -55,6 +59,12 @@ describe('Host.shutdown', () => {
     const messages = new GatedMessageStore();
     const network = new TestNetwork();
     const events = new EventBus(silentLogger);
+    const { recorder } = createHostEvents({
+      outbox: new MemoryEventOutbox(),
+      bus: events,
+      clock: systemClock,
+      logger: silentLogger,
+    });
     const published: GatewayEvent[] = [];
     events.subscribe((event) => {
       published.push(event);
@@ -65,11 +75,11 @@ describe('Host.shutdown', () => {
       sessions,
       messages,
       fences: new MemoryTeardownFenceStore(),
-      events,
+      events: recorder,
       clock: systemClock,
       logger: silentLogger,
       engines: new TestEngineFactory(network),
-      sink: new MessageSink({ messages, events, clock: systemClock, logger: silentLogger }),
+      sink: new MessageSink({ messages, events: recorder, clock: systemClock, logger: silentLogger }),
       audit: new AuditRecorder(new MemoryAuditLogStore(), systemClock, silentLogger, metrics),
       teardownTimeoutMs: 50,
       commands: new CommandQueue(new MemoryQueue({ name: 'q', fifo: true, visibilityTimeoutSeconds: 30 })),

@@ -3,16 +3,20 @@
  * the engine's send resolves (the ack is read on the same socket), and the row must still get its send time and
  * the `message.sent` event exactly once, before or beside the ack's.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import type { OutgoingStatus } from '#host/engines/engine-events.js';
 import { EventBus } from '#host/events/event-bus.js';
+import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { sendMessage } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
+import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { aMessage } from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
@@ -22,11 +26,17 @@ const SENT_AT = 1_750_000_000;
 async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   const messages = new MemoryMessageStore();
   const events = new EventBus(silentLogger);
+  const { recorder } = createHostEvents({
+    outbox: new MemoryEventOutbox(),
+    bus: events,
+    clock: systemClock,
+    logger: silentLogger,
+  });
   const seen: GatewayEvent[] = [];
   events.subscribe((event) => {
     seen.push(event);
   });
-  const sink = new MessageSink({ messages, events, clock: new TestClock(), logger: silentLogger });
+  const sink = new MessageSink({ messages, events: recorder, clock: new TestClock(), logger: silentLogger });
   const message = aMessage({ direction: 'outgoing', status: 'pending', timestamp: null, body: 'hi' });
   await messages.insert(message);
   const waMessageId = message.waMessageId as string;

@@ -2,8 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { EventBus } from '#host/events/event-bus.js';
+import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { SessionRunner } from '#host/sessions/session-runner.js';
+import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import {
   MemoryAuditLogStore,
@@ -23,6 +25,12 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
   const fences = new MemoryTeardownFenceStore();
   const network = new TestNetwork();
   const events = new EventBus(silentLogger);
+  const { recorder } = createHostEvents({
+    outbox: new MemoryEventOutbox(),
+    bus: events,
+    clock: systemClock,
+    logger: silentLogger,
+  });
   const published: GatewayEvent[] = [];
   events.subscribe((event) => {
     published.push(event);
@@ -36,13 +44,13 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
     {
       sessions,
       fences,
-      events,
+      events: recorder,
       clock: systemClock,
       logger,
       engines: new TestEngineFactory(network),
       sink: new MessageSink({
         messages: new MemoryMessageStore(),
-        events,
+        events: recorder,
         clock: systemClock,
         logger: silentLogger,
       }),

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { EventBus } from '#host/events/event-bus.js';
+import { createHostEvents, type HostEvents } from '#host/events/host-events.js';
 import { type RunningWebhookDelivery, startWebhookDelivery } from '#host/events/webhook-delivery.js';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
@@ -17,17 +18,21 @@ import { silentLogger } from '#shared/ports/logger.port.js';
 import { aSession, aWebhook } from '#tests/helpers/builders.js';
 import {
   PLAIN_SECRET,
-  startWebhookReceiver as receiver,
+  startScriptedReceiver as receiver,
   WHSEC_SECRET as SECRET,
   until,
-} from '#tests/helpers/webhook-receiver.js';
+} from '#tests/helpers/scripted-receiver.js';
 
 describe('host webhook delivery', () => {
   let running: RunningWebhookDelivery | null = null;
+  let hostEvents: HostEvents | null = null;
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
-    await running?.close();
+    const delivered = running?.close();
+    await hostEvents?.relay.close();
+    await delivered;
     running = null;
+    hostEvents = null;
     for (const close of closers.splice(0)) await close();
   });
 
@@ -35,24 +40,30 @@ describe('host webhook delivery', () => {
     const data = createMemoryDataStore();
     const auditStore = new MemoryAuditLogStore();
     const audit = new AuditRecorder(auditStore, systemClock, silentLogger, createMetrics());
-    const events = new EventBus(silentLogger);
     const session = aSession({ status: 'ready' });
     await data.sessions.create(session);
     running = startWebhookDelivery({
       env: loadEnv({ SSRF_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAY: '20', ...env }),
       data,
       audit,
-      events,
       clock: systemClock,
       logger: silentLogger,
     });
+    // The host's whole event path: the outbox, then the relay handing each stored event to the dispatcher.
+    hostEvents = createHostEvents(
+      { outbox: data.outbox, bus: new EventBus(silentLogger), clock: systemClock, logger: silentLogger },
+      { sweepAfterMs: 1_000, sweepIntervalMs: 60_000, sweepBatch: 10 },
+    );
+    hostEvents.relay.addConsumer(running.consumer);
+    const events = hostEvents.recorder;
+    const relay = hostEvents.relay;
     const status = (occurredAt: string): GatewayEvent => ({
       event: 'session.status',
       sessionId: session.id,
       occurredAt,
       data: { sessionId: session.id, status: 'ready' },
     });
-    return { data, auditStore, events, session, status };
+    return { data, auditStore, events, relay, session, status };
   }
 
   it('delivers a published event once, signed both ways, to each subscribed webhook', async () => {
@@ -164,5 +175,54 @@ describe('host webhook delivery', () => {
     expect(failures).toEqual([
       expect.objectContaining({ attempts: 1, lastStatusCode: 500, lastError: 'ConcurrencyLimiter closed' }),
     ]);
+  });
+
+  it('removes the outbox entry once the delivery has its outcome', async () => {
+    const { data, events, relay, session, status } = await setUp();
+    const r = await receiver([], SECRET);
+    closers.push(r.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: r.url, events: ['*'], secret: SECRET }),
+      { maxPerSession: 0 },
+    );
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await until(() => r.received.length === 1);
+    await relay.drain();
+    expect(await data.outbox.count()).toBe(0);
+  });
+
+  it('relays an entry a dead process left in the outbox, under the idempotency key of the stored event', async () => {
+    const { data, relay, session, status } = await setUp();
+    const r = await receiver([], SECRET);
+    closers.push(r.close);
+    await data.webhooks.create(
+      aWebhook({ sessionId: session.id, url: r.url, events: ['*'], secret: SECRET }),
+      { maxPerSession: 0 },
+    );
+    const event = status('2026-11-26T01:00:00.000Z');
+    const leftBehind = { id: 'left-behind', event, createdAt: new Date(Date.now() - 5_000).toISOString() };
+    const fresh = { id: 'fresh', event, createdAt: new Date().toISOString() };
+    await data.outbox.append([leftBehind, fresh]);
+    await relay.sweep();
+    await until(() => r.received.length === 1);
+    await relay.drain();
+    // Only the entry older than sweepAfterMs was due; the fresh one may still belong to a live relay.
+    expect(await data.outbox.count()).toBe(1);
+    const [delivery] = r.received;
+    expect(delivery?.verified).toBe(true);
+    expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({
+      event: 'session.status',
+      sessionId: session.id,
+    });
+  });
+
+  it('keeps the entry for the sweep when a consumer fails', async () => {
+    const { data, events, relay, status } = await setUp();
+    relay.addConsumer(async () => {
+      throw new Error('queue unavailable');
+    });
+    await events.publish(status('2026-11-26T01:00:00.000Z'));
+    await relay.drain();
+    expect(await data.outbox.count()).toBe(1);
   });
 });

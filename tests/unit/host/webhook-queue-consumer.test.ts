@@ -25,8 +25,8 @@ import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import type { OutgoingMessage, Queue } from '#shared/ports/queue.port.js';
 import { aSession, aWebhook } from '#tests/helpers/builders.js';
+import { startScriptedReceiver, until, WHSEC_SECRET } from '#tests/helpers/scripted-receiver.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
-import { startWebhookReceiver, until, WHSEC_SECRET } from '#tests/helpers/webhook-receiver.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,7 +112,7 @@ describe('queued webhook delivery on the embedded queue', () => {
       return webhook;
     };
     const receiver = async (statuses: number[] = []) => {
-      const r = await startWebhookReceiver(statuses);
+      const r = await startScriptedReceiver(statuses);
       closers.push(r.close);
       return r;
     };

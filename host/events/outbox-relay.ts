@@ -1,0 +1,148 @@
+/**
+ * The outbox relay: hands each stored event to the durable consumers (webhook delivery, inline or through the
+ * webhook queue; autoreply) and removes its outbox entry once every consumer has settled it. An entry whose
+ * consumers failed stays, and so does every entry of a process that died mid-way: a sweep claims entries that
+ * have waited longer than `sweepAfterMs` and relays them again (at startup and every `sweepIntervalMs`). Delivery
+ * is therefore at least once; receivers deduplicate on the idempotency key, derived from the stored event.
+ */
+import { randomUUID } from 'node:crypto';
+import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+
+/** Takes one event over for good: resolves once it is delivered, queued or recorded as failed. */
+export type DurableConsumer = (event: GatewayEvent) => Promise<void>;
+
+export interface OutboxRelayDeps {
+  outbox: EventOutbox;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface OutboxRelayOptions {
+  /** How long an entry waits before a sweep relays it again (its relay died, or its consumers failed). */
+  sweepAfterMs: number;
+  sweepIntervalMs: number;
+  /** Entries claimed per sweep round. */
+  sweepBatch: number;
+}
+
+export class OutboxRelay {
+  private readonly consumers: DurableConsumer[] = [];
+  /** Entries being relayed by this process, so a sweep never relays one a second time meanwhile. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Settled entries not yet removed: removed together, one store call per turn of the event loop. */
+  private settled: string[] = [];
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: OutboxRelayDeps,
+    private readonly options: OutboxRelayOptions,
+  ) {}
+
+  /** Adds a consumer; every entry relayed from now on goes to it too. */
+  addConsumer(consumer: DurableConsumer): void {
+    this.consumers.push(consumer);
+  }
+
+  /** Relays a stored entry now (it is written already; a crash before it settles leaves it to the sweep). */
+  relay(entry: OutboxEntry): void {
+    if (this.inFlight.has(entry.id)) return;
+    const work = this.consume(entry.event).then((ok) => {
+      if (ok) this.markSettled(entry.id);
+    });
+    this.inFlight.set(entry.id, work);
+    void work.finally(() => this.inFlight.delete(entry.id));
+  }
+
+  /** Delivers an event the outbox could not store (its store failed): at most once, never lost silently. */
+  relayUnstored(event: GatewayEvent): void {
+    const work = this.consume(event).then(() => undefined);
+    const id = `unstored:${randomUUID()}`;
+    this.inFlight.set(id, work);
+    void work.finally(() => this.inFlight.delete(id));
+  }
+
+  /** Sweeps once now, then every `sweepIntervalMs`. */
+  start(): void {
+    void this.sweep();
+    this.timer = setInterval(() => void this.sweep(), this.options.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Claims the entries that waited too long and relays them; resolves when they are handed over. */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepRounds().finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  /** Stops sweeping and waits until every entry handed over so far has settled and been removed. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sweeping;
+    await this.drain();
+  }
+
+  /** Resolves once every entry relayed so far has settled and its removal is written. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    await this.flush();
+  }
+
+  private async sweepRounds(): Promise<void> {
+    try {
+      for (;;) {
+        const now = this.deps.clock.now();
+        const claimed = await this.deps.outbox.claimStale({
+          olderThan: new Date(now.getTime() - this.options.sweepAfterMs),
+          now,
+          limit: this.options.sweepBatch,
+        });
+        const fresh = claimed.filter((entry) => !this.inFlight.has(entry.id));
+        if (fresh.length > 0)
+          this.deps.logger.info({ entries: fresh.length }, 'outbox: relaying stale events');
+        for (const entry of fresh) this.relay(entry);
+        if (claimed.length < this.options.sweepBatch) return;
+      }
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'outbox sweep failed; the next one retries');
+    }
+  }
+
+  /** True when every consumer settled the event. */
+  private async consume(event: GatewayEvent): Promise<boolean> {
+    const results = await Promise.allSettled(this.consumers.map((consumer) => consumer(event)));
+    const failed = results.filter((result) => result.status === 'rejected');
+    for (const failure of failed) {
+      this.deps.logger.error(
+        { err: failure.reason, event: event.event, sessionId: event.sessionId },
+        'outbox: a consumer failed; the event stays for the sweep',
+      );
+    }
+    return failed.length === 0;
+  }
+
+  private markSettled(id: string): void {
+    this.settled.push(id);
+    if (this.settled.length === 1) setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    await this.flushing;
+    if (this.settled.length === 0) return;
+    const ids = this.settled;
+    this.settled = [];
+    this.flushing = this.deps.outbox.complete(ids).catch((error: unknown) => {
+      // Left in the outbox, they are relayed again by a sweep: a duplicate, which receivers deduplicate.
+      this.deps.logger.error({ err: error, entries: ids.length }, 'outbox: removing settled entries failed');
+    });
+    await this.flushing;
+    this.flushing = null;
+  }
+}

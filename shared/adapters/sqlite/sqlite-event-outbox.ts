@@ -1,0 +1,97 @@
+/**
+ * EventOutbox over the data SQLite file. Entries live in `event_outbox` beside the rows they describe, so the
+ * message store writes an entry in the same transaction as its message (`writeEntry`, called inside its own
+ * transaction). `due_at` is when the entry becomes claimable by a sweep: its creation, then its last claim.
+ */
+import type Database from 'better-sqlite3';
+import { parseGatewayEvent } from '#shared/domain/events.js';
+import { ConflictError } from '#shared/errors/app-error.js';
+import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type { SqliteDb } from './sqlite-database.js';
+import { runSql } from './sqlite-store-support.js';
+
+const STORE = 'Event outbox';
+
+interface OutboxRow {
+  id: string;
+  event: string;
+  created_at: string;
+}
+
+type ClaimFn = (olderThan: string, now: string, limit: number) => OutboxRow[];
+
+const taken = () => new ConflictError('CONFLICT', 'An outbox entry with this id already exists');
+
+function toEntry(row: OutboxRow): OutboxEntry {
+  return { id: row.id, event: parseGatewayEvent(JSON.parse(row.event)), createdAt: row.created_at };
+}
+
+/** Writes one entry on the caller's connection, inside whatever transaction the caller holds. */
+export class SqliteOutboxWriter {
+  private readonly insertRow: Database.Statement<[string, string, string, string, string]>;
+
+  constructor(db: SqliteDb) {
+    this.insertRow = db.prepare(
+      'INSERT INTO event_outbox (id, session_id, event, created_at, due_at) VALUES (?, ?, ?, ?, ?)',
+    );
+  }
+
+  writeEntry(entry: OutboxEntry): void {
+    this.insertRow.run(
+      entry.id,
+      entry.event.sessionId,
+      JSON.stringify(entry.event),
+      entry.createdAt,
+      entry.createdAt,
+    );
+  }
+}
+
+export class SqliteEventOutbox implements EventOutbox {
+  private readonly appendTx: Database.Transaction<(entries: readonly OutboxEntry[]) => void>;
+  private readonly claimTx: Database.Transaction<ClaimFn>;
+  private readonly deleteRow: Database.Statement<[string]>;
+  private readonly countRows: Database.Statement<[], { total: number }>;
+
+  constructor(
+    db: SqliteDb,
+    private readonly writer: SqliteOutboxWriter = new SqliteOutboxWriter(db),
+  ) {
+    this.appendTx = db.transaction((entries) => {
+      for (const entry of entries) this.writer.writeEntry(entry);
+    });
+    const stale = db.prepare<[string, number], OutboxRow & { rowid: number }>(
+      'SELECT rowid, id, event, created_at FROM event_outbox WHERE due_at < ? ORDER BY due_at, id LIMIT ?',
+    );
+    const claim = db.prepare<[string, number]>('UPDATE event_outbox SET due_at = ? WHERE rowid = ?');
+    this.claimTx = db.transaction((olderThan, now, limit) => {
+      const rows = stale.all(olderThan, limit);
+      for (const row of rows) claim.run(now, row.rowid);
+      return rows;
+    });
+    this.deleteRow = db.prepare('DELETE FROM event_outbox WHERE id = ?');
+    this.countRows = db.prepare('SELECT COUNT(*) AS total FROM event_outbox');
+  }
+
+  async append(entries: readonly OutboxEntry[]): Promise<void> {
+    runSql(STORE, () => this.appendTx.immediate(entries), taken);
+  }
+
+  async claimStale(options: { olderThan: Date; now: Date; limit: number }): Promise<OutboxEntry[]> {
+    const { olderThan, now, limit } = options;
+    const rows = runSql(STORE, () =>
+      this.claimTx.immediate(olderThan.toISOString(), now.toISOString(), limit),
+    );
+    return rows.map(toEntry);
+  }
+
+  async complete(ids: readonly string[]): Promise<void> {
+    runSql(STORE, () => {
+      for (const id of ids) this.deleteRow.run(id);
+    });
+  }
+
+  async count(): Promise<number> {
+    return runSql(STORE, () => this.countRows.get()?.total ?? 0);
+  }
+}

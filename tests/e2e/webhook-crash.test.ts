@@ -1,0 +1,163 @@
+/**
+ * No `message.received` delivery is lost when the gateway dies: the whole gateway (a child process with the real
+ * Baileys engine; the simulator in a process of its own) is SIGKILLed while simulator contacts write to the linked
+ * account, restarted on the same DATA_DIR, and a real receiver in this process counts deliveries after
+ * deduplicating on the idempotency key. Every text the network delivered to the device must produce exactly one
+ * delivery (under one key, signed both ways): once with the receiver healthy, once with the receiver down at the
+ * moment of the kill (those deliveries were retrying; their outbox entries are relayed again after the restart).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Message } from '#shared/domain/message.js';
+import { MAX_WEBHOOK_RETRY_COUNT } from '#shared/domain/webhook.js';
+import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
+import { startWebhookReceiver, type WebhookReceiver } from '#tests/helpers/webhook-receiver.js';
+import { allStored, incomingRows, type SentText } from './inbound-support.js';
+import { linkProcessSession, readyAfterRestart } from './process-session.js';
+
+const PREFIX = `1557${String(process.pid % 10_000).padStart(4, '0')}`;
+const PHONE = `${PREFIX}001`;
+const CONTACTS = [1, 2, 3, 4].map((n) => `${PREFIX}90${n}`);
+const SECRET = `whsec_${Buffer.from('crash test key, thirty-two bytes').toString('base64')}`;
+/** Relayed again 1 s after a dead process left them; retried after 1 s, doubling each time. */
+const GATEWAY_ENV = {
+  RATE_LIMIT_MAX: '100000',
+  SSRF_ALLOWED_HOSTS: '127.0.0.1',
+  OUTBOX_SWEEP_AFTER_MS: '1000',
+  OUTBOX_SWEEP_INTERVAL_MS: '500',
+  WEBHOOK_RETRY_DELAY: '1000',
+};
+
+describe('webhooks: a gateway killed during an inbound burst delivers every message.received exactly once', () => {
+  let sim: SimulatorProcess;
+  let receiver: WebhookReceiver;
+  let dataDir: string;
+  let sessionId: string;
+  const gateways: GatewayProcess[] = [];
+
+  const start = async (): Promise<GatewayProcess> => {
+    const gateway = await spawnGateway(dataDir, { ...sim.gatewayEnv, ...GATEWAY_ENV });
+    gateways.push(gateway);
+    return gateway;
+  };
+  const current = (): GatewayProcess => gateways.at(-1) as GatewayProcess;
+  const rows = async () =>
+    incomingRows(
+      async (url) => (await current().request<{ messages: Message[] }>('GET', url)).body,
+      sessionId,
+    );
+
+  /** Network ids of `message.received` deliveries, each with the distinct idempotency keys it arrived under. */
+  const keysById = () => {
+    const ids = new Map<string, Set<string>>();
+    for (const d of receiver.accepted) {
+      if (d.event !== 'message.received') continue;
+      const id = String(d.body.data.id);
+      ids.set(id, (ids.get(id) ?? new Set()).add(d.idempotencyKey));
+    }
+    return ids;
+  };
+
+  /** Contacts write `perContact` texts each, one after another, in parallel; the writing stops at a kill. */
+  const burst = (label: string, perContact: number) => {
+    const texts: SentText[] = [];
+    const done = Promise.all(
+      CONTACTS.map(async (contact) => {
+        for (let i = 0; i < perContact; i++) {
+          const text = `${label} ${i} from ${contact}`;
+          const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${contact}/messages`, {
+            to: PHONE,
+            text,
+          });
+          texts.push({ id, contact, text });
+        }
+      }),
+    );
+    return { texts, done };
+  };
+
+  const killAndRestart = async (): Promise<void> => {
+    const gateway = current();
+    gateway.child.kill('SIGKILL');
+    await exited(gateway.child);
+    expect(gateway.child.signalCode).toBe('SIGKILL');
+  };
+
+  const expectEachDeliveredOnce = async (texts: readonly SentText[], label: string) => {
+    await waitFor(async () => allStored(await rows(), texts), 90_000, 250);
+    const ids = await waitFor(
+      () => {
+        const seen = keysById();
+        return texts.every((t) => seen.has(t.id)) ? seen : null;
+      },
+      60_000,
+      100,
+    );
+    const mine = receiver.accepted.filter((d) => texts.some((t) => t.id === String(d.body.data.id)));
+    console.info(
+      `${label}: ${texts.length} texts, ${mine.length} deliveries accepted ` +
+        `(${mine.length - texts.length} duplicates under the same key), ${receiver.requests()} requests in all`,
+    );
+    expect(texts.filter((t) => ids.get(t.id)?.size !== 1).map((t) => t.id)).toEqual([]);
+    expect(mine.every((d) => d.verified)).toBe(true);
+    for (const t of texts) {
+      expect(mine.find((d) => String(d.body.data.id) === t.id)?.body.data.body).toBe(t.text);
+    }
+  };
+
+  beforeAll(async () => {
+    sim = await startSimulatorProcess();
+    receiver = await startWebhookReceiver(SECRET);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-webhook-crash-'));
+    const gateway = await start();
+    sessionId = await linkProcessSession(gateway, sim, PHONE, 'webhook-crash');
+    const created = await gateway.request('POST', `/api/sessions/${sessionId}/webhooks`, {
+      url: receiver.url,
+      events: ['message.received'],
+      secret: SECRET,
+      retryCount: MAX_WEBHOOK_RETRY_COUNT,
+    });
+    expect(created.status).toBe(201);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await receiver?.close();
+    await sim?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
+    const { texts, done } = burst('healthy', 250);
+    const atKill = await waitFor(() => (keysById().size >= 150 ? keysById().size : null), 60_000, 5);
+    await killAndRestart();
+    console.info(`healthy: killed with ${atKill} texts delivered and ${texts.length} written`);
+    const restarted = await start();
+    await readyAfterRestart(restarted, sessionId, []);
+    await done;
+    expect(texts).toHaveLength(1000);
+    await expectEachDeliveredOnce(texts, 'healthy');
+  }, 240_000);
+
+  it('killed mid-burst with the receiver down at the kill', async () => {
+    const before = keysById().size;
+    const { texts, done } = burst('receiver down', 50);
+    await waitFor(() => (keysById().size >= before + 40 ? true : null), 60_000, 5);
+    receiver.set({ down: true });
+    // Some texts arrive while the receiver refuses them: their deliveries are waiting for a retry at the kill.
+    await waitFor(
+      async () => (await rows()).filter((m) => m.body?.startsWith('receiver down')).length >= 100,
+      60_000,
+      50,
+    );
+    await killAndRestart();
+    receiver.set({});
+    const restarted = await start();
+    await readyAfterRestart(restarted, sessionId, []);
+    await done;
+    await expectEachDeliveredOnce(texts, 'receiver down');
+  }, 240_000);
+});
