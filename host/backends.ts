@@ -1,5 +1,5 @@
 /**
- * The stores, command queue and engine auth-state store of this host, by deployment mode: SQLite files and the
+ * The stores, queues (commands, webhooks) and engine auth-state store of this host, by deployment mode: SQLite files and the
  * embedded queue (embedded), or DynamoDB and SQS (aws). Part of the host's composition root.
  */
 import path from 'node:path';
@@ -28,6 +28,11 @@ export interface Backends {
   main: MainStore;
   data: DataStore;
   commandQueue: Queue;
+  /**
+   * The webhook queue of the queued delivery: the embedded queue (used when QUEUE_ENABLED=true), or SQS in aws mode
+   * (null without WEBHOOK_QUEUE_URL). host/events/webhook-queue-consumer.ts produces to and consumes it.
+   */
+  webhookQueue: Queue | null;
   /** Linked-device credentials and Signal keys; opened lazily, so the test engine never touches it. */
   authState(): AuthStateStore;
   close(): Promise<void>;
@@ -78,11 +83,20 @@ function openEmbedded(env: Env) {
       deadLetterQueue: 'commandsDead',
     },
     commandsDead: { fifo: true, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S },
+    // Webhook jobs (QUEUE_ENABLED=true); opening them costs nothing when the inline dispatcher is used instead.
+    webhooks: {
+      fifo: false,
+      visibilityTimeoutSeconds: env.WEBHOOK_VISIBILITY_TIMEOUT_S,
+      maxReceiveCount: env.WEBHOOK_MAX_RECEIVES,
+      deadLetterQueue: 'webhooksDead',
+    },
+    webhooksDead: { fifo: false, visibilityTimeoutSeconds: env.WEBHOOK_VISIBILITY_TIMEOUT_S },
   });
   return {
     main,
     data,
     commandQueue: queues.queues.commands,
+    webhookQueue: queues.queues.webhooks,
     dynamoDb: (): never => {
       throw new Error('AUTH_STATE_STORE=dynamodb needs DEPLOYMENT_MODE=aws');
     },

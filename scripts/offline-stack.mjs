@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort, startEmulators } from './offline-emulators.mjs';
+import { startSqsTrigger } from './offline-sqs-trigger.mjs';
 
 export { freePort, startEmulators } from './offline-emulators.mjs';
 
@@ -157,6 +158,8 @@ async function buildHost(onOutput) {
  * - `env`: variables for both the functions and the host (e.g. RATE_LIMIT_MAX, SEND_WAIT_MS, WA_WEBSOCKET_URL);
  *   `functionsEnv` / `hostEnv`: for one side only.
  * - `host: false` starts no host; `build: false` skips `node scripts/build.mjs` (dist/ is already fresh).
+ * - `webhookTrigger: false` leaves the webhook queue unconsumed; by default scripts/offline-sqs-trigger.mjs feeds
+ *   it to the webhookDelivery function as its SQS trigger would (serverless offline serves HTTP events only).
  * - `onOutput(name, line)`: every line the children print (default: dropped; their last lines are in errors).
  * Answers `{ url, apiKey, hostUrl, dataDir, dynamodbEndpoint, sqsEndpoint, tablePrefix, queues, env, children,
  * stop() }`.
@@ -299,6 +302,16 @@ export async function startOffline(options = {}) {
       children,
       options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     );
+    if (options.webhookTrigger !== false) {
+      const trigger = await startSqsTrigger({
+        sqsEndpoint: emulators.sqsEndpoint,
+        region,
+        queueUrl: queues.standardQueueUrl,
+        lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
+        functionName: 'waygate-offline-webhookDelivery',
+      });
+      cleanups.push(() => trigger.stop());
+    }
     return {
       url,
       apiKey,

@@ -9,7 +9,7 @@ import { SYSTEM_CALLER } from '#shared/domain/caller.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { DeliveryFailureStore } from '#shared/ports/delivery-failure-store.port.js';
 import type { WebhookStore } from '#shared/ports/webhook-store.port.js';
-import type { DeliveryFailureRecord, DeliveryFailures, DeliveryTargets } from './webhook-dispatcher.js';
+import type { DeliveryFailureRecord, DeliveryFailures, DeliveryTargets } from './delivery-attempts.js';
 
 export function storeDeliveryTargets(webhooks: WebhookStore, audit: AuditRecorder): DeliveryTargets {
   return {

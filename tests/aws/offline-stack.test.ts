@@ -3,16 +3,23 @@
  * serverless.yml's functions, DynamoDB Local, the SQS emulator and one host with the test engine. Checks what only
  * this path shows: the routes of serverless.yml reach their functions, the admin key comes from
  * BOOTSTRAP_ADMIN_KEY, a command travels function → SQS → host, an owner-directed call reaches the host over RPC,
- * and a route nothing claims answers the standard 404 body.
+ * a webhook job travels SQS → delivery function → receiver (the offline SQS trigger), and a route nothing claims
+ * answers the standard 404 body.
  */
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
+import { SqsQueue } from '#shared/adapters/sqs/sqs-queue.js';
+import { WebhookJobQueue } from '#shared/webhooks/webhook-job-queue.js';
+import { startScriptedReceiver, until, WHSEC_SECRET } from '#tests/helpers/scripted-receiver.js';
 
 interface OfflineStack {
   url: string;
   apiKey: string;
   dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  queues: { standardQueueUrl: string };
   tablePrefix: string;
   stop(): Promise<void>;
 }
@@ -33,7 +40,8 @@ beforeAll(async () => {
     port: await offline.freePort(),
     tablePrefix: `jest-${process.pid}-`,
     bootstrapAdminKey: key,
-    env: { ENGINE: 'test', LOG_LEVEL: 'warn' },
+    // The test's webhook receiver listens on 127.0.0.1, which the SSRF guard lets through only when told to.
+    env: { ENGINE: 'test', LOG_LEVEL: 'warn', SSRF_ALLOWED_HOSTS: '127.0.0.1' },
   });
 }, 240_000);
 
@@ -105,3 +113,40 @@ it('deleting a session no host runs wipes its credentials in the DynamoDB auth s
     client.destroy();
   }
 }, 60_000);
+
+it('a job on the webhook queue reaches its receiver through the delivery function, signed, and leaves the queue', async () => {
+  const receiver = await startScriptedReceiver();
+  const client = new SQSClient({
+    endpoint: stack.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const created = await call('POST', '/api/sessions', { name: 'offline-webhooks' });
+    const id = created.body.id as string;
+    const webhook = await call('POST', `/api/sessions/${id}/webhooks`, {
+      url: receiver.url,
+      events: ['session.status'],
+      secret: WHSEC_SECRET,
+    });
+    expect(webhook.status).toBe(201);
+    const queue = new SqsQueue({ client, queueUrl: stack.queues.standardQueueUrl, fifo: false });
+    await new WebhookJobQueue(queue).enqueueEvent({
+      event: 'session.status',
+      sessionId: id,
+      occurredAt: new Date().toISOString(),
+      data: { sessionId: id, status: 'ready' },
+    });
+    await until(() => receiver.received.length === 1, 60_000);
+    expect(receiver.received[0]?.verified).toBe(true);
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({
+      event: 'session.status',
+      sessionId: id,
+    });
+    await until(async () => (await queue.receive({ maxMessages: 10 })).length === 0, 10_000);
+    expect((await call('DELETE', `/api/sessions/${id}`)).status).toBe(204);
+  } finally {
+    client.destroy();
+    await receiver.close();
+  }
+}, 90_000);

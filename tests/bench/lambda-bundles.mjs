@@ -2,8 +2,8 @@
 // serverless.yml's options and plugins) into a temporary folder; each function's zip is unpacked, its source map
 // checked for packages that must never reach a Lambda (better-sqlite3, Baileys, libsignal), then `runs` fresh node
 // processes each import the bundle and invoke it once with a real API Gateway v2 event (a scheduled event for the
-// maintenance function), with the function's environment from the CloudFormation template pointed at DynamoDB
-// Local and the SQS emulator (scripts/offline-stack.mjs). "init" is import + first invoke, measured in the child;
+// maintenance function, an empty SQS batch for the webhook delivery function), with the function's environment from
+// the CloudFormation template pointed at DynamoDB Local and the SQS emulator (scripts/offline-stack.mjs). "init" is import + first invoke, measured in the child;
 // "process" is the child's time from its own start (node boot included) to the answer.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,9 +30,11 @@ const EVENTS = {
   health: { method: 'GET', path: '/api/health', expect: 200 },
   docs: { method: 'GET', path: '/api/openapi.json', expect: 200 },
   maintenance: { scheduled: true },
+  // An empty batch: the cold start builds the delivery's dependencies and answers no failures, sending nothing.
+  webhookDelivery: { sqs: true },
 };
 /** Planned Lambdas that later issues add (DESIGN §5); reported as absent until serverless.yml defines them. */
-const PLANNED = { mcp: 'POST /mcp (MCP endpoint)', webhookDelivery: 'SQS-triggered webhook delivery' };
+const PLANNED = { mcp: 'POST /mcp (MCP endpoint)' };
 
 function apiGatewayEvent({ method, path: rawPath }) {
   const now = new Date();
@@ -252,7 +254,11 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
     const baseline = [];
     for (let i = 0; i < runs; i++) {
       for (const fn of prepared) {
-        const event = fn.spec.scheduled ? scheduledEvent() : apiGatewayEvent(fn.spec);
+        const event = fn.spec.scheduled
+          ? scheduledEvent()
+          : fn.spec.sqs
+            ? { Records: [] }
+            : apiGatewayEvent(fn.spec);
         fn.samples.push(await runChild(childFile, fn.bundle, event, fn.env));
       }
       const { stdout } = await promisify(execFile)(process.execPath, [
@@ -268,7 +274,11 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
         throw new Error(`${name}: expected ${spec.expect}, got ${statuses.join(', ')}`);
       }
       functions[name] = {
-        event: spec.scheduled ? 'scheduled' : `${spec.method} ${spec.path} → ${statuses[0]}`,
+        event: spec.scheduled
+          ? 'scheduled'
+          : spec.sqs
+            ? 'empty SQS batch'
+            : `${spec.method} ${spec.path} → ${statuses[0]}`,
         bytes: code.length,
         mapBytes: map?.length ?? 0,
         zipBytes: fs.statSync(zip).size,

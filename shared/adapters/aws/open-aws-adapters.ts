@@ -1,5 +1,5 @@
 /**
- * The aws mode's stores and command queue, built from the validated env: one DynamoDB client for both stores and
+ * The aws mode's stores and queues (commands, webhooks), built from the validated env: one DynamoDB client for both stores and
  * one SQS client, pointed at emulators when DYNAMODB_ENDPOINT / SQS_ENDPOINT are set. Both composition roots (the
  * functions' deps module and the host) open them here, so a Lambda and a host can never disagree on names.
  */
@@ -13,7 +13,12 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
 export type AwsEnv = Pick<
   Env,
-  'AWS_REGION' | 'DYNAMODB_ENDPOINT' | 'SQS_ENDPOINT' | 'TABLE_PREFIX' | 'COMMAND_QUEUE_URL'
+  | 'AWS_REGION'
+  | 'DYNAMODB_ENDPOINT'
+  | 'SQS_ENDPOINT'
+  | 'TABLE_PREFIX'
+  | 'COMMAND_QUEUE_URL'
+  | 'WEBHOOK_QUEUE_URL'
 >;
 
 export interface AwsAdapters {
@@ -21,6 +26,8 @@ export interface AwsAdapters {
   data: DataStore;
   /** The FIFO command queue (MessageGroupId = session id). */
   commandQueue: Queue;
+  /** The standard webhook queue (relay → delivery Lambda, and its retries); null without WEBHOOK_QUEUE_URL. */
+  webhookQueue: Queue | null;
   /** The DynamoDB client the stores share (the auth-state store reuses it). */
   dynamoDb: DynamoDBClient;
   close(): Promise<void>;
@@ -38,6 +45,9 @@ export function openAwsAdapters(env: AwsEnv): AwsAdapters {
     main,
     data,
     commandQueue: new SqsQueue({ client: sqs, queueUrl: env.COMMAND_QUEUE_URL, fifo: true }),
+    webhookQueue: env.WEBHOOK_QUEUE_URL
+      ? new SqsQueue({ client: sqs, queueUrl: env.WEBHOOK_QUEUE_URL, fifo: false })
+      : null,
     dynamoDb,
     async close() {
       await Promise.all([main.close(), data.close()]);

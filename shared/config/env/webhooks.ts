@@ -5,6 +5,13 @@ import { commaList, flag, limit, retentionDays } from './fields.js';
 export const WebhooksEnv = z.object({
   /** Embedded mode: relay deliveries through the embedded durable queue instead of dispatching inline. */
   QUEUE_ENABLED: flag(false),
+  /**
+   * The embedded webhook queue: how long a job stays hidden while it is processed (one attempt per webhook, each
+   * within WEBHOOK_TIMEOUT), and after how many receives a job that keeps failing moves to its dead-letter queue.
+   * In aws mode the SQS queue's own attributes (serverless.yml) decide.
+   */
+  WEBHOOK_VISIBILITY_TIMEOUT_S: limit(60),
+  WEBHOOK_MAX_RECEIVES: limit(5),
   /** Per-attempt deadline of a delivery (connect to answer), ms. */
   WEBHOOK_TIMEOUT: limit(10_000),
   /** Base of the exponential backoff between attempts, ms (× 2^(attempt−1)). */

@@ -4,11 +4,7 @@
  * and the X-Service-Signature HMAC). Retries back off and keep their ids; exhausted deliveries leave failure rows
  * and a webhook_failed audit; a shutdown records what still waits.
  */
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EventBus } from '#host/events/event-bus.js';
 import { createHostEvents, type HostEvents } from '#host/events/host-events.js';
 import { type RunningWebhookDelivery, startWebhookDelivery } from '#host/events/webhook-delivery.js';
@@ -20,56 +16,12 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { aSession, aWebhook } from '#tests/helpers/builders.js';
-
-const SECRET = `whsec_${Buffer.from('a test key of thirty-two bytes!!').toString('base64')}`;
-const PLAIN_SECRET = 'plain-secret-0123456789';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  verified: boolean;
-}
-
-/** A receiver that answers each request with the next status of `statuses` (then 200) and verifies signatures. */
-async function receiver(statuses: number[] = [], secret = SECRET) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      let verified = false;
-      try {
-        const key = secret.startsWith('whsec_') ? secret : Buffer.from(secret, 'utf8');
-        new StandardWebhook(
-          key as string,
-          secret.startsWith('whsec_') ? undefined : { format: 'raw' },
-        ).verify(body, headers);
-        const rawKey = secret.startsWith('whsec_')
-          ? Buffer.from(secret.slice(6), 'base64')
-          : Buffer.from(secret);
-        verified =
-          headers['x-service-signature'] ===
-          `sha256=${createHmac('sha256', rawKey).update(body).digest('hex')}`;
-      } catch {
-        verified = false;
-      }
-      received.push({ headers: req.headers, body, verified });
-      res.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function until(probe: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import {
+  PLAIN_SECRET,
+  startScriptedReceiver as receiver,
+  WHSEC_SECRET as SECRET,
+  until,
+} from '#tests/helpers/scripted-receiver.js';
 
 describe('host webhook delivery', () => {
   let running: RunningWebhookDelivery | null = null;

@@ -8,25 +8,10 @@ import { Webhook } from 'standardwebhooks';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import { deliveryBody, deliveryHeaders, isCustomHeaderAllowed } from '#shared/webhooks/delivery-request.js';
 import { eventKey, idempotencyKey } from '#shared/webhooks/idempotency-key.js';
+import { messageReceived } from '#tests/helpers/webhook-fixtures.js';
 
-const event: GatewayEvent = {
-  event: 'message.received',
-  sessionId: 'b6a1c0de-0000-4000-8000-000000000001',
-  occurredAt: '2026-11-26T01:00:00.000Z',
-  data: {
-    id: '3EB0AAAA',
-    messageId: 'b6a1c0de-0000-4000-8000-0000000000aa',
-    chatId: '15550002222@c.us',
-    from: '15550002222@c.us',
-    to: '15550001111@c.us',
-    author: null,
-    body: 'héllo ✓',
-    type: 'text',
-    timestamp: 1_764_118_800,
-    fromMe: false,
-    isGroup: false,
-  },
-};
+// A body with non-ASCII characters: the signed bytes are its UTF-8 encoding.
+const event = { ...messageReceived, data: { ...messageReceived.data, body: 'héllo ✓' } };
 const ids = { idempotencyKey: idempotencyKey(event, 'wh1'), deliveryId: 'dlv_1' };
 // The package refuses a webhook-timestamp more than five minutes from its own clock: attempts stamp the time they are sent.
 const NOW = Math.floor(Date.now() / 1000);

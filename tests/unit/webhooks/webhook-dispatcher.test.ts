@@ -3,7 +3,6 @@
  * back off, what a failure leaves behind, and that a change to the webhook applies to its next attempt.
  */
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent } from '#shared/domain/events.js';
 import type { HttpPostResult } from '#shared/ports/http-client.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import {
@@ -20,38 +19,10 @@ const asResult = (outcome: PostOutcome): HttpPostResult =>
     : { ok: false, reason: 'network', error: outcome.error };
 
 import { TestClock } from '#tests/helpers/test-clock.js';
+import { aDeliveryTarget, messageReceived } from '#tests/helpers/webhook-fixtures.js';
 
-const SESSION = 'b6a1c0de-0000-4000-8000-000000000001';
-const event: GatewayEvent = {
-  event: 'message.received',
-  sessionId: SESSION,
-  occurredAt: '2026-11-26T01:00:00.000Z',
-  data: {
-    id: '3EB0AAAA',
-    messageId: 'b6a1c0de-0000-4000-8000-0000000000aa',
-    chatId: '15550002222@c.us',
-    from: '15550002222@c.us',
-    to: '15550001111@c.us',
-    author: null,
-    body: 'hello',
-    type: 'text',
-    timestamp: 1_764_118_800,
-    fromMe: false,
-    isGroup: false,
-  },
-};
-const target = (overrides: Partial<DeliveryTarget> = {}): DeliveryTarget => ({
-  id: 'wh1',
-  sessionId: SESSION,
-  url: 'https://hooks.example/in',
-  events: ['message.received'],
-  secret: null,
-  headers: {},
-  active: true,
-  retryCount: 3,
-  filters: null,
-  ...overrides,
-});
+const event = messageReceived;
+const target = aDeliveryTarget;
 
 interface Setup {
   webhooks: Map<string, DeliveryTarget>;

@@ -1,0 +1,44 @@
+/**
+ * The delivery Lambda's dependencies (aws mode), built from the environment once per cold start: the data store
+ * (webhooks, failure rows), the audit recorder on the main store, the SQS webhook queue (where retries go) and the
+ * guarded HTTP client. Nothing else of the API's dependencies: no host gateway, no command queue use.
+ */
+import { pino } from 'pino';
+import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
+import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { loadEnv } from '#shared/config/env.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { createQueuedWebhookDelivery, type QueuedWebhookDelivery } from '#shared/webhooks/queued-delivery.js';
+
+/** What the handler uses. */
+export interface WebhookDeliveryDeps {
+  delivery: Pick<QueuedWebhookDelivery, 'process'>;
+  logger: Logger;
+  /** Writes what the invocation left buffered (sampled webhook_triggered entries) before Lambda may freeze. */
+  flush(): Promise<void>;
+}
+
+export function createAwsWebhookDeliveryDeps(): WebhookDeliveryDeps {
+  const env = loadEnv();
+  const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', fn: 'webhook-delivery' } });
+  const adapters = openAwsAdapters(env);
+  const queue = adapters.webhookQueue;
+  if (!queue) throw new Error('WEBHOOK_QUEUE_URL is required by the webhook delivery function');
+  const clock = systemClock;
+  const audit = new AuditRecorder(adapters.main.audit, clock, logger, createMetrics());
+  const delivery = createQueuedWebhookDelivery({
+    env,
+    data: adapters.data,
+    audit,
+    queue,
+    // Its pooled sockets are unref'd while idle: warm invocations reuse connections to the receivers.
+    http: new GuardedHttpClient({ allowedHosts: env.SSRF_ALLOWED_HOSTS }),
+    clock,
+    logger,
+    version: env.SERVICE_VERSION ?? '0.0.0',
+  });
+  return { delivery, logger, flush: () => audit.flush() };
+}
