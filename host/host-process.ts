@@ -24,7 +24,9 @@ import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
 import { createHostEvents, DEFAULT_RELAY_OPTIONS } from './events/host-events.js';
-import { startWebhookDelivery } from './events/webhook-delivery.js';
+import type { DurableConsumer } from './events/outbox-relay.js';
+import { startWebhookDelivery, type WebhookDeliveryDeps } from './events/webhook-delivery.js';
+import { startQueuedWebhookDelivery } from './events/webhook-queue-consumer.js';
 import { Host } from './host.js';
 import { scheduleRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
@@ -78,6 +80,23 @@ function clusterOf(env: Env): Cluster | undefined {
   };
 }
 
+/**
+ * Webhook delivery: through the webhook queue with QUEUE_ENABLED=true (embedded: this host also consumes it) and in
+ * aws mode (the delivery Lambda consumes it), inline otherwise, and in aws mode without a queue URL (local runs).
+ */
+function startDelivery(
+  env: Env,
+  backends: Backends,
+  deps: Omit<WebhookDeliveryDeps, 'env'>,
+): { consumer: DurableConsumer; close(): Promise<void> } {
+  const queue = backends.webhookQueue;
+  if ((env.QUEUE_ENABLED || env.DEPLOYMENT_MODE === 'aws') && queue) {
+    const queued = startQueuedWebhookDelivery({ ...deps, env, queue });
+    return { consumer: queued.enqueueEvent, close: () => queued.close() };
+  }
+  return startWebhookDelivery({ ...deps, env });
+}
+
 /** Starts the host: the sessions that were running resume and the command queue is consumed. */
 export async function startHost(options: HostProcessOptions): Promise<RunningHost> {
   const { env } = options;
@@ -101,7 +120,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   );
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({ messages: data.messages, events: recorder, clock, logger });
-  const webhooks = startWebhookDelivery({ env, data, audit, clock, logger });
+  const webhooks = startDelivery(env, backends, { data, audit, clock, logger });
   relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();
   // Autoreply is a durable consumer: a message.received a crash interrupted is evaluated again after the restart.
@@ -169,7 +188,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       await consumer.stop();
       await host.shutdown();
-      // Delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds;
+      // Inline delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds;
       // autoreply evaluations under way finish too (their replies are queued before the queue closes).
       const delivered = webhooks.close();
       await relay.close();

@@ -32,132 +32,141 @@ const GATEWAY_ENV = {
   WEBHOOK_RETRY_DELAY: '1000',
 };
 
-describe('webhooks: a gateway killed during an inbound burst delivers every message.received exactly once', () => {
-  let sim: SimulatorProcess;
-  let receiver: WebhookReceiver;
-  let dataDir: string;
-  let sessionId: string;
-  const gateways: GatewayProcess[] = [];
+/** Inline delivery, and delivery through the embedded webhook queue. */
+const MODES: [string, Record<string, string>][] = [
+  ['inline', {}],
+  ['QUEUE_ENABLED=true', { QUEUE_ENABLED: 'true' }],
+];
 
-  const start = async (): Promise<GatewayProcess> => {
-    const gateway = await spawnGateway(dataDir, { ...sim.gatewayEnv, ...GATEWAY_ENV });
-    gateways.push(gateway);
-    return gateway;
-  };
-  const current = (): GatewayProcess => gateways.at(-1) as GatewayProcess;
-  const rows = async () =>
-    incomingRows(
-      async (url) => (await current().request<{ messages: Message[] }>('GET', url)).body,
-      sessionId,
-    );
+describe.each(MODES)(
+  'webhooks (%s): a gateway killed during an inbound burst delivers every message.received exactly once',
+  (mode, modeEnv) => {
+    let sim: SimulatorProcess;
+    let receiver: WebhookReceiver;
+    let dataDir: string;
+    let sessionId: string;
+    const gateways: GatewayProcess[] = [];
 
-  /** Network ids of `message.received` deliveries, each with the distinct idempotency keys it arrived under. */
-  const keysById = () => {
-    const ids = new Map<string, Set<string>>();
-    for (const d of receiver.accepted) {
-      if (d.event !== 'message.received') continue;
-      const id = String(d.body.data.id);
-      ids.set(id, (ids.get(id) ?? new Set()).add(d.idempotencyKey));
-    }
-    return ids;
-  };
+    const start = async (): Promise<GatewayProcess> => {
+      const gateway = await spawnGateway(dataDir, { ...sim.gatewayEnv, ...GATEWAY_ENV, ...modeEnv });
+      gateways.push(gateway);
+      return gateway;
+    };
+    const current = (): GatewayProcess => gateways.at(-1) as GatewayProcess;
+    const rows = async () =>
+      incomingRows(
+        async (url) => (await current().request<{ messages: Message[] }>('GET', url)).body,
+        sessionId,
+      );
 
-  /** Contacts write `perContact` texts each, one after another, in parallel; the writing stops at a kill. */
-  const burst = (label: string, perContact: number) => {
-    const texts: SentText[] = [];
-    const done = Promise.all(
-      CONTACTS.map(async (contact) => {
-        for (let i = 0; i < perContact; i++) {
-          const text = `${label} ${i} from ${contact}`;
-          const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${contact}/messages`, {
-            to: PHONE,
-            text,
-          });
-          texts.push({ id, contact, text });
-        }
-      }),
-    );
-    return { texts, done };
-  };
+    /** Network ids of `message.received` deliveries, each with the distinct idempotency keys it arrived under. */
+    const keysById = () => {
+      const ids = new Map<string, Set<string>>();
+      for (const d of receiver.accepted) {
+        if (d.event !== 'message.received') continue;
+        const id = String(d.body.data.id);
+        ids.set(id, (ids.get(id) ?? new Set()).add(d.idempotencyKey));
+      }
+      return ids;
+    };
 
-  const killAndRestart = async (): Promise<void> => {
-    const gateway = current();
-    gateway.child.kill('SIGKILL');
-    await exited(gateway.child);
-    expect(gateway.child.signalCode).toBe('SIGKILL');
-  };
+    /** Contacts write `perContact` texts each, one after another, in parallel; the writing stops at a kill. */
+    const burst = (label: string, perContact: number) => {
+      const texts: SentText[] = [];
+      const done = Promise.all(
+        CONTACTS.map(async (contact) => {
+          for (let i = 0; i < perContact; i++) {
+            const text = `${label} ${i} from ${contact}`;
+            const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${contact}/messages`, {
+              to: PHONE,
+              text,
+            });
+            texts.push({ id, contact, text });
+          }
+        }),
+      );
+      return { texts, done };
+    };
 
-  const expectEachDeliveredOnce = async (texts: readonly SentText[], label: string) => {
-    await waitFor(async () => allStored(await rows(), texts), 90_000, 250);
-    const ids = await waitFor(
-      () => {
-        const seen = keysById();
-        return texts.every((t) => seen.has(t.id)) ? seen : null;
-      },
-      60_000,
-      100,
-    );
-    const mine = receiver.accepted.filter((d) => texts.some((t) => t.id === String(d.body.data.id)));
-    console.info(
-      `${label}: ${texts.length} texts, ${mine.length} deliveries accepted ` +
-        `(${mine.length - texts.length} duplicates under the same key), ${receiver.requests()} requests in all`,
-    );
-    expect(texts.filter((t) => ids.get(t.id)?.size !== 1).map((t) => t.id)).toEqual([]);
-    expect(mine.every((d) => d.verified)).toBe(true);
-    for (const t of texts) {
-      expect(mine.find((d) => String(d.body.data.id) === t.id)?.body.data.body).toBe(t.text);
-    }
-  };
+    const killAndRestart = async (): Promise<void> => {
+      const gateway = current();
+      gateway.child.kill('SIGKILL');
+      await exited(gateway.child);
+      expect(gateway.child.signalCode).toBe('SIGKILL');
+    };
 
-  beforeAll(async () => {
-    sim = await startSimulatorProcess();
-    receiver = await startWebhookReceiver(SECRET);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-webhook-crash-'));
-    const gateway = await start();
-    sessionId = await linkProcessSession(gateway, sim, PHONE, 'webhook-crash');
-    const created = await gateway.request('POST', `/api/sessions/${sessionId}/webhooks`, {
-      url: receiver.url,
-      events: ['message.received'],
-      secret: SECRET,
-      retryCount: MAX_WEBHOOK_RETRY_COUNT,
-    });
-    expect(created.status).toBe(201);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.stop()));
-    await receiver?.close();
-    await sim?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 30_000);
+    const expectEachDeliveredOnce = async (texts: readonly SentText[], label: string) => {
+      await waitFor(async () => allStored(await rows(), texts), 90_000, 250);
+      const ids = await waitFor(
+        () => {
+          const seen = keysById();
+          return texts.every((t) => seen.has(t.id)) ? seen : null;
+        },
+        60_000,
+        100,
+      );
+      const mine = receiver.accepted.filter((d) => texts.some((t) => t.id === String(d.body.data.id)));
+      console.info(
+        `${mode}, ${label}: ${texts.length} texts, ${mine.length} deliveries accepted ` +
+          `(${mine.length - texts.length} duplicates under the same key), ${receiver.requests()} requests in all`,
+      );
+      expect(texts.filter((t) => ids.get(t.id)?.size !== 1).map((t) => t.id)).toEqual([]);
+      expect(mine.every((d) => d.verified)).toBe(true);
+      for (const t of texts) {
+        expect(mine.find((d) => String(d.body.data.id) === t.id)?.body.data.body).toBe(t.text);
+      }
+    };
 
-  it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
-    const { texts, done } = burst('healthy', 250);
-    const atKill = await waitFor(() => (keysById().size >= 150 ? keysById().size : null), 60_000, 5);
-    await killAndRestart();
-    console.info(`healthy: killed with ${atKill} texts delivered and ${texts.length} written`);
-    const restarted = await start();
-    await readyAfterRestart(restarted, sessionId, []);
-    await done;
-    expect(texts).toHaveLength(1000);
-    await expectEachDeliveredOnce(texts, 'healthy');
-  }, 240_000);
+    beforeAll(async () => {
+      sim = await startSimulatorProcess();
+      receiver = await startWebhookReceiver(SECRET);
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-webhook-crash-'));
+      const gateway = await start();
+      sessionId = await linkProcessSession(gateway, sim, PHONE, 'webhook-crash');
+      const created = await gateway.request('POST', `/api/sessions/${sessionId}/webhooks`, {
+        url: receiver.url,
+        events: ['message.received'],
+        secret: SECRET,
+        retryCount: MAX_WEBHOOK_RETRY_COUNT,
+      });
+      expect(created.status).toBe(201);
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all(gateways.map((gateway) => gateway.stop()));
+      await receiver?.close();
+      await sim?.stop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    }, 30_000);
 
-  it('killed mid-burst with the receiver down at the kill', async () => {
-    const before = keysById().size;
-    const { texts, done } = burst('receiver down', 50);
-    await waitFor(() => (keysById().size >= before + 40 ? true : null), 60_000, 5);
-    receiver.set({ down: true });
-    // Some texts arrive while the receiver refuses them: their deliveries are waiting for a retry at the kill.
-    await waitFor(
-      async () => (await rows()).filter((m) => m.body?.startsWith('receiver down')).length >= 100,
-      60_000,
-      50,
-    );
-    await killAndRestart();
-    receiver.set({});
-    const restarted = await start();
-    await readyAfterRestart(restarted, sessionId, []);
-    await done;
-    await expectEachDeliveredOnce(texts, 'receiver down');
-  }, 240_000);
-});
+    it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
+      const { texts, done } = burst('healthy', 250);
+      const atKill = await waitFor(() => (keysById().size >= 150 ? keysById().size : null), 60_000, 5);
+      await killAndRestart();
+      console.info(`healthy: killed with ${atKill} texts delivered and ${texts.length} written`);
+      const restarted = await start();
+      await readyAfterRestart(restarted, sessionId, []);
+      await done;
+      expect(texts).toHaveLength(1000);
+      await expectEachDeliveredOnce(texts, 'healthy');
+    }, 240_000);
+
+    it('killed mid-burst with the receiver down at the kill', async () => {
+      const before = keysById().size;
+      const { texts, done } = burst('receiver down', 50);
+      await waitFor(() => (keysById().size >= before + 40 ? true : null), 60_000, 5);
+      receiver.set({ down: true });
+      // Some texts arrive while the receiver refuses them: their deliveries are waiting for a retry at the kill.
+      await waitFor(
+        async () => (await rows()).filter((m) => m.body?.startsWith('receiver down')).length >= 100,
+        60_000,
+        50,
+      );
+      await killAndRestart();
+      receiver.set({});
+      const restarted = await start();
+      await readyAfterRestart(restarted, sessionId, []);
+      await done;
+      await expectEachDeliveredOnce(texts, 'receiver down');
+    }, 240_000);
+  },
+);
