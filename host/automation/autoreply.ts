@@ -49,12 +49,11 @@ export function isAnswerable(message: MessageEventData): boolean {
  * The autoreply evaluator. Only `message.received` is answered (`session.authenticated` refreshes the loop guard's
  * view of which numbers are ours). At most one rule answers a message: the spec says rules are evaluated in order
  * and is silent on several answering, so the first that matches and is not cooling down for this chat wins; a
- * matching rule still cooling down for the chat passes the turn to the next. Failures are logged, never thrown:
- * the event came from an engine, which must not see them.
+ * matching rule still cooling down for the chat passes the turn to the next. Failures are logged, never thrown: a
+ * rejection would keep the outbox entry and replay the event to every consumer, webhooks included.
  *
  * @example
- * const consume = createAutoreply({ data, commands, outcomes, clock, logger });
- * events.subscribe((event) => void consume(event));
+ * relay.addConsumer(createAutoreply({ data, commands, outcomes, clock, logger }));
  */
 export function createAutoreply(deps: AutoreplyDeps): AutoreplyConsumer {
   const own = new OwnAutoreplies({

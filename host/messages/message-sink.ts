@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
-import { type GatewayEvent, LEGACY_ACK, type MessageEventData } from '#shared/domain/events.js';
+import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
-import { isGroupChat } from '#shared/domain/wa-ids.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -19,25 +18,6 @@ export interface MessageSinkDeps {
   events: EventRecorder;
   clock: Clock;
   logger: Logger;
-}
-
-/** The event form of a stored message. */
-export function messageEventData(message: Message): MessageEventData {
-  const mentions = message.metadata?.mentions;
-  return {
-    id: message.waMessageId ?? message.id,
-    messageId: message.id,
-    chatId: message.chatId,
-    from: message.from,
-    to: message.to,
-    author: message.author,
-    body: message.body ?? '',
-    type: message.type,
-    timestamp: message.timestamp ?? Math.floor(Date.parse(message.createdAt) / 1000),
-    fromMe: message.direction === 'outgoing',
-    isGroup: isGroupChat(message.chatId),
-    ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
-  };
 }
 
 export class MessageSink {

@@ -7,13 +7,13 @@
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
-import { LEGACY_ACK } from '#shared/domain/events.js';
+import { LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
 import { contentOfStored } from '#shared/domain/outgoing-content.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { MessageOutcomeNotifier } from '#shared/ports/message-outcomes.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
-import { type MessageSink, messageEventData } from './message-sink.js';
+import type { MessageSink } from './message-sink.js';
 
 export interface SendDeps {
   messages: MessageStore;

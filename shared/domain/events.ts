@@ -5,8 +5,9 @@
  * in EVENT_NAMES already, so webhooks may subscribe to them.
  */
 import { z } from 'zod';
-import { MessageStatus } from './message.js';
+import { type Message, MessageStatus } from './message.js';
 import { SessionStatus } from './session.js';
+import { isGroupChat } from './wa-ids.js';
 
 export const EVENT_NAMES = [
   'message.received',
@@ -52,6 +53,25 @@ export const MessageEventData = z.object({
   mentionedIds: z.array(z.string()).optional(),
 });
 export type MessageEventData = z.infer<typeof MessageEventData>;
+
+/** The event form of a stored message (`message.received`, `message.sent`). */
+export function messageEventData(message: Message): MessageEventData {
+  const mentions = message.metadata?.mentions;
+  return {
+    id: message.waMessageId ?? message.id,
+    messageId: message.id,
+    chatId: message.chatId,
+    from: message.from,
+    to: message.to,
+    author: message.author,
+    body: message.body ?? '',
+    type: message.type,
+    timestamp: message.timestamp ?? Math.floor(Date.parse(message.createdAt) / 1000),
+    fromMe: message.direction === 'outgoing',
+    isGroup: isGroupChat(message.chatId),
+    ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
+  };
+}
 
 /** WhatsApp's legacy numeric ack of each status (openwa-facts §4.4), carried beside it for older receivers. */
 export const LEGACY_ACK: Record<MessageStatus, number> = {

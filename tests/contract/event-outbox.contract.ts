@@ -4,7 +4,7 @@
  * sweep oldest first and only once per period, and removed when completed.
  */
 import { randomUUID } from 'node:crypto';
-import type { GatewayEvent } from '#shared/domain/events.js';
+import { type GatewayEvent, messageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
@@ -30,19 +30,7 @@ const receivedEvent = (message: Message): GatewayEvent => ({
   event: 'message.received',
   sessionId: message.sessionId,
   occurredAt: message.createdAt,
-  data: {
-    id: message.waMessageId ?? message.id,
-    messageId: message.id,
-    chatId: message.chatId,
-    from: message.from,
-    to: message.to,
-    author: message.author,
-    body: message.body ?? '',
-    type: message.type,
-    timestamp: message.timestamp ?? 0,
-    fromMe: false,
-    isGroup: false,
-  },
+  data: messageEventData(message),
 });
 
 const entryOf = (event: GatewayEvent, createdAt: string): OutboxEntry => ({

@@ -16,7 +16,7 @@ import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gatewa
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { waitFor } from '#tests/helpers/test-gateway.js';
 import { startWebhookReceiver, type WebhookReceiver } from '#tests/helpers/webhook-receiver.js';
-import { allStored, incomingRows, type SentText } from './inbound-support.js';
+import { allStored, contactsWrite, incomingRows, type SentText } from './inbound-support.js';
 import { linkProcessSession, readyAfterRestart } from './process-session.js';
 
 const PREFIX = `1557${String(process.pid % 10_000).padStart(4, '0')}`;
@@ -70,25 +70,7 @@ describe.each(MODES)(
       return ids;
     };
 
-    /** Contacts write `perContact` texts each, one after another, in parallel; the writing stops at a kill. */
-    const burst = (label: string, perContact: number) => {
-      const texts: SentText[] = [];
-      const done = Promise.all(
-        CONTACTS.map(async (contact) => {
-          for (let i = 0; i < perContact; i++) {
-            const text = `${label} ${i} from ${contact}`;
-            const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${contact}/messages`, {
-              to: PHONE,
-              text,
-            });
-            texts.push({ id, contact, text });
-          }
-        }),
-      );
-      return { texts, done };
-    };
-
-    const killAndRestart = async (): Promise<void> => {
+    const kill = async (): Promise<void> => {
       const gateway = current();
       gateway.child.kill('SIGKILL');
       await exited(gateway.child);
@@ -139,20 +121,20 @@ describe.each(MODES)(
     }, 30_000);
 
     it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
-      const { texts, done } = burst('healthy', 250);
+      const writing = contactsWrite(sim, CONTACTS, PHONE, 250, 'healthy');
       const atKill = await waitFor(() => (keysById().size >= 150 ? keysById().size : null), 60_000, 5);
-      await killAndRestart();
-      console.info(`healthy: killed with ${atKill} texts delivered and ${texts.length} written`);
+      await kill();
+      console.info(`${mode}, healthy: killed with ${atKill} texts delivered`);
       const restarted = await start();
       await readyAfterRestart(restarted, sessionId, []);
-      await done;
+      const texts = await writing;
       expect(texts).toHaveLength(1000);
       await expectEachDeliveredOnce(texts, 'healthy');
     }, 240_000);
 
     it('killed mid-burst with the receiver down at the kill', async () => {
       const before = keysById().size;
-      const { texts, done } = burst('receiver down', 50);
+      const writing = contactsWrite(sim, CONTACTS, PHONE, 50, 'receiver down');
       await waitFor(() => (keysById().size >= before + 40 ? true : null), 60_000, 5);
       receiver.set({ down: true });
       // Some texts arrive while the receiver refuses them: their deliveries are waiting for a retry at the kill.
@@ -161,12 +143,11 @@ describe.each(MODES)(
         60_000,
         50,
       );
-      await killAndRestart();
+      await kill();
       receiver.set({});
       const restarted = await start();
       await readyAfterRestart(restarted, sessionId, []);
-      await done;
-      await expectEachDeliveredOnce(texts, 'receiver down');
+      await expectEachDeliveredOnce(await writing, 'receiver down');
     }, 240_000);
   },
 );

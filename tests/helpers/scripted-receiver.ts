@@ -28,7 +28,7 @@ export interface ScriptedReceiver {
 }
 
 /** True when the standardwebhooks package and the X-Service-Signature HMAC both accept the delivery. */
-function verifies(secret: string, body: string, headers: Record<string, string>): boolean {
+export function verifiesBothWays(secret: string, body: string, headers: Record<string, string>): boolean {
   const whsec = secret.startsWith('whsec_');
   try {
     new StandardWebhook(
@@ -53,7 +53,7 @@ export async function startScriptedReceiver(
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      received.push({ headers: req.headers, body, verified: verifies(secret, body, headers) });
+      received.push({ headers: req.headers, body, verified: verifiesBothWays(secret, body, headers) });
       res.writeHead(statuses.shift() ?? 200).end();
     });
   });

@@ -3,10 +3,9 @@
  * `standardwebhooks` package and with the X-Service-Signature HMAC) and records it. It can be switched to answer
  * 503 (a receiver that is down), or to fail a share of requests and let another share time out (a flaky one).
  */
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { verifiesBothWays } from './scripted-receiver.js';
 
 export interface ReceivedDelivery {
   event: string;
@@ -41,24 +40,8 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-function verify(secret: string, headers: http.IncomingHttpHeaders, raw: string): boolean {
-  const standard = (() => {
-    try {
-      const key = secret.startsWith('whsec_') ? secret : Buffer.from(secret).toString('base64');
-      new StandardWebhook(key).verify(raw, {
-        'webhook-id': String(headers['webhook-id']),
-        'webhook-timestamp': String(headers['webhook-timestamp']),
-        'webhook-signature': String(headers['webhook-signature']),
-      });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  const keyBytes = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
-  const hmac = `sha256=${createHmac('sha256', keyBytes).update(raw).digest('hex')}`;
-  return standard && headers['x-service-signature'] === hmac;
-}
+const flatHeaders = (headers: http.IncomingHttpHeaders): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
 
 /** Starts a receiver on 127.0.0.1 for deliveries signed with `secret`. */
 export async function startWebhookReceiver(secret: string, random = Math.random): Promise<WebhookReceiver> {
@@ -87,7 +70,9 @@ export async function startWebhookReceiver(secret: string, random = Math.random)
         idempotencyKey: String(req.headers['x-service-idempotency-key']),
         deliveryId: String(req.headers['x-service-delivery-id']),
         retryCount: Number(req.headers['x-service-retry-count']),
-        verified: verify(secret, req.headers, raw) && body.idempotencyKey === req.headers['webhook-id'],
+        verified:
+          verifiesBothWays(secret, raw, flatHeaders(req.headers)) &&
+          body.idempotencyKey === req.headers['webhook-id'],
         body,
         at: Date.now(),
       });

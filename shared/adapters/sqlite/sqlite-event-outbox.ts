@@ -50,7 +50,7 @@ export class SqliteOutboxWriter {
 export class SqliteEventOutbox implements EventOutbox {
   private readonly appendTx: Database.Transaction<(entries: readonly OutboxEntry[]) => void>;
   private readonly claimTx: Database.Transaction<ClaimFn>;
-  private readonly deleteRow: Database.Statement<[string]>;
+  private readonly completeTx: Database.Transaction<(ids: readonly string[]) => void>;
   private readonly countRows: Database.Statement<[], { total: number }>;
 
   constructor(
@@ -69,7 +69,11 @@ export class SqliteEventOutbox implements EventOutbox {
       for (const row of rows) claim.run(now, row.rowid);
       return rows;
     });
-    this.deleteRow = db.prepare('DELETE FROM event_outbox WHERE id = ?');
+    const deleteRow = db.prepare<[string]>('DELETE FROM event_outbox WHERE id = ?');
+    // The relay removes what settled in one turn of the event loop together: one commit, not one per entry.
+    this.completeTx = db.transaction((ids) => {
+      for (const id of ids) deleteRow.run(id);
+    });
     this.countRows = db.prepare('SELECT COUNT(*) AS total FROM event_outbox');
   }
 
@@ -86,9 +90,7 @@ export class SqliteEventOutbox implements EventOutbox {
   }
 
   async complete(ids: readonly string[]): Promise<void> {
-    runSql(STORE, () => {
-      for (const id of ids) this.deleteRow.run(id);
-    });
+    runSql(STORE, () => this.completeTx.immediate(ids));
   }
 
   async count(): Promise<number> {
