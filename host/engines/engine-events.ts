@@ -77,7 +77,6 @@ export const ENGINE_EVENTS = {
   restriction: RestrictionNotice,
   /** The account's push name became known or changed (it may arrive after the connection opened). */
   profileChanged: z.object({ pushName: z.string().nullable() }),
-  messageReceived: InboundMessage,
   messageStatus: OutgoingStatus,
   callOffered: IncomingCall,
 } as const;
@@ -89,15 +88,24 @@ export type EngineEventMap = { [K in EngineEventName]: EngineEventData<K> };
 /** How one engine instance reports to its session runner. */
 export interface EngineEmitter {
   emit<K extends EngineEventName>(name: K, data: EngineEventData<K>): void;
+  /**
+   * Hands over a message that arrived and resolves once it is stored together with its event (rejects when it could
+   * not be). The network forgets a message once the device acknowledges it, so an engine that can hold that
+   * acknowledgement holds it until this resolves.
+   */
+  receive(message: InboundMessage): Promise<void>;
 }
 
-/** One handler per event: what a session runner gives for each engine it creates. */
-export type EngineEventHandlers = { [K in EngineEventName]: (data: EngineEventData<K>) => void };
+/** One handler per event, and where received messages go: what a session runner gives each engine it creates. */
+export type EngineEventHandlers = { [K in EngineEventName]: (data: EngineEventData<K>) => void } & {
+  receive(message: InboundMessage): Promise<void>;
+};
 
-/** The emitter that calls `handlers[name]` for every event. */
+/** The emitter that calls `handlers[name]` for every event and `handlers.receive` for every message. */
 export function emitterOf(handlers: EngineEventHandlers): EngineEmitter {
   return {
     emit: (name, data) => (handlers[name] as (payload: typeof data) => void)(data),
+    receive: (message) => handlers.receive(message),
   };
 }
 
@@ -105,5 +113,6 @@ export function emitterOf(handlers: EngineEventHandlers): EngineEmitter {
 export function checkedEmitter(inner: EngineEmitter): EngineEmitter {
   return {
     emit: (name, data) => inner.emit(name, ENGINE_EVENTS[name].parse(data) as typeof data),
+    receive: (message) => inner.receive(InboundMessage.parse(message)),
   };
 }

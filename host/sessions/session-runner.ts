@@ -215,9 +215,13 @@ export class SessionRunner {
       profileChanged: ({ pushName }) => {
         if (live()) void this.writer.patch({ pushName }).catch(this.logError);
       },
-      // Messages are stored even from a superseded engine: they happened on the network either way.
-      messageReceived: (message) =>
-        void this.deps.sink.received(this.session.id, message).catch(this.logError),
+      // Messages are stored even from a superseded engine: they happened on the network either way. A failure is
+      // the engine's to answer too (it leaves the message unacknowledged, for the network to deliver again).
+      receive: (message) =>
+        this.deps.sink.received(this.session.id, message).catch((error: unknown) => {
+          this.logError(error);
+          throw error;
+        }),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       callOffered: (call) => {
         if (!live()) return;

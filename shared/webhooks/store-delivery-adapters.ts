@@ -11,12 +11,23 @@ import type { DeliveryFailureStore } from '#shared/ports/delivery-failure-store.
 import type { WebhookStore } from '#shared/ports/webhook-store.port.js';
 import type { DeliveryFailureRecord, DeliveryFailures, DeliveryTargets } from './delivery-attempts.js';
 
+/** `lastTriggeredAt` is written at most this often per webhook: a write per delivery costs more than the POST. */
+export const TRIGGERED_WRITE_INTERVAL_MS = 1000;
+
 export function storeDeliveryTargets(webhooks: WebhookStore, audit: AuditRecorder): DeliveryTargets {
+  /** When each webhook's `lastTriggeredAt` was last written by this process (epoch ms of the delivery). */
+  const written = new Map<string, number>();
   return {
     active: (sessionId) => webhooks.listActive(sessionId),
     current: (sessionId, webhookId) => webhooks.findById(sessionId, webhookId),
     triggered: async (target, at) => {
-      await webhooks.touchTriggered(target.sessionId, target.id, at);
+      const last = written.get(target.id);
+      if (last === undefined || at.getTime() - last >= TRIGGERED_WRITE_INTERVAL_MS) {
+        // Deleted webhooks leave their entry: bounded all the same.
+        if (written.size >= 10_000) written.clear();
+        written.set(target.id, at.getTime());
+        await webhooks.touchTriggered(target.sessionId, target.id, at);
+      }
       void audit.record(SYSTEM_CALLER, {
         action: 'webhook_triggered',
         sessionId: target.sessionId,

@@ -1,7 +1,8 @@
 /**
  * Delivers events to webhooks: fan-out to every active webhook of the session that subscribes to the event (or to
  * `*`) and whose filters pass, one delivery each with a `deliveryId` stable across its retries, under a bounded
- * concurrency. Each attempt re-reads its webhook (deleted, disabled or unsubscribed: the delivery stops; a changed
+ * concurrency per webhook (a slow or failing receiver fills its own waiting line, never another webhook's). Each
+ * attempt re-reads its webhook (deleted, disabled or unsubscribed: the delivery stops; a changed
  * URL, secret or headers applies), is signed at the time it is sent, and succeeds only on a 2xx. Failures wait
  * `retryDelayMs × 2^(attempt−1)` without holding a slot, up to the webhook's `retryCount` attempts; then a failure
  * row records it. Deliveries that are never attempted (over the payload cap, the waiting line full, shutdown)
@@ -65,7 +66,8 @@ const realSleep = (ms: number, signal: AbortSignal) =>
   });
 
 export class WebhookDispatcher {
-  private readonly limiter: ConcurrencyLimiter;
+  /** One limiter per webhook with deliveries running or waiting; dropped once idle. */
+  private readonly limiters = new Map<string, ConcurrencyLimiter>();
   private readonly attempts: DeliveryAttempts;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly closing = new AbortController();
@@ -75,7 +77,6 @@ export class WebhookDispatcher {
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
-    this.limiter = new ConcurrencyLimiter(options.concurrency, options.maxWaiting);
     this.attempts = new DeliveryAttempts(deps, options);
     this.sleep = deps.sleep ?? realSleep;
   }
@@ -94,7 +95,7 @@ export class WebhookDispatcher {
    */
   close(): void {
     this.closing.abort();
-    this.limiter.close();
+    for (const limiter of this.limiters.values()) limiter.close();
   }
 
   /** Resolves once every delivery begun so far has its outcome (call after close, before the stores close). */
@@ -125,7 +126,9 @@ export class WebhookDispatcher {
         await this.sleep(backoffMs(this.options.retryDelayMs, attempt - 1), this.closing.signal);
       let outcome: PostOutcome | 'stopped';
       try {
-        outcome = await this.limiter.run(() => this.attempt(event, target, ids, prepared.body, attempt));
+        outcome = await this.limited(target.id, () =>
+          this.attempt(event, target, ids, prepared.body, attempt),
+        );
       } catch (error) {
         if (!(error instanceof LimiterRefusal)) throw error;
         // Never attempted (or not again): the line was full, or the gateway is shutting down.
@@ -142,6 +145,23 @@ export class WebhookDispatcher {
     }
     await this.attempts.failed(event, target, ids, made, last);
     return 'failed';
+  }
+
+  /** Runs `task` under the webhook's limiter (created on first use, closed from birth once shutting down). */
+  private async limited<T>(webhookId: string, task: () => Promise<T>): Promise<T> {
+    let limiter = this.limiters.get(webhookId);
+    if (!limiter) {
+      limiter = new ConcurrencyLimiter(this.options.concurrency, this.options.maxWaiting);
+      if (this.closing.signal.aborted) limiter.close();
+      this.limiters.set(webhookId, limiter);
+    }
+    try {
+      return await limiter.run(task);
+    } finally {
+      const { active, waiting } = limiter.load;
+      if (active === 0 && waiting === 0 && this.limiters.get(webhookId) === limiter)
+        this.limiters.delete(webhookId);
+    }
   }
 
   /** One attempt against the webhook as it is now; 'stopped' when it no longer wants this event. */

@@ -38,6 +38,8 @@ describe('connection loss and reconnect', () => {
     const ready = await waitForSession(gw, session.id, 'ready', () => true, 3000);
     expect(ready).toMatchObject({ phone: '15550001111', pushName: 'Alice', lastError: null });
 
+    // The row is written before its event is published: the API can answer `ready` a moment before the event.
+    await waitFor(() => recorder.statuses().length >= 4, 2000);
     expect(recorder.statuses()).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
     expect(recorder.names()).toContain('session.disconnected');
     expect(recorder.names()).not.toContain('session.qr');
@@ -53,6 +55,7 @@ describe('connection loss and reconnect', () => {
     gw.network.dropConnection(session.id);
     await waitForSession(gw, session.id, 'disconnected');
     await waitForSession(gw, session.id, 'ready', () => true, 3000);
+    await waitFor(() => recorder.statuses().length >= 8, 2000);
     expect(recorder.statuses().slice(4)).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
     const secondReconnect = recorder.events.filter((e) => e.event === 'session.status').at(-3)!;
     expect(secondReconnect.at - secondDropAt).toBeLessThan(1590); // a second attempt would wait ≥ 1600 ms

@@ -189,33 +189,37 @@ export async function liveDevices(sim) {
   return list.filter((a) => a.devices?.some((d) => d.liveConnections === 1 && !d.loggedOut)).length;
 }
 
-const BUNDLE = path.join(ROOT, 'dist/bench-gateway.mjs');
+/** Bundles `entry` (esbuild options: `stdin` or `entryPoints`) to dist/`name`.mjs, packages external, and imports it. */
+export async function bundleAndImport(name, entry) {
+  const outfile = path.join(ROOT, `dist/${name}.mjs`);
+  await build({
+    ...entry,
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    logLevel: 'warning',
+  });
+  await stopEsbuild(); // its service process is not needed any more
+  return import(pathToFileURL(outfile).href);
+}
 
 let gatewayModule = null;
 /** Bundles embedded/gateway.ts once per process (packages stay external) and imports it. */
 export async function loadGatewayModule() {
-  gatewayModule ??= (async () => {
-    await build({
-      stdin: {
-        contents: [
-          "export { startGateway } from './embedded/gateway.ts';",
-          "export { loadEnv } from './shared/config/env.ts';",
-          "export { generateWaMessageId } from './shared/domain/wa-ids.ts';",
-        ].join('\n'),
-        resolveDir: ROOT,
-        sourcefile: 'bench-gateway-messages-entry.ts',
-        loader: 'ts',
-      },
-      outfile: BUNDLE,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      logLevel: 'warning',
-    });
-    await stopEsbuild(); // its service process is not needed any more
-    return import(pathToFileURL(BUNDLE).href);
-  })();
+  gatewayModule ??= bundleAndImport('bench-gateway', {
+    stdin: {
+      contents: [
+        "export { startGateway } from './embedded/gateway.ts';",
+        "export { loadEnv } from './shared/config/env.ts';",
+        "export { generateWaMessageId } from './shared/domain/wa-ids.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'bench-gateway-messages-entry.ts',
+      loader: 'ts',
+    },
+  });
   return gatewayModule;
 }

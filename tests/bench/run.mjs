@@ -12,6 +12,7 @@ import { lambdaBundles } from './lambda-bundles.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
 import { sendSustained } from './send-sustained.mjs';
 import { startupTime } from './startup.mjs';
+import { webhookReliability } from './webhook-reliability.mjs';
 
 // The gateways the benchmarks start run on the Node of .nvmrc (on another line SQLite's addon crashes): a run on
 // another Node starts itself again under scripts/use-node.sh, which provides that one.
@@ -69,6 +70,21 @@ const benches = {
   inbound: async () => {
     const r = await baileysInbound();
     return { ...r, goals: { sequentialP99Ms: '< 50' }, met: r.sequential.latencyMs.p99 < 50 };
+  },
+  // Webhooks end to end in each mode: latency and fan-out rate (goals: embedded inline), and the reliability run.
+  webhooks: async () => {
+    const r = await webhookReliability();
+    const inline = r.modes.inline;
+    return {
+      ...r,
+      goals: { inlineLatencyP50Ms: '< 10', inlineLatencyP99Ms: '< 50', inlineDeliveriesPerSecond: '>= 3000' },
+      met:
+        Object.values(r.modes).every((m) => m.reliability.ok) &&
+        (!inline ||
+          (inline.latencyMs.p50 < 10 &&
+            inline.latencyMs.p99 < 50 &&
+            inline.throughput.deliveriesPerSecond >= 3000)),
+    };
   },
   // Each Lambda as `sls package` builds it: size and cold init (fresh process: import + one invoke). The goals are
   // the API functions'; maintenance is reported beside them, the MCP and delivery functions do not exist yet.

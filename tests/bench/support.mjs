@@ -97,14 +97,14 @@ export async function startEmbeddedGateway(extra = {}) {
   const port = await freePort();
   const dataDir = tempDataDir();
   const base = `http://127.0.0.1:${port}`;
-  const { child } = await startProcess(
+  const { child, output } = await startProcess(
     'node',
     ['dist/embedded/main.js'],
     embeddedEnv(port, dataDir, extra),
     httpOk(`${base}/api/health/ready`),
   );
   const key = fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim();
-  return { child, base, dataDir, key };
+  return { child, base, dataDir, key, output };
 }
 
 export function load(url, { connections = 50, duration = 10, headers = {} } = {}) {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Message } from '#shared/domain/message.js';
 import { MAX_WEBHOOK_RETRY_COUNT } from '#shared/domain/webhook.js';
+import { expectEachDeliveredOnce, keysByMessageId } from '#tests/helpers/delivered-once.js';
 import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { waitFor } from '#tests/helpers/test-gateway.js';
@@ -59,17 +60,6 @@ describe.each(MODES)(
         sessionId,
       );
 
-    /** Network ids of `message.received` deliveries, each with the distinct idempotency keys it arrived under. */
-    const keysById = () => {
-      const ids = new Map<string, Set<string>>();
-      for (const d of receiver.accepted) {
-        if (d.event !== 'message.received') continue;
-        const id = String(d.body.data.id);
-        ids.set(id, (ids.get(id) ?? new Set()).add(d.idempotencyKey));
-      }
-      return ids;
-    };
-
     const kill = async (): Promise<void> => {
       const gateway = current();
       gateway.child.kill('SIGKILL');
@@ -77,26 +67,9 @@ describe.each(MODES)(
       expect(gateway.child.signalCode).toBe('SIGKILL');
     };
 
-    const expectEachDeliveredOnce = async (texts: readonly SentText[], label: string) => {
+    const expectAllDeliveredOnce = async (texts: readonly SentText[], label: string) => {
       await waitFor(async () => allStored(await rows(), texts), 90_000, 250);
-      const ids = await waitFor(
-        () => {
-          const seen = keysById();
-          return texts.every((t) => seen.has(t.id)) ? seen : null;
-        },
-        60_000,
-        100,
-      );
-      const mine = receiver.accepted.filter((d) => texts.some((t) => t.id === String(d.body.data.id)));
-      console.info(
-        `${mode}, ${label}: ${texts.length} texts, ${mine.length} deliveries accepted ` +
-          `(${mine.length - texts.length} duplicates under the same key), ${receiver.requests()} requests in all`,
-      );
-      expect(texts.filter((t) => ids.get(t.id)?.size !== 1).map((t) => t.id)).toEqual([]);
-      expect(mine.every((d) => d.verified)).toBe(true);
-      for (const t of texts) {
-        expect(mine.find((d) => String(d.body.data.id) === t.id)?.body.data.body).toBe(t.text);
-      }
+      await expectEachDeliveredOnce(receiver, texts, `${mode}, ${label}`, 60_000);
     };
 
     beforeAll(async () => {
@@ -122,20 +95,24 @@ describe.each(MODES)(
 
     it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
       const writing = contactsWrite(sim, CONTACTS, PHONE, 250, 'healthy');
-      const atKill = await waitFor(() => (keysById().size >= 150 ? keysById().size : null), 60_000, 5);
+      const atKill = await waitFor(
+        () => (keysByMessageId(receiver).size >= 150 ? keysByMessageId(receiver).size : null),
+        60_000,
+        5,
+      );
       await kill();
       console.info(`${mode}, healthy: killed with ${atKill} texts delivered`);
       const restarted = await start();
       await readyAfterRestart(restarted, sessionId, []);
       const texts = await writing;
       expect(texts).toHaveLength(1000);
-      await expectEachDeliveredOnce(texts, 'healthy');
+      await expectAllDeliveredOnce(texts, 'healthy');
     }, 240_000);
 
     it('killed mid-burst with the receiver down at the kill', async () => {
-      const before = keysById().size;
+      const before = keysByMessageId(receiver).size;
       const writing = contactsWrite(sim, CONTACTS, PHONE, 50, 'receiver down');
-      await waitFor(() => (keysById().size >= before + 40 ? true : null), 60_000, 5);
+      await waitFor(() => (keysByMessageId(receiver).size >= before + 40 ? true : null), 60_000, 5);
       receiver.set({ down: true });
       // Some texts arrive while the receiver refuses them: their deliveries are waiting for a retry at the kill.
       await waitFor(
@@ -147,7 +124,7 @@ describe.each(MODES)(
       receiver.set({});
       const restarted = await start();
       await readyAfterRestart(restarted, sessionId, []);
-      await expectEachDeliveredOnce(await writing, 'receiver down');
+      await expectAllDeliveredOnce(await writing, 'receiver down');
     }, 240_000);
   },
 );

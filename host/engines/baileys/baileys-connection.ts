@@ -32,6 +32,8 @@ export interface BaileysConnectionOptions {
   connectTimeoutMs: number;
   /** A message this session sent recently, for the network's retry requests (see BaileysSending). */
   sentMessage(waMessageId: string): proto.IMessage | undefined;
+  /** Called with each decrypted message before its receipt; resolves once it is stored (see BaileysInbound). */
+  beforeReceipt(socket: WASocket, message: proto.IWebMessageInfo): Promise<void>;
   /** Attaches the other concerns' handlers to a socket just created (before it has emitted anything). */
   onSocket(socket: WASocket): void;
 }
@@ -137,6 +139,8 @@ export class BaileysConnection {
       // The network asks again for a message a recipient could not decrypt: answer from the recent sends.
       getMessage: async (key): Promise<proto.IMessage | undefined> =>
         key.id ? this.options.sentMessage(key.id) : undefined,
+      // The receipt of a contact's message waits until the message is stored (Waygate's Baileys patch).
+      beforeMessageReceipt: (message) => this.options.beforeReceipt(socket, message),
     });
     this.socket = socket;
     this.armConnectTimeout(socket);

@@ -12,7 +12,7 @@ import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
 import { BaileysConnection } from './baileys-connection.js';
-import { listenInbound } from './baileys-inbound.js';
+import { BaileysInbound } from './baileys-inbound.js';
 import { BaileysPairing } from './baileys-pairing.js';
 import { BaileysSending } from './baileys-sending.js';
 import type { RecentMessages } from './recent-messages.js';
@@ -39,14 +39,16 @@ export class BaileysEngine implements MessagingEngine {
     this.sending = new BaileysSending(session.id, socket, options.recentMessages);
     this.pairing = new BaileysPairing(socket);
     this.calls = new BaileysCalls(events);
+    const inbound = new BaileysInbound(events);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
       webSocketUrl: options.webSocketUrl,
       logger: options.logger,
       connectTimeoutMs: options.connectTimeoutMs,
       sentMessage: (waMessageId) => this.sending.sentMessage(waMessageId),
+      beforeReceipt: (created, message) => inbound.beforeReceipt(created, message),
       onSocket: (created) => {
-        listenInbound(created, events);
+        inbound.listen(created);
         this.calls.listen(created, () => created === this.connection.current);
       },
     });

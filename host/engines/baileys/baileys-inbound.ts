@@ -1,31 +1,67 @@
 /**
- * The Baileys engine's inbound side: what a socket receives about messages, as engine events. Contacts' messages
- * become `messageReceived`, delivery states of our own messages `messageStatus` (mapping in baileys-messages.ts).
+ * The Baileys engine's inbound side: what a socket receives about messages. Contacts' messages are handed to the
+ * session runner (`receive`) before Baileys acknowledges them, delivery states of our own messages become
+ * `messageStatus` events (mapping in baileys-messages.ts).
+ *
+ * The network forgets a message once the device sends its receipt, and the Signal state its decryption advanced
+ * refuses the same ciphertext again. Baileys sends the receipt before it reports the message (and holds reports of
+ * the offline backlog until the whole backlog is in), so a gateway dying in between lost the message for good. Our
+ * patch of Baileys (patches/, applied at install) calls `beforeReceipt` after decrypting and waits for it: the
+ * receipt goes out, and the Signal state is committed, only once the message is stored. A failed store leaves the
+ * message unacknowledged and the state rolled back, so the network delivers it again at the next connection.
  */
-import { jidDecode, type WASocket } from '@whiskeysockets/baileys';
-import type { EngineEmitter } from '#host/engines/engine-events.js';
+import { AsyncResource } from 'node:async_hooks';
+import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
+import type { EngineEmitter, InboundMessage } from '#host/engines/engine-events.js';
 import { inboundFromBaileys, statusFromBaileys, statusFromOwnUpsert } from './baileys-messages.js';
 
-/** Reports what `socket` receives about messages, for as long as it lives. */
-export function listenInbound(socket: WASocket, events: EngineEmitter): void {
-  // Both kinds of upsert carry contacts' messages: `notify` those that arrive live, `append` those the network
-  // held while the device was offline (gateway down, connection dropped), delivered at the next login. Appends
-  // also carry notifications, call stubs and newsletter posts: inboundFromBaileys keeps only contacts' texts, and
-  // a message seen twice is stored once (unique network id). A socket being closed still reports what it received:
-  // Baileys acknowledged those messages to the network already, which will not deliver them again.
-  socket.ev.on('messages.upsert', ({ messages }) => {
-    const phone = jidDecode(socket.authState.creds.me?.id ?? '')?.user ?? '';
-    for (const message of messages) {
-      const own = statusFromOwnUpsert(message);
-      if (own) events.emit('messageStatus', own);
-      const inbound = inboundFromBaileys(message, phone);
-      if (inbound) events.emit('messageReceived', inbound);
-    }
-  });
-  socket.ev.on('messages.update', (updates) => {
-    for (const update of updates) {
-      const status = statusFromBaileys(update);
-      if (status) events.emit('messageStatus', status);
-    }
-  });
+export class BaileysInbound {
+  /** Messages already handed over before their receipt: their upsert (the same object) needs nothing more. */
+  private readonly handedOver = new WeakSet<proto.IWebMessageInfo>();
+  /**
+   * Hands a message to the runner outside Baileys' keys transaction. The hook runs inside the transaction's async
+   * context; work started from there (the relay, an autoreply that sends and encrypts) would join a transaction
+   * that has committed by then, and its Signal writes would be lost. Bound here, at engine creation, it runs in
+   * the engine's own context instead.
+   */
+  private readonly handOver: (message: InboundMessage) => Promise<void>;
+
+  constructor(private readonly events: EngineEmitter) {
+    this.handOver = AsyncResource.bind((message: InboundMessage) => this.events.receive(message));
+  }
+
+  /** The `beforeMessageReceipt` hook of `socket`: resolves once a contact's message is stored (see above). */
+  async beforeReceipt(socket: WASocket, message: proto.IWebMessageInfo): Promise<void> {
+    const inbound = inboundFromBaileys(message as WAMessage, ownPhone(socket));
+    this.handedOver.add(message);
+    if (inbound) await this.handOver(inbound);
+  }
+
+  /** Reports what `socket` receives about messages, for as long as it lives. */
+  listen(socket: WASocket): void {
+    // Upserts carry what the hook did not see: messages that arrive by other paths (a resend the phone answers
+    // with), and our own messages' delivery states. A message seen twice is stored once (unique network id). A
+    // socket being closed still reports what it received.
+    socket.ev.on('messages.upsert', ({ messages }) => {
+      const phone = ownPhone(socket);
+      for (const message of messages) {
+        const own = statusFromOwnUpsert(message);
+        if (own) this.events.emit('messageStatus', own);
+        if (this.handedOver.has(message)) continue;
+        const inbound = inboundFromBaileys(message, phone);
+        // Nothing to hold an acknowledgement for here: a failure is logged by the runner.
+        if (inbound) void this.handOver(inbound).catch(() => undefined);
+      }
+    });
+    socket.ev.on('messages.update', (updates) => {
+      for (const update of updates) {
+        const status = statusFromBaileys(update);
+        if (status) this.events.emit('messageStatus', status);
+      }
+    });
+  }
+}
+
+function ownPhone(socket: WASocket): string {
+  return jidDecode(socket.authState.creds.me?.id ?? '')?.user ?? '';
 }

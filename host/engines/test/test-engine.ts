@@ -31,6 +31,7 @@ class TestEngine implements MessagingEngine {
       emit: (name, data) => {
         if (!this.closed) this.events.emit(name, data);
       },
+      receive: (message) => (this.closed ? Promise.resolve() : this.events.receive(message)),
       drop: (loggedOut) => {
         if (this.closed) return;
         this.close();

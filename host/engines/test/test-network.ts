@@ -19,6 +19,8 @@ export interface NetworkConnection {
   sessionId: string;
   /** Reports to the engine's session runner (nothing once the engine closed). */
   emit: EngineEmitter['emit'];
+  /** Hands a message to the engine's session runner; resolves once it is stored (at once when the engine closed). */
+  receive: EngineEmitter['receive'];
   /** The network ends the connection; `loggedOut` when it also voided the credentials. */
   drop(loggedOut: boolean): void;
 }
@@ -138,11 +140,11 @@ export class TestNetwork {
     this.connections.get(sessionId)?.emit('restriction', notice);
   }
 
-  /** A contact's message arriving at the session. */
-  deliverInbound(sessionId: string, message: InboundMessage): void {
+  /** A contact's message arriving at the session; resolves once the session stored it. */
+  deliverInbound(sessionId: string, message: InboundMessage): Promise<void> {
     const connection = this.connections.get(sessionId);
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
-    connection.emit('messageReceived', message);
+    return connection.receive(message);
   }
 
   /** A receipt for a message the session sent (delivered, read …). */

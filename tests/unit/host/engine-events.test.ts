@@ -14,13 +14,16 @@ import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 
 function recording() {
-  const seen: [EngineEventName, unknown][] = [];
-  const handlers = Object.fromEntries(
-    Object.keys(ENGINE_EVENTS).map((name) => [
-      name,
-      (data: unknown) => seen.push([name as EngineEventName, data]),
-    ]),
-  ) as unknown as EngineEventHandlers;
+  const seen: [EngineEventName | 'receive', unknown][] = [];
+  const handlers = {
+    ...Object.fromEntries(
+      Object.keys(ENGINE_EVENTS).map((name) => [
+        name,
+        (data: unknown) => seen.push([name as EngineEventName, data]),
+      ]),
+    ),
+    receive: async (message: unknown) => void seen.push(['receive', message]),
+  } as unknown as EngineEventHandlers;
   return { seen, handlers };
 }
 
@@ -37,27 +40,50 @@ const inbound = {
 };
 
 describe('engine events', () => {
-  it('reach the handler of their name, payload unchanged', () => {
+  it('reach the handler of their name, payload unchanged; messages reach `receive`', async () => {
     const { seen, handlers } = recording();
 
-    emitterOf(handlers).emit('messageReceived', inbound);
+    await emitterOf(handlers).receive(inbound);
     emitterOf(handlers).emit('failed', { reason: 'refused' });
 
     expect(seen).toEqual([
-      ['messageReceived', inbound],
+      ['receive', inbound],
       ['failed', { reason: 'refused' }],
     ]);
   });
 
-  it('are refused by the checked emitter when the payload does not match its schema', () => {
+  it('let an engine wait for a message to be stored, and learn when it could not be', async () => {
+    let store: () => void = () => undefined;
+    const { handlers } = recording();
+    const stored = new Promise<void>((resolve) => {
+      store = resolve;
+    });
+    let settled = false;
+    const receiving = emitterOf({ ...handlers, receive: () => stored })
+      .receive(inbound)
+      .then(() => {
+        settled = true;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    store();
+    await receiving;
+    expect(settled).toBe(true);
+
+    const failing = emitterOf({ ...handlers, receive: () => Promise.reject(new Error('disk full')) });
+    await expect(failing.receive(inbound)).rejects.toThrow('disk full');
+  });
+
+  it('are refused by the checked emitter when the payload does not match its schema', async () => {
     const { seen, handlers } = recording();
     const checked = checkedEmitter(emitterOf(handlers));
     const malformed = { ...inbound, timestamp: 'yesterday' } as unknown as typeof inbound;
 
-    expect(() => checked.emit('messageReceived', malformed)).toThrow();
-    checked.emit('messageReceived', inbound);
+    expect(() => checked.receive(malformed)).toThrow();
+    expect(() => checked.emit('failed', { reason: 42 } as unknown as { reason: string })).toThrow();
+    await checked.receive(inbound);
 
-    expect(seen).toEqual([['messageReceived', inbound]]);
+    expect(seen).toEqual([['receive', inbound]]);
   });
 
   it('from the test engine are checked: a test feeding it a malformed message fails at once', async () => {

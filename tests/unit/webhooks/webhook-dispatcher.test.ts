@@ -171,15 +171,39 @@ describe('WebhookDispatcher', () => {
     s = setup({ concurrency: 1, maxWaiting: 1 });
     let release: () => void = () => undefined;
     s.answers.push(() => new Promise<PostOutcome>((resolve) => (release = () => resolve({ status: 200 }))));
-    for (const id of ['wh1', 'wh2', 'wh3']) s.webhooks.set(id, target({ id }));
-    const outcomes = s.dispatcher.dispatch(event);
+    s.webhooks.set('wh1', target());
+    const outcomes = ['M1', 'M2', 'M3'].map((id) =>
+      s.dispatcher.dispatch({ ...event, data: { ...event.data, id } }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     s.dispatcher.close();
     release();
-    expect((await outcomes).sort()).toEqual(['delivered', 'dropped', 'dropped']);
+    expect((await Promise.all(outcomes)).flat()).toEqual(['delivered', 'dropped', 'dropped']);
     expect(s.failures.map((f) => [f.attempts, f.lastError]).sort()).toEqual([
       [0, 'ConcurrencyLimiter closed'],
       [0, 'ConcurrencyLimiter queue full'],
     ]);
+  });
+
+  it('keeps each webhook to its own line: a receiver that hangs never holds up another webhook', async () => {
+    s = setup({ concurrency: 1, maxWaiting: 1 });
+    let release: () => void = () => undefined;
+    s.answers.push(() => new Promise<PostOutcome>((resolve) => (release = () => resolve({ status: 200 }))));
+    s.webhooks.set('slow', target({ id: 'slow', url: 'https://slow.example.com/hook' }));
+    const slow = s.dispatcher.dispatch(event);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The slow webhook's only slot is taken and its line has room for one: a second webhook still delivers at once.
+    s.webhooks.set('fast', target({ id: 'fast', url: 'https://fast.example.com/hook' }));
+    s.webhooks.delete('slow');
+    expect(await s.dispatcher.dispatch({ ...event, data: { ...event.data, id: 'M2' } })).toEqual([
+      'delivered',
+    ]);
+    expect(s.posts.map((p) => p.url)).toEqual([
+      'https://slow.example.com/hook',
+      'https://fast.example.com/hook',
+    ]);
+    release();
+    expect(await slow).toEqual(['delivered']);
+    expect(s.failures).toEqual([]);
   });
 });
