@@ -158,6 +158,8 @@ async function buildHost(onOutput) {
  * - `env`: variables for both the functions and the host (e.g. RATE_LIMIT_MAX, SEND_WAIT_MS, WA_WEBSOCKET_URL);
  *   `functionsEnv` / `hostEnv`: for one side only.
  * - `host: false` starts no host; `build: false` skips `node scripts/build.mjs` (dist/ is already fresh).
+ * - `webhookPollers`: batches of the webhook queue the trigger has in flight at once (default 2; Lambda itself scales
+ *   its pollers with the queue's depth).
  * - `webhookTrigger: false` leaves the webhook queue unconsumed; by default scripts/offline-sqs-trigger.mjs feeds
  *   it to the webhookDelivery function as its SQS trigger would (serverless offline serves HTTP events only).
  * - `onOutput(name, line)`: every line the children print (default: dropped; their last lines are in errors).
@@ -309,6 +311,7 @@ export async function startOffline(options = {}) {
         queueUrl: queues.standardQueueUrl,
         lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
         functionName: 'waygate-offline-webhookDelivery',
+        pollers: options.webhookPollers,
       });
       cleanups.push(() => trigger.stop());
     }

@@ -79,8 +79,8 @@ const benches = {
       ...r,
       goals: { inlineLatencyP50Ms: '< 10', inlineLatencyP99Ms: '< 50', inlineDeliveriesPerSecond: '>= 3000' },
       met:
-        Object.values(r.modes).every((m) => m.reliability.ok) &&
-        (!inline ||
+        Object.values(r.modes).every((m) => m.reliability?.ok) &&
+        (!inline?.latencyMs ||
           (inline.latencyMs.p50 < 10 &&
             inline.latencyMs.p99 < 50 &&
             inline.throughput.deliveriesPerSecond >= 3000)),
