@@ -38,9 +38,12 @@ describe('connection loss and reconnect', () => {
     const ready = await waitForSession(gw, session.id, 'ready', () => true, 3000);
     expect(ready).toMatchObject({ phone: '15550001111', pushName: 'Alice', lastError: null });
 
-    // The row is written before its event is published: the API can answer `ready` a moment before the event.
-    await waitFor(() => recorder.statuses().length >= 4, 2000);
-    expect(recorder.statuses()).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
+    expect(await recorder.reached(['ready'])).toEqual([
+      'disconnected',
+      'initializing',
+      'authenticating',
+      'ready',
+    ]);
     expect(recorder.names()).toContain('session.disconnected');
     expect(recorder.names()).not.toContain('session.qr');
     const reconnectAt = recorder.events.find(
@@ -55,8 +58,9 @@ describe('connection loss and reconnect', () => {
     gw.network.dropConnection(session.id);
     await waitForSession(gw, session.id, 'disconnected');
     await waitForSession(gw, session.id, 'ready', () => true, 3000);
-    await waitFor(() => recorder.statuses().length >= 8, 2000);
-    expect(recorder.statuses().slice(4)).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
+    expect(
+      (await recorder.reached(['disconnected', 'initializing', 'authenticating', 'ready'])).slice(4),
+    ).toEqual(['disconnected', 'initializing', 'authenticating', 'ready']);
     const secondReconnect = recorder.events.filter((e) => e.event === 'session.status').at(-3)!;
     expect(secondReconnect.at - secondDropAt).toBeLessThan(1590); // a second attempt would wait ≥ 1600 ms
     recorder.stop();
@@ -74,7 +78,7 @@ describe('connection loss and reconnect', () => {
     expect(failed.lastError).toMatch(/exhausted/i);
     expect(failed.lastError).toMatch(/connection lost/);
     expect(gw.network.isConnected(session.id)).toBe(false);
-    expect(recorder.statuses()).toEqual(['disconnected', 'failed']);
+    expect(await recorder.reached(['failed'])).toEqual(['disconnected', 'failed']);
     // A failed session can be started again by the operator, and its credentials still log it in.
     await startTo(gw, session.id, 'ready');
     recorder.stop();
@@ -91,7 +95,7 @@ describe('connection loss and reconnect', () => {
       gw.network.dropConnection(session.id);
       const failed = await waitForSession(gw, session.id, 'failed', () => true, 6000);
       expect(failed.lastError).toMatch(/exhausted after 2 attempt\(s\): connection refused/);
-      expect(recorder.statuses()).toEqual([
+      expect(await recorder.reached(['failed'])).toEqual([
         'disconnected',
         'initializing',
         'disconnected',
@@ -183,7 +187,7 @@ describe('connection loss and reconnect', () => {
     expect(recorder.names()).toContain('session.disconnected');
 
     // An unlink is terminal: no reconnect follows; a new start needs a new QR scan.
-    expect(recorder.statuses()).toEqual(['disconnected']);
+    expect(await recorder.reached(['disconnected'])).toEqual(['disconnected']);
     await startTo(gw, session.id, 'qr_ready');
     recorder.stop();
   });

@@ -60,7 +60,12 @@ describe('session lifecycle', () => {
       expect(ready.lastActive).not.toBeNull();
       expectError(await qrOf(session.id), 400, 'ALREADY_AUTHENTICATED');
 
-      expect(recorder.statuses()).toEqual(['initializing', 'qr_ready', 'authenticating', 'ready']);
+      expect(await recorder.reached(['ready'])).toEqual([
+        'initializing',
+        'qr_ready',
+        'authenticating',
+        'ready',
+      ]);
       expect(recorder.names()).toContain('session.qr');
       const authenticated = recorder.events.find((e) => e.event === 'session.authenticated');
       expect(authenticated?.data).toEqual({ sessionId: session.id, phone: '15550002222', pushName: 'Bob' });

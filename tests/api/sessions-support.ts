@@ -191,7 +191,16 @@ export async function linkedSession(
 ): Promise<SessionBody> {
   const session = await createSession(gw, body);
   gw.network.storeCredentials(session.id, identity);
-  return startTo(gw, session.id, 'ready');
+  // The row says `ready` a moment before its event is published: wait for the event too, so that a recorder the
+  // test starts next never hears this link's last status.
+  const recorder = recordEvents(gw, session.id);
+  try {
+    const ready = await startTo(gw, session.id, 'ready');
+    await recorder.reached(['ready']);
+    return ready;
+  } finally {
+    recorder.stop();
+  }
 }
 
 /** Audit entries for one action and session (admin key), newest first. */
@@ -234,11 +243,26 @@ export function recordEvents(gw: TestGateway, sessionId: string) {
   const unsubscribe = gw.gateway.events.subscribe((event) => {
     if (event.sessionId === sessionId) events.push({ ...event, at: Date.now() });
   });
+  const statuses = () =>
+    events.flatMap((e) => (e.event === 'session.status' ? [(e.data as { status: string }).status] : []));
   return {
     events,
     names: () => events.map((e) => e.event),
-    statuses: () =>
-      events.flatMap((e) => (e.event === 'session.status' ? [(e.data as { status: string }).status] : [])),
+    statuses,
+    /**
+     * Waits until the statuses heard end with `last` (a row is written before its event is published, so the API
+     * can answer a status the recorder has not heard yet), then answers every status heard.
+     */
+    async reached(last: readonly string[], timeoutMs = 3000): Promise<string[]> {
+      const endsWith = () => {
+        const heard = statuses();
+        return (
+          heard.length >= last.length && last.every((s, i) => heard[heard.length - last.length + i] === s)
+        );
+      };
+      await waitFor(endsWith, timeoutMs).catch(() => undefined);
+      return statuses();
+    },
     stop: unsubscribe,
   };
 }
