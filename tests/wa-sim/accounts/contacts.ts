@@ -3,6 +3,7 @@
  * received (decrypted) and the receipts its own messages got, and answers with receipts as configured.
  */
 
+import type { proto } from '@whiskeysockets/baileys';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { IdAllocator } from './ids.js';
 
@@ -33,14 +34,27 @@ export interface ReceivedMessage {
 /** Delivery state of a message the contact sent, driven by the recipient's receipts. */
 export type SentStatus = 'sent' | 'delivered' | 'read' | 'played';
 
+/** What a contact sent: a text, or one of the other kinds the admin API takes. */
+export type SentKind = 'text' | 'location' | 'contact' | 'reply' | 'reaction' | 'edit' | 'revoke';
+
 /** A message the contact sent and what the recipient reported back. */
 export interface SentMessage {
   readonly id: string;
   readonly to: string;
-  readonly text: string;
+  readonly kind: SentKind;
+  /** The text of a text or reply, the new text of an edit. */
+  readonly text?: string;
+  /** The message a reply quotes, a reaction reacts to, an edit changes or a revoke deletes. */
+  readonly target?: string;
+  /** A reaction's emoji ('' takes the reaction back). */
+  readonly emoji?: string;
   readonly timestamp: number;
   readonly group?: string;
   status: SentStatus;
+  /** Its text after the contact's latest edit. */
+  editedText?: string;
+  /** The contact deleted it for everyone. */
+  revoked?: boolean;
 }
 
 /** Received messages kept per contact; older ones are dropped so long load runs stay bounded. */
@@ -52,6 +66,8 @@ export class Contact {
   readonly received: ReceivedMessage[] = [];
   private readonly receivedById = new Map<string, ReceivedMessage>();
   readonly sent = new Map<string, SentMessage>();
+  /** The decoded content of messages sent and received, by id: what a reply quotes. */
+  private readonly contents = new Map<string, proto.IMessage>();
   /** Group jid → companion device keys that already hold this contact's sender key. */
   readonly senderKeyHolders = new Map<string, Set<string>>();
   receivedCount = 0;
@@ -64,16 +80,34 @@ export class Contact {
     public name: string,
   ) {}
 
-  /** Records a decrypted message. */
-  remember(message: ReceivedMessage): void {
+  /** Records a decrypted message and its content. */
+  remember(message: ReceivedMessage, content: proto.IMessage): void {
     this.receivedCount++;
     this.received.push(message);
     this.receivedById.set(message.id, message);
+    this.contents.set(message.id, content);
     if (this.received.length > RECEIVED_LIMIT) {
       for (const dropped of this.received.splice(0, this.received.length - RECEIVED_LIMIT)) {
         this.receivedById.delete(dropped.id);
+        this.contents.delete(dropped.id);
       }
     }
+  }
+
+  /** Records a message the contact sent and its content. */
+  recordSent(message: SentMessage, content: proto.IMessage): void {
+    this.sent.set(message.id, message);
+    this.contents.set(message.id, content);
+  }
+
+  /** The content of a message sent or received, as a reply would quote it now. */
+  contentOf(id: string): proto.IMessage | undefined {
+    return this.contents.get(id);
+  }
+
+  /** Replaces the content of a message the contact sent (after an edit). */
+  replaceContent(id: string, content: proto.IMessage): void {
+    if (this.sent.has(id)) this.contents.set(id, content);
   }
 
   /** A received message by id. */

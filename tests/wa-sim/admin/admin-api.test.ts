@@ -35,6 +35,24 @@ describe('admin API', () => {
     expect(noQr.status).toBe(400);
   });
 
+  it('answers 400 for a contact message that is not one kind of content', async () => {
+    const send = (body: Record<string, unknown>) =>
+      sim.admin.post<{ error: string }>('/contacts/15550007001/messages', { to: '15550007002', ...body });
+    const both = await send({ text: 'x', content: { type: 'revoke', messageId: 'A' } });
+    expect(both).toEqual({ status: 400, body: { error: 'text: give text or content, not both' } });
+    const unknown = await send({ content: { type: 'teleport' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^content\.type: /);
+    const offMap = await send({ content: { type: 'location', latitude: 91, longitude: 0 } });
+    expect(offMap.body.error).toMatch(/^content\.latitude: /);
+    const notVcard = await send({ content: { type: 'contact', displayName: 'D', vcard: 'D' } });
+    expect(notVcard.body.error).toBe('content.vcard: a vCard runs from BEGIN:VCARD to END:VCARD');
+    const noEmoji = await send({ content: { type: 'reaction', messageId: 'A' } });
+    expect(noEmoji.body.error).toMatch(/^content\.emoji: /);
+    const emptyEdit = await send({ content: { type: 'edit', messageId: 'A', text: '' } });
+    expect(emptyEdit.body.error).toMatch(/^content\.text: /);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const response = await fetch(`${sim.running.adminUrl}/connections`, { method: 'POST', body: '{nope' });
     expect(response.status).toBe(400);

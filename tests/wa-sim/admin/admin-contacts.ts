@@ -2,7 +2,7 @@
 import type { Account } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { contactCall } from '#tests/wa-sim/messaging/calls.js';
-import { contactSendGroupText, contactSendText } from '#tests/wa-sim/messaging/contact-send.js';
+import { contactSend, contactSendToGroup } from '#tests/wa-sim/messaging/contact-send.js';
 import { sendContactChatstate, setContactOnline } from '#tests/wa-sim/messaging/presence.js';
 import { sendContactReceipts } from '#tests/wa-sim/messaging/receipts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
@@ -67,16 +67,16 @@ export const contactRoutes: Route[] = [
     method: 'POST',
     pattern: /^\/admin\/contacts\/(\d+)\/messages$/,
     handle: async (sim, [number], body) => {
-      const { to, text } = parseBody(ContactMessageBody, body);
+      const { to, content } = parseBody(ContactMessageBody, body);
       if (to.endsWith('@g.us')) {
         const group = sim.groups.get(to);
         if (!group) throw notFound(`no group ${to}`);
-        return { body: await contactSendGroupText(sim, contactOf(sim, number), group, text) };
+        return { body: await contactSendToGroup(sim, contactOf(sim, number), group, content) };
       }
       const account = linkedAccount(sim, to);
       // Contacts come into being on first use, with fresh Signal keys.
       const contact = sim.contacts.getOrCreate(number ?? '');
-      return { body: await contactSendText(sim, contact, account, text) };
+      return { body: await contactSend(sim, contact, account, content) };
     },
   },
   {

@@ -1,6 +1,7 @@
 /** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
 import { z } from 'zod';
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
+import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
 
@@ -54,11 +55,23 @@ export const CreateContactBody = z.object({
   name: z.string().min(1).max(100).optional(),
 });
 
-/** `POST /admin/contacts/{number}/messages`: to a linked account's number or to a group. */
-export const ContactMessageBody = z.object({
-  to: z.union([PhoneNumber, GroupJid]),
-  text: z.string().min(1).max(65_536),
-});
+/**
+ * `POST /admin/contacts/{number}/messages`: to a linked account's number or to a group, a `text` or a `content`
+ * of any kind (location, contact card, reply, reaction, edit, revoke); parsed to the content either way.
+ */
+export const ContactMessageBody = z
+  .object({
+    to: z.union([PhoneNumber, GroupJid]),
+    text: MessageText.optional(),
+    content: ContactContent.optional(),
+  })
+  .transform(({ to, text, content }, ctx) => {
+    if (content && text === undefined) return { to, content };
+    if (text !== undefined && !content) return { to, content: { type: 'text' as const, text } };
+    const message = content ? 'give text or content, not both' : 'give text or content';
+    ctx.addIssue({ code: 'custom', path: ['text'], message });
+    return z.NEVER;
+  });
 
 /** `POST /admin/contacts/{number}/call`: a voice (default) or video call to a linked account. */
 export const ContactCallBody = z.object({

@@ -1,6 +1,6 @@
-/** Message-level waits on a Baileys socket: an incoming text, and the status of a sent message. */
-import type { proto, WAMessage, WASocket } from '@whiskeysockets/baileys';
-import { waitForEvent } from './wait.js';
+/** Message-level waits on a Baileys socket: an incoming text, the status of a sent message, and a log of events. */
+import type { proto, WAMessage, WAMessageUpdate, WASocket } from '@whiskeysockets/baileys';
+import { eventually, waitForEvent } from './wait.js';
 
 /** The text of a Baileys message, whichever text field carries it. */
 export function textOf(message: proto.IMessage | null | undefined): string | undefined {
@@ -54,4 +54,63 @@ export function waitForStatus(
     sock.ev.on('messages.update', onUpdate);
     sock.ev.on('messages.upsert', onUpsert);
   });
+}
+
+/** A reaction as Baileys emits it (`messages.reaction`): the reacted message's key and the reaction. */
+export interface ReactionEvent {
+  readonly key: proto.IMessageKey;
+  readonly reaction: proto.IReaction;
+}
+
+/**
+ * Everything a socket upserts, updates and reacts from now on, so a test can look a message up by the id the
+ * admin API answered (the event may come before that answer does).
+ */
+export class MessageLog {
+  readonly upserts: WAMessage[] = [];
+  readonly updates: WAMessageUpdate[] = [];
+  readonly reactions: ReactionEvent[] = [];
+  private readonly onUpsert = ({ messages }: { messages: WAMessage[] }): void => {
+    this.upserts.push(...messages);
+  };
+  private readonly onUpdate = (updates: WAMessageUpdate[]): void => {
+    this.updates.push(...updates);
+  };
+  private readonly onReaction = (reactions: ReactionEvent[]): void => {
+    this.reactions.push(...reactions);
+  };
+
+  constructor(private readonly sock: WASocket) {
+    sock.ev.on('messages.upsert', this.onUpsert);
+    sock.ev.on('messages.update', this.onUpdate);
+    sock.ev.on('messages.reaction', this.onReaction);
+  }
+
+  /** The upserted message `id`, once it arrived. */
+  upserted(id: string, timeoutMs = 10_000): Promise<WAMessage> {
+    return eventually(() => this.upserts.find((m) => m.key.id === id), timeoutMs, `upsert of ${id}`);
+  }
+
+  /** The first update of message `id` for which `pick` holds. */
+  updated(
+    id: string,
+    pick: (update: WAMessageUpdate) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<WAMessageUpdate> {
+    const found = () => this.updates.find((u) => u.key.id === id && pick(u));
+    return eventually(found, timeoutMs, `update of ${id}`);
+  }
+
+  /** The reaction sent in message `id`, once Baileys emitted it. */
+  reaction(id: string, timeoutMs = 10_000): Promise<ReactionEvent> {
+    const found = () => this.reactions.find((r) => r.reaction.key?.id === id);
+    return eventually(found, timeoutMs, `reaction ${id}`);
+  }
+
+  /** Stops recording. */
+  stop(): void {
+    this.sock.ev.off('messages.upsert', this.onUpsert);
+    this.sock.ev.off('messages.update', this.onUpdate);
+    this.sock.ev.off('messages.reaction', this.onReaction);
+  }
 }

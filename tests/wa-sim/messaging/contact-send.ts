@@ -1,7 +1,8 @@
 /**
- * Messages from simulated contacts to linked accounts: 1:1 texts (`pkmsg` until the companion answers, then
- * `msg`) and group texts (the sender key's distribution message in a 1:1 envelope for companions that lack it,
- * plus the `skmsg`). Each companion of the account gets its own copy; offline ones get it at their next login.
+ * Messages from simulated contacts to linked accounts, of any kind `contact-content.ts` builds: 1:1 (`pkmsg`
+ * until the companion answers, then `msg`) and to groups (the sender key's distribution message in a 1:1 envelope
+ * for companions that lack it, plus the `skmsg`). Each companion of the account gets its own copy; offline ones get
+ * it at their next login.
  */
 import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
@@ -17,6 +18,7 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
+import { type ContactContent, type ContactOutgoing, contactOutgoing } from './contact-content.js';
 import { sealForCompanion } from './seal.js';
 
 /** Result of a contact's send: the message id and how many companions got it now or queued. */
@@ -25,51 +27,55 @@ export interface ContactSend {
   readonly devices: number;
 }
 
-/** `contact` sends `text` to the account `account`. */
-export async function contactSendText(
+/** `contact` sends `content` to the account `account`. */
+export async function contactSend(
   sim: Simulator,
   contact: Contact,
   account: Account,
-  text: string,
+  content: ContactContent,
 ): Promise<ContactSend> {
+  const to = pnJid(account.phone);
+  const outgoing = contactOutgoing(contact, to, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();
-  const padded = encodeMessage({ conversation: text });
+  const padded = encodeMessage(outgoing.message);
   const devices = linkedCompanions(account);
+  const addressing = { from: pnJid(contact.number), sender_lid: lidJid(contact.lid) };
   for (const device of devices) {
     const enc = await sealForCompanion(sim, contact.device, device, padded);
-    sim.deliver(
-      device,
-      envelope(contact, { from: pnJid(contact.number), sender_lid: lidJid(contact.lid) }, id, timestamp, [
-        enc,
-      ]),
-    );
+    sim.deliver(device, envelope(contact, addressing, outgoing, id, timestamp, [enc]));
   }
-  contact.sent.set(id, { id, to: pnJid(account.phone), text, timestamp, status: 'sent' });
+  record(contact, outgoing, { id, to, timestamp });
   return { id, devices: devices.length };
 }
 
-/** `contact` sends `text` to `group`, reaching every member account's companions. */
-export async function contactSendGroupText(
+/** `contact` sends `content` to `group`, reaching every member account's companions. */
+export async function contactSendToGroup(
   sim: Simulator,
   contact: Contact,
   group: Group,
-  text: string,
+  content: ContactContent,
 ): Promise<ContactSend> {
   if (!group.members.has(contact.number))
     throw badRequest(`${contact.number} is not a member of ${group.jid}`);
+  const outgoing = contactOutgoing(contact, group.jid, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();
   const { ciphertext, distribution } = await contact.device.encryptGroup(
     group.jid,
     contactAddress(contact),
-    encodeMessage({ conversation: text }),
+    encodeMessage(outgoing.message),
   );
   const skdm = encodeMessage({
     senderKeyDistributionMessage: { groupId: group.jid, axolotlSenderKeyDistributionMessage: distribution },
   });
   const holders = contact.senderKeyHolders.get(group.jid) ?? new Set<string>();
   contact.senderKeyHolders.set(group.jid, holders);
+  const addressing = {
+    from: group.jid,
+    participant: pnJid(contact.number),
+    participant_lid: lidJid(contact.lid),
+  };
   let devices = 0;
   for (const phone of group.members.keys()) {
     const account = sim.accounts.get(phone);
@@ -81,29 +87,35 @@ export async function contactSendGroupText(
         holders.add(companionKey(device));
       }
       encs.push(makeNode('enc', { v: '2', type: 'skmsg' }, ciphertext));
-      const attrs = {
-        from: group.jid,
-        participant: pnJid(contact.number),
-        participant_lid: lidJid(contact.lid),
-      };
-      sim.deliver(device, envelope(contact, attrs, id, timestamp, encs));
+      sim.deliver(device, envelope(contact, addressing, outgoing, id, timestamp, encs));
       devices++;
     }
   }
-  contact.sent.set(id, { id, to: group.jid, group: group.jid, text, timestamp, status: 'sent' });
+  record(contact, outgoing, { id, to: group.jid, group: group.jid, timestamp });
   return { id, devices };
+}
+
+/** Records what went out in `contact.sent` and applies its effect on an earlier message (an edit, a revoke). */
+function record(
+  contact: Contact,
+  outgoing: ContactOutgoing,
+  sent: { id: string; to: string; group?: string; timestamp: number },
+): void {
+  contact.recordSent({ ...sent, ...outgoing.record, status: 'sent' }, outgoing.message);
+  outgoing.settle?.();
 }
 
 function envelope(
   contact: Contact,
   addressing: Record<string, string>,
+  outgoing: ContactOutgoing,
   id: string,
   timestamp: number,
   encs: BinaryNode[],
 ): BinaryNode {
   return makeNode(
     'message',
-    { ...addressing, id, t: String(timestamp), type: 'text', notify: contact.name },
+    { ...addressing, id, t: String(timestamp), ...outgoing.attrs, notify: contact.name },
     encs,
   );
 }

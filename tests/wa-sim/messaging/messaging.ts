@@ -107,13 +107,16 @@ async function contactReceives(
   }
   if (group) return;
   out.sim.stats.decryptedByContacts++;
-  contact.remember({
-    id: out.id,
-    from: pnJid(out.sender.account.phone),
-    type: messageKind(message),
-    text: messageText(message),
-    timestamp: out.timestamp,
-  });
+  contact.remember(
+    {
+      id: out.id,
+      from: pnJid(out.sender.account.phone),
+      type: messageKind(message),
+      text: messageText(message),
+      timestamp: out.timestamp,
+    },
+    message,
+  );
   autoReceipts(out.sim, contact, out.sender.account, out.id);
 }
 
@@ -154,14 +157,17 @@ async function contactReadsGroup(
     const plaintext = await contact.device.decryptGroup(group.jid, companionAddress(out.sender), ciphertext);
     const message = decodeMessage(plaintext);
     out.sim.stats.decryptedByContacts++;
-    contact.remember({
-      id: out.id,
-      from: pnJid(out.sender.account.phone),
-      group: group.jid,
-      type: messageKind(message),
-      text: messageText(message),
-      timestamp: out.timestamp,
-    });
+    contact.remember(
+      {
+        id: out.id,
+        from: pnJid(out.sender.account.phone),
+        group: group.jid,
+        type: messageKind(message),
+        text: messageText(message),
+        timestamp: out.timestamp,
+      },
+      message,
+    );
     autoReceipts(out.sim, contact, out.sender.account, out.id);
   } catch (error) {
     out.sim.stats.decryptFailures++;
