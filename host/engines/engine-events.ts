@@ -5,6 +5,7 @@
  * `checkedEmitter` validates where that is cheap and catches mistakes, in the test engine and in tests.
  */
 import { z } from 'zod';
+import { ReceivedMetadata } from '#shared/domain/message-metadata.js';
 
 /** The account a linked device belongs to. */
 export const LinkedIdentity = z.object({ phone: z.string(), pushName: z.string().nullable() });
@@ -30,6 +31,8 @@ export const InboundMessage = z.object({
   /** Epoch seconds. */
   timestamp: z.number(),
   pushName: z.string().nullable(),
+  /** What the kind carries beside its body (a location, contact cards, the message a reply quotes). */
+  metadata: ReceivedMetadata.optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 

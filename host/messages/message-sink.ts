@@ -61,7 +61,7 @@ export class MessageSink {
       type: inbound.type,
       direction: 'incoming',
       timestamp: inbound.timestamp,
-      metadata: inbound.pushName ? { pushName: inbound.pushName } : null,
+      metadata: metadataOf(inbound),
       status: 'delivered',
       mediaPath: null,
       mediaMimetype: null,
@@ -155,4 +155,10 @@ export class MessageSink {
       this.deps.logger.error({ err: error, event: entry.event.event }, 'event announce failed');
     }
   }
+}
+
+/** A received message's stored metadata: its sender's push name and what its kind carries; null when neither. */
+function metadataOf(inbound: InboundMessage): Message['metadata'] {
+  const metadata = { ...(inbound.pushName ? { pushName: inbound.pushName } : {}), ...inbound.metadata };
+  return Object.keys(metadata).length > 0 ? metadata : null;
 }

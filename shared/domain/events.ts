@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type Message, MessageStatus } from './message.js';
+import { LocationMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
 import { SessionStatus } from './session.js';
 import { isGroupChat } from './wa-ids.js';
 
@@ -51,6 +52,12 @@ export const MessageEventData = z.object({
   fromMe: z.boolean(),
   isGroup: z.boolean(),
   mentionedIds: z.array(z.string()).optional(),
+  /** A location's place (openwa-facts §3 IncomingMessage). */
+  location: LocationMetadata.optional(),
+  /** A contact card's vCards, one per contact shared. */
+  vCards: VCardsMetadata.optional(),
+  /** The message a reply quotes; `body` is `''` when it had no text, as a message's own body is. */
+  quotedMessage: z.object({ id: z.string(), body: z.string() }).optional(),
 });
 export type MessageEventData = z.infer<typeof MessageEventData>;
 
@@ -70,6 +77,25 @@ export function messageEventData(message: Message): MessageEventData {
     fromMe: message.direction === 'outgoing',
     isGroup: isGroupChat(message.chatId),
     ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
+    ...kindFields(message.metadata),
+  };
+}
+
+/**
+ * The event fields of a stored message's kind-specific metadata (message-metadata.ts). Each is read on its own: a
+ * row written before a field's shape settled loses that field from its events, never the event.
+ */
+function kindFields(
+  metadata: Message['metadata'],
+): Pick<MessageEventData, 'location' | 'vCards' | 'quotedMessage'> {
+  if (!metadata) return {};
+  const location = LocationMetadata.safeParse(metadata.location).data;
+  const vCards = VCardsMetadata.safeParse(metadata.vCards).data;
+  const quoted = QuotedMetadata.safeParse(metadata.quotedMessage).data;
+  return {
+    ...(location ? { location } : {}),
+    ...(vCards ? { vCards } : {}),
+    ...(quoted ? { quotedMessage: { id: quoted.id, body: quoted.body ?? '' } } : {}),
   };
 }
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import { linkSessionByQr } from '#tests/helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
+import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
+import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 interface ContactMessage {
   id: string;
@@ -27,12 +27,7 @@ describe('Baileys messaging against the simulator', () => {
   const events: GatewayEvent[] = [];
 
   beforeAll(async () => {
-    unrefBaileysUploadTimeouts();
-    sim = await startSimulatorProcess();
-    gw = await startTestGateway(sim.gatewayEnv);
-    gw.gateway.events.subscribe((event) => {
-      events.push(event);
-    });
+    ({ sim, gw } = await startSimulatedGateway(events));
     sessionId = (await linkSessionByQr(gw, sim, PHONE)).id;
   }, 40_000);
   afterAll(async () => {

@@ -7,7 +7,7 @@
 import type { WACallEvent, WASocket } from '@whiskeysockets/baileys';
 import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { EngineCalls } from '#host/engines/ports/calls.port.js';
-import { preferPhone, toNeutralJid } from './baileys-messages.js';
+import { preferPhone, toNeutralJid } from './baileys-jids.js';
 
 /** Calls still ringing that are remembered; beyond it the oldest goes (a call whose end never arrived). */
 const MAX_RINGING = 256;

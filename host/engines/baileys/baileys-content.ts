@@ -1,7 +1,7 @@
 /** Outgoing content (shared/domain/outgoing-content.ts) in the shape Baileys' sendMessage takes. */
 import type { AnyMessageContent } from '@whiskeysockets/baileys';
 import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
-import { toBaileysJid } from './baileys-messages.js';
+import { toBaileysJid } from './baileys-jids.js';
 
 export function toBaileysContent(content: OutgoingContent): AnyMessageContent {
   switch (content.type) {

@@ -5,7 +5,7 @@
 import type { proto, WASocket } from '@whiskeysockets/baileys';
 import type { EngineMessaging, OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import { toBaileysContent } from './baileys-content.js';
-import { toBaileysJid } from './baileys-messages.js';
+import { toBaileysJid } from './baileys-jids.js';
 import type { RecentMessages } from './recent-messages.js';
 
 export class BaileysSending implements EngineMessaging {

@@ -1,6 +1,16 @@
-/** The event map: every emitted event's data has a schema, and an event read back is checked against its own. */
+/**
+ * The event map: every emitted event's data has a schema, and an event read back is checked against its own. A
+ * stored message's event form carries the fields its kind's metadata gives.
+ */
 import { describe, expect, it } from '@jest/globals';
-import { EMITTED_EVENT_NAMES, EVENT_NAMES, parseGatewayEvent } from '#shared/domain/events.js';
+import {
+  EMITTED_EVENT_NAMES,
+  EVENT_NAMES,
+  MessageEventData,
+  messageEventData,
+  parseGatewayEvent,
+} from '#shared/domain/events.js';
+import { aMessage } from '#tests/helpers/builders.js';
 
 const occurredAt = '2026-11-26T01:00:00.000Z';
 
@@ -31,5 +41,40 @@ describe('gateway events', () => {
         data: { sessionId: 's1', status: 'ready' },
       }),
     ).toThrow();
+  });
+});
+
+describe('message event data', () => {
+  const location = { latitude: 52.52, longitude: 13.405, description: 'Alexanderplatz', address: 'Berlin' };
+  const vCard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Dana\nEND:VCARD';
+
+  it('carries a location, contact cards and a quoted message from the stored metadata', () => {
+    const metadata = {
+      pushName: 'Ann',
+      location,
+      vCards: [vCard],
+      quotedMessage: { id: '3EB0Q', body: null, participant: '15550001111@c.us' },
+    };
+    const data = messageEventData(aMessage({ type: 'location', body: null, metadata }));
+    expect(data).toMatchObject({
+      body: '',
+      location,
+      vCards: [vCard],
+      quotedMessage: { id: '3EB0Q', body: '' },
+    });
+    expect(data.quotedMessage).not.toHaveProperty('participant');
+    expect(MessageEventData.parse(data)).toEqual(data);
+  });
+
+  it('leaves the fields out for a plain message, and drops only the field a malformed row holds', () => {
+    const plain = messageEventData(aMessage({ metadata: { pushName: 'Ann' } }));
+    expect(plain).not.toHaveProperty('location');
+    expect(plain).not.toHaveProperty('vCards');
+    expect(plain).not.toHaveProperty('quotedMessage');
+    const odd = messageEventData(
+      aMessage({ metadata: { location: { latitude: 'north' }, vCards: [vCard] } }),
+    );
+    expect(odd).not.toHaveProperty('location');
+    expect(odd.vCards).toEqual([vCard]);
   });
 });

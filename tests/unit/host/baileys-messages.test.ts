@@ -1,11 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
+import { toBaileysJid, toNeutralJid } from '#host/engines/baileys/baileys-jids.js';
 import {
   inboundFromBaileys,
   statusFromBaileys,
   statusFromOwnUpsert,
-  toBaileysJid,
-  toNeutralJid,
 } from '#host/engines/baileys/baileys-messages.js';
 
 const message = (overrides: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage =>
@@ -75,7 +74,7 @@ describe('inboundFromBaileys', () => {
     });
   });
 
-  it('ignores our own messages, status broadcasts and messages without text', () => {
+  it('ignores our own messages, status broadcasts and kinds not received yet (media)', () => {
     const own = message({ key: { id: 'X', remoteJid: '1555@s.whatsapp.net', fromMe: true } });
     const status = message({ key: { id: 'Y', remoteJid: 'status@broadcast', fromMe: false } });
     const image = message({
@@ -130,6 +129,49 @@ describe('inboundFromBaileys', () => {
       message({
         key: { id: 'P1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
         message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } },
+      }),
+    ],
+    [
+      'a reaction',
+      message({
+        key: { id: 'R1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+        message: {
+          reactionMessage: {
+            key: { remoteJid: '15557770001@s.whatsapp.net', id: 'T1', fromMe: true },
+            text: '👍',
+          },
+        },
+      }),
+    ],
+    [
+      'an edit, wrapped as phones send it',
+      message({
+        key: { id: 'E1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+        message: {
+          editedMessage: {
+            message: {
+              protocolMessage: {
+                type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+                key: { id: 'T2' },
+                editedMessage: { conversation: 'new' },
+              },
+            },
+          },
+        },
+      }),
+    ],
+    [
+      'a view-once image',
+      message({
+        key: { id: 'V1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+        message: { viewOnceMessage: { message: { imageMessage: { caption: 'look' } } } },
+      }),
+    ],
+    [
+      'a status a contact posted to a group',
+      message({
+        key: { id: 'GS1', remoteJid: '120363012345678901@g.us', participant: '15557770001@s.whatsapp.net' },
+        message: { groupStatusMessage: { message: { conversation: 'my status' } } },
       }),
     ],
     [

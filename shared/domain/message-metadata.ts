@@ -1,0 +1,35 @@
+/**
+ * What a stored message's `metadata` holds beside its sender's push name, by kind: a location's coordinates, a
+ * contact card's vCards, the message a reply quotes. Engines write it, `messageEventData` reads it back into the
+ * event fields of openwa-facts §3 (IncomingMessage `location`, `quotedMessage`) and `vCards`.
+ */
+import { z } from 'zod';
+
+/** A shared location; `description` is the place's name. */
+export const LocationMetadata = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  description: z.string().optional(),
+  address: z.string().optional(),
+  url: z.string().optional(),
+});
+export type LocationMetadata = z.infer<typeof LocationMetadata>;
+
+/** The message a reply quotes: its network id, its text when it had one, and its sender in neutral form. */
+export const QuotedMetadata = z.object({
+  id: z.string(),
+  body: z.string().nullable(),
+  participant: z.string().optional(),
+});
+export type QuotedMetadata = z.infer<typeof QuotedMetadata>;
+
+/** The vCards of a contact card (one per contact shared). */
+export const VCardsMetadata = z.array(z.string());
+
+/** The kind-specific part of a received message's metadata. */
+export const ReceivedMetadata = z.object({
+  location: LocationMetadata.optional(),
+  vCards: VCardsMetadata.optional(),
+  quotedMessage: QuotedMetadata.optional(),
+});
+export type ReceivedMetadata = z.infer<typeof ReceivedMetadata>;
