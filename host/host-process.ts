@@ -116,6 +116,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       sweepAfterMs: env.OUTBOX_SWEEP_AFTER_MS,
       sweepIntervalMs: env.OUTBOX_SWEEP_INTERVAL_MS,
       sweepBatch: DEFAULT_RELAY_OPTIONS.sweepBatch,
+      // As many as the inline delivery line holds per webhook: a burst waits in the outbox, never beyond the line.
+      maxInFlight: env.WEBHOOK_DISPATCH_MAX_QUEUED,
     },
   );
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });

@@ -14,6 +14,7 @@ export const DEFAULT_RELAY_OPTIONS: OutboxRelayOptions = {
   sweepAfterMs: 30_000,
   sweepIntervalMs: 5_000,
   sweepBatch: 100,
+  maxInFlight: 1000,
 };
 
 export interface HostEvents {

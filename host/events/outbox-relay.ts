@@ -4,6 +4,10 @@
  * consumers failed stays, and so does every entry of a process that died mid-way: a sweep claims entries that
  * have waited longer than `sweepAfterMs` and relays them again (at startup and every `sweepIntervalMs`). Delivery
  * is therefore at least once; receivers deduplicate on the idempotency key, derived from the stored event.
+ *
+ * The outbox is also the buffer: at most `maxInFlight` entries are with the consumers at once. An entry stored while
+ * that many are out stays in the outbox, and once half of them have settled a catch-up claims the waiting entries
+ * (oldest first) and relays them. A burst beyond what the receivers take is delivered late, never refused.
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayEvent } from '#shared/domain/events.js';
@@ -26,7 +30,15 @@ export interface OutboxRelayOptions {
   sweepIntervalMs: number;
   /** Entries claimed per sweep round. */
   sweepBatch: number;
+  /** Entries with the consumers at once; more wait in the outbox (a delivery line never overflows). */
+  maxInFlight: number;
 }
+
+/**
+ * How old a waiting entry must be before a catch-up takes it: entries younger than this may be another host's,
+ * still being relayed by it (aws mode), and a catch-up must not race it for them.
+ */
+const CATCH_UP_AFTER_MS = 1000;
 
 export class OutboxRelay {
   private readonly consumers: DurableConsumer[] = [];
@@ -34,9 +46,15 @@ export class OutboxRelay {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Settled entries not yet removed: removed together, one store call per turn of the event loop. */
   private settled: string[] = [];
+  /** Settled entries whose removal is not written yet: a claim may still find them, and must not relay them. */
+  private readonly removing = new Set<string>();
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
+  /** Entries were left in the outbox because `maxInFlight` were out: a catch-up is due once room frees up. */
+  private backlogged = false;
+  private catchingUp: Promise<void> | null = null;
+  private closed = false;
 
   constructor(
     private readonly deps: OutboxRelayDeps,
@@ -51,11 +69,29 @@ export class OutboxRelay {
   /** Relays a stored entry now (it is written already; a crash before it settles leaves it to the sweep). */
   relay(entry: OutboxEntry): void {
     if (this.inFlight.has(entry.id)) return;
+    if (this.inFlight.size >= this.options.maxInFlight) {
+      this.backlogged = true;
+      return;
+    }
     const work = this.consume(entry.event).then((ok) => {
       if (ok) this.markSettled(entry.id);
     });
     this.inFlight.set(entry.id, work);
-    void work.finally(() => this.inFlight.delete(entry.id));
+    void work.finally(() => {
+      this.inFlight.delete(entry.id);
+      this.resumeIfRoom();
+    });
+  }
+
+  /** Starts a catch-up once half the in-flight room is free again, if entries were left waiting. */
+  private resumeIfRoom(): void {
+    if (this.closed || !this.backlogged || this.catchingUp) return;
+    if (this.inFlight.size > this.options.maxInFlight / 2) return;
+    this.backlogged = false;
+    this.catchingUp = this.claimAndRelay(CATCH_UP_AFTER_MS).finally(() => {
+      this.catchingUp = null;
+      this.resumeIfRoom();
+    });
   }
 
   /** Delivers an event the outbox could not store (its store failed): at most once, never lost silently. */
@@ -85,7 +121,10 @@ export class OutboxRelay {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    // Entries still waiting in the outbox stay there for the next start's sweep.
+    this.closed = true;
     await this.sweeping;
+    await this.catchingUp;
     await this.drain();
   }
 
@@ -95,20 +134,33 @@ export class OutboxRelay {
     await this.flush();
   }
 
-  private async sweepRounds(): Promise<void> {
+  private sweepRounds(): Promise<void> {
+    return this.claimAndRelay(this.options.sweepAfterMs);
+  }
+
+  /**
+   * Claims entries waiting longer than `afterMs`, as many as there is room for, and relays them; round after round
+   * while rounds come back full. Entries left for want of room are the next catch-up's.
+   */
+  private async claimAndRelay(afterMs: number): Promise<void> {
     try {
       for (;;) {
+        const room = Math.min(this.options.sweepBatch, this.options.maxInFlight - this.inFlight.size);
+        if (room <= 0) {
+          this.backlogged = true;
+          return;
+        }
         const now = this.deps.clock.now();
         const claimed = await this.deps.outbox.claimStale({
-          olderThan: new Date(now.getTime() - this.options.sweepAfterMs),
+          olderThan: new Date(now.getTime() - afterMs),
           now,
-          limit: this.options.sweepBatch,
+          limit: room,
         });
-        const fresh = claimed.filter((entry) => !this.inFlight.has(entry.id));
+        const fresh = claimed.filter((entry) => !this.inFlight.has(entry.id) && !this.removing.has(entry.id));
         if (fresh.length > 0)
-          this.deps.logger.info({ entries: fresh.length }, 'outbox: relaying stale events');
+          this.deps.logger.info({ entries: fresh.length }, 'outbox: relaying waiting events');
         for (const entry of fresh) this.relay(entry);
-        if (claimed.length < this.options.sweepBatch) return;
+        if (claimed.length < room) return;
       }
     } catch (error) {
       this.deps.logger.error({ err: error }, 'outbox sweep failed; the next one retries');
@@ -130,6 +182,7 @@ export class OutboxRelay {
 
   private markSettled(id: string): void {
     this.settled.push(id);
+    this.removing.add(id);
     if (this.settled.length === 1) setImmediate(() => void this.flush());
   }
 
@@ -138,10 +191,18 @@ export class OutboxRelay {
     if (this.settled.length === 0) return;
     const ids = this.settled;
     this.settled = [];
-    this.flushing = this.deps.outbox.complete(ids).catch((error: unknown) => {
-      // Left in the outbox, they are relayed again by a sweep: a duplicate, which receivers deduplicate.
-      this.deps.logger.error({ err: error, entries: ids.length }, 'outbox: removing settled entries failed');
-    });
+    this.flushing = this.deps.outbox
+      .complete(ids)
+      .catch((error: unknown) => {
+        // Left in the outbox, they are relayed again by a sweep: a duplicate, which receivers deduplicate.
+        this.deps.logger.error(
+          { err: error, entries: ids.length },
+          'outbox: removing settled entries failed',
+        );
+      })
+      .finally(() => {
+        for (const id of ids) this.removing.delete(id);
+      });
     await this.flushing;
     this.flushing = null;
   }

@@ -52,7 +52,7 @@ describe('host webhook delivery', () => {
     // The host's whole event path: the outbox, then the relay handing each stored event to the dispatcher.
     hostEvents = createHostEvents(
       { outbox: data.outbox, bus: new EventBus(silentLogger), clock: systemClock, logger: silentLogger },
-      { sweepAfterMs: 1_000, sweepIntervalMs: 60_000, sweepBatch: 10 },
+      { sweepAfterMs: 1_000, sweepIntervalMs: 60_000, sweepBatch: 10, maxInFlight: 1000 },
     );
     hostEvents.relay.addConsumer(running.consumer);
     const events = hostEvents.recorder;
