@@ -8,7 +8,7 @@ import type { Message } from '#shared/domain/message.js';
 import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
 
 interface Account {
-  devices: { liveConnections: number; offlineQueue: number }[];
+  devices: { liveConnections: number; offlineQueue: number; unackedMessages: number }[];
 }
 
 /** A text a contact sent, by its network id. */
@@ -50,7 +50,7 @@ export async function contactsWrite(
 export async function deviceOf(
   sim: SimulatorProcess,
   phone: string,
-): Promise<{ liveConnections: number; offlineQueue: number }> {
+): Promise<{ liveConnections: number; offlineQueue: number; unackedMessages: number }> {
   const device = (await sim.admin.get<Account>(`/accounts/${phone}`)).body.devices[0];
   if (!device) throw new Error(`no device linked for ${phone}`);
   return device;
