@@ -111,7 +111,7 @@ export class OutboxRelay {
 
   /** Claims the entries that waited too long and relays them; resolves when they are handed over. */
   sweep(): Promise<void> {
-    this.sweeping ??= this.sweepRounds().finally(() => {
+    this.sweeping ??= this.claimAndRelay(this.options.sweepAfterMs).finally(() => {
       this.sweeping = null;
     });
     return this.sweeping;
@@ -132,10 +132,6 @@ export class OutboxRelay {
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
     await this.flush();
-  }
-
-  private sweepRounds(): Promise<void> {
-    return this.claimAndRelay(this.options.sweepAfterMs);
   }
 
   /**

@@ -64,7 +64,10 @@ describe('aws mode: a host killed while relaying delivers every message.received
   it('SIGKILL mid-burst, restart under the same node id: one delivery per text, signed both ways', async () => {
     const writing = contactsWrite(sim, CONTACTS, PHONE, PER_CONTACT, 'aws relay');
     const atKill = await waitFor(
-      () => (keysByMessageId(receiver).size >= KILL_AFTER ? keysByMessageId(receiver).size : null),
+      () => {
+        const delivered = keysByMessageId(receiver).size;
+        return delivered >= KILL_AFTER ? delivered : null;
+      },
       120_000,
       5,
     );

@@ -96,7 +96,10 @@ describe.each(MODES)(
     it('killed mid-burst of 1,000 inbound texts with the receiver healthy', async () => {
       const writing = contactsWrite(sim, CONTACTS, PHONE, 250, 'healthy');
       const atKill = await waitFor(
-        () => (keysByMessageId(receiver).size >= 150 ? keysByMessageId(receiver).size : null),
+        () => {
+          const delivered = keysByMessageId(receiver).size;
+          return delivered >= 150 ? delivered : null;
+        },
         60_000,
         5,
       );

@@ -34,16 +34,22 @@ function holdingConsumer() {
   };
 }
 
+/** A relay over an in-memory outbox and a still clock (no sweep of its own), with one holding consumer. */
+function relayWith(maxInFlight: number) {
+  const clock = new TestClock();
+  const outbox = new MemoryEventOutbox();
+  const relay = new OutboxRelay(
+    { outbox, clock, logger: silentLogger },
+    { sweepAfterMs: 60_000, sweepIntervalMs: 60_000, sweepBatch: 100, maxInFlight },
+  );
+  const consumer = holdingConsumer();
+  relay.addConsumer(consumer.consumer);
+  return { clock, outbox, relay, consumer };
+}
+
 describe('outbox relay backpressure', () => {
   it('hands out at most maxInFlight entries, then catches up on the rest from the outbox, each once', async () => {
-    const clock = new TestClock();
-    const outbox = new MemoryEventOutbox();
-    const relay = new OutboxRelay(
-      { outbox, clock, logger: silentLogger },
-      { sweepAfterMs: 60_000, sweepIntervalMs: 60_000, sweepBatch: 100, maxInFlight: 2 },
-    );
-    const consumer = holdingConsumer();
-    relay.addConsumer(consumer.consumer);
+    const { clock, outbox, relay, consumer } = relayWith(2);
     const entries: OutboxEntry[] = ['M1', 'M2', 'M3', 'M4', 'M5'].map((id, n) => ({
       id: randomUUID(),
       event: { ...messageReceived, data: { ...messageReceived.data, id } },
@@ -70,14 +76,7 @@ describe('outbox relay backpressure', () => {
   });
 
   it('leaves entries younger than a second to their own relay: a catch-up does not race another host for them', async () => {
-    const clock = new TestClock();
-    const outbox = new MemoryEventOutbox();
-    const relay = new OutboxRelay(
-      { outbox, clock, logger: silentLogger },
-      { sweepAfterMs: 60_000, sweepIntervalMs: 60_000, sweepBatch: 100, maxInFlight: 1 },
-    );
-    const consumer = holdingConsumer();
-    relay.addConsumer(consumer.consumer);
+    const { clock, outbox, relay, consumer } = relayWith(1);
     const [first, second] = ['M1', 'M2'].map((id) => ({
       id: randomUUID(),
       event: { ...messageReceived, data: { ...messageReceived.data, id } },
