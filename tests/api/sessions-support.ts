@@ -241,7 +241,8 @@ export async function settledAudit(gw: TestGateway, action: string, sessionId: s
 export function recordEvents(gw: TestGateway, sessionId: string) {
   const events: (GatewayEvent & { at: number })[] = [];
   const unsubscribe = gw.gateway.events.subscribe((event) => {
-    if (event.sessionId === sessionId) events.push({ ...event, at: Date.now() });
+    // When it happened, not when it was heard: api-aws publishes after a DynamoDB write, a varying delay.
+    if (event.sessionId === sessionId) events.push({ ...event, at: Date.parse(event.occurredAt) });
   });
   const statuses = () =>
     events.flatMap((e) => (e.event === 'session.status' ? [(e.data as { status: string }).status] : []));
