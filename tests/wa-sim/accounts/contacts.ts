@@ -5,6 +5,7 @@
 
 import type { proto } from '@whiskeysockets/baileys';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
+import type { ReceivedContent } from '#tests/wa-sim/messaging/received-content.js';
 import type { IdAllocator } from './ids.js';
 
 /** How a contact behaves; changed through the admin API. */
@@ -19,16 +20,29 @@ export interface ContactConfig {
   receiptDelayMs: number;
 }
 
-/** A message the contact received and decrypted. */
+/** Reactions to a message, by the reacting user's phone-number jid. */
+export type Reactions = Record<string, string>;
+
+/** A message the contact received and decrypted, and what later messages of its chat did to it. */
 export interface ReceivedMessage {
   readonly id: string;
   /** The sender's phone number jid (an account's). */
   readonly from: string;
   /** The group jid when the message was sent to a group. */
   readonly group?: string;
+  /** The message's outer field as it came, without `Message` (`text`, `location`, `protocol`, `viewOnce`…). */
   readonly type: string;
+  /** The text of a plain text or a caption at the top level (not inside a wrapper, nor an edit's new text). */
   readonly text?: string;
   readonly timestamp: number;
+  /** What it says, decoded by kind (wrappers taken off). */
+  readonly content: ReceivedContent;
+  /** Its text after the sender's latest edit. */
+  editedText?: string;
+  /** The sender deleted it for everyone. */
+  revoked?: boolean;
+  /** Reactions to it; a reaction taken back is removed. */
+  reactions?: Reactions;
 }
 
 /** Delivery state of a message the contact sent, driven by the recipient's receipts. */
@@ -55,6 +69,8 @@ export interface SentMessage {
   editedText?: string;
   /** The contact deleted it for everyone. */
   revoked?: boolean;
+  /** Reactions to it; a reaction taken back is removed. */
+  reactions?: Reactions;
 }
 
 /** Received messages kept per contact; older ones are dropped so long load runs stay bounded. */
@@ -80,8 +96,12 @@ export class Contact {
     public name: string,
   ) {}
 
-  /** Records a decrypted message and its content. */
+  /**
+   * Records a decrypted message and its content, and applies a reaction, edit or revoke to the message it points
+   * at, as a phone shows it.
+   */
   remember(message: ReceivedMessage, content: proto.IMessage): void {
+    this.apply(message);
     this.receivedCount++;
     this.received.push(message);
     this.receivedById.set(message.id, message);
@@ -114,6 +134,41 @@ export class Contact {
   findReceived(id: string): ReceivedMessage | undefined {
     return this.receivedById.get(id);
   }
+
+  private apply(message: ReceivedMessage): void {
+    const { content } = message;
+    if (content.kind === 'reaction') {
+      const target = this.inChat(message, content.targetId);
+      if (target) target.reactions = react(target.reactions, message.from, content.emoji);
+      return;
+    }
+    if (content.kind !== 'edit' && content.kind !== 'revoke') return;
+    // A user edits or deletes only its own earlier messages of the chat.
+    const target = this.receivedById.get(content.targetId);
+    if (!target || target.revoked || target.from !== message.from || target.group !== message.group) return;
+    if (content.kind === 'revoke') {
+      target.revoked = true;
+      return;
+    }
+    target.editedText = content.text;
+    // A reply quotes the text shown now.
+    this.contents.set(target.id, { conversation: content.text });
+  }
+
+  /** Message `id` of the chat `message` came in, whether the contact received or sent it. */
+  private inChat(message: ReceivedMessage, id: string): ReceivedMessage | SentMessage | undefined {
+    const chat = message.group ?? message.from;
+    const received = this.receivedById.get(id);
+    if (received && (received.group ?? received.from) === chat) return received;
+    const sent = this.sent.get(id);
+    return sent?.to === chat ? sent : undefined;
+  }
+}
+
+/** `reactions` with `from`'s reaction set to `emoji`, or taken back when it is empty. */
+function react(reactions: Reactions | undefined, from: string, emoji: string): Reactions {
+  const others = Object.entries(reactions ?? {}).filter(([jid]) => jid !== from);
+  return Object.fromEntries(emoji ? [...others, [from, emoji]] : others);
 }
 
 /** The registry of contacts, by number and by LID. */

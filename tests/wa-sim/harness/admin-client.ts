@@ -1,4 +1,5 @@
 /** A small client for the simulator's admin API, as gateway tests would drive it. */
+import type { ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
 
 /** A JSON answer and its status. */
 export interface AdminReply<T = unknown> {
@@ -24,6 +25,22 @@ export class AdminClient {
   async ok<T = unknown>(path: string, body?: unknown): Promise<T> {
     const reply = await this.post<T>(path, body);
     if (reply.status >= 300) throw new Error(`POST ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body;
+  }
+
+  /** What contact `number` received, decrypted and decoded (`GET /admin/contacts/{number}/messages`). */
+  received(number: string): Promise<ReceivedMessage[]> {
+    return this.must<ReceivedMessage[]>(`/contacts/${number}/messages`);
+  }
+
+  /** What contact `number` sent, with its receipts and reactions (`GET /admin/contacts/{number}/sent`). */
+  sent(number: string): Promise<SentMessage[]> {
+    return this.must<SentMessage[]>(`/contacts/${number}/sent`);
+  }
+
+  private async must<T>(path: string): Promise<T> {
+    const reply = await this.get<T>(path);
+    if (reply.status >= 300) throw new Error(`GET ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body;
   }
 

@@ -9,7 +9,8 @@ import { type RunningSimulator, startSimulator } from '#tests/wa-sim/server.js';
 import { parseLogLevel } from '#tests/wa-sim/support/log.js';
 import { AdminClient } from './admin-client.js';
 import { unrefBaileysUploadTimeouts } from './baileys-timers.js';
-import type { SimEndpoints } from './client.js';
+import { closeClient, type LinkedClient, linkByQr, type SimEndpoints } from './client.js';
+import { MessageLog } from './messages.js';
 
 /** A running simulator plus what tests use to drive it. */
 export interface TestSim extends SimEndpoints {
@@ -31,6 +32,33 @@ export async function startTestSim(): Promise<TestSim> {
       await running.close();
       restoreTrust();
       restoreConsole();
+    },
+  };
+}
+
+/** A simulator with one client linked as `phone`, a log of what that client hears, and some contacts. */
+export interface LinkedSim {
+  readonly sim: TestSim;
+  readonly client: LinkedClient;
+  readonly log: MessageLog;
+  /** Stops the log, closes the client and stops the simulator. */
+  stop(): Promise<void>;
+}
+
+/** Starts a simulator, links a client by QR as `phone` and creates the contacts `numbers`. */
+export async function startLinkedSim(phone: string, numbers: readonly string[]): Promise<LinkedSim> {
+  const sim = await startTestSim();
+  const client = await linkByQr(sim, { phone });
+  const log = new MessageLog(client.sock);
+  for (const number of numbers) await sim.admin.ok('/contacts', { number });
+  return {
+    sim,
+    client,
+    log,
+    stop: async () => {
+      log.stop();
+      await closeClient(client.sock);
+      await sim.stop();
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { getContentType, normalizeMessageContent, proto } from '@whiskeysockets/baileys';
 import { z } from 'zod';
-import type { Contact, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
+import type { Contact, ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
 import { badRequest, notFound } from '#tests/wa-sim/support/errors.js';
 import { pnJid } from '#tests/wa-sim/transport/binary.js';
 
@@ -64,6 +64,7 @@ interface Target {
   readonly sender: string;
   readonly content: proto.IMessage;
   readonly sent?: SentMessage;
+  readonly received?: ReceivedMessage;
 }
 
 /** Builds what `contact` sends to the chat `chat` (an account's phone-number jid or a group jid) for `content`. */
@@ -168,14 +169,15 @@ function findTarget(contact: Contact, chat: string, id: string): Target {
   if (sent?.to === chat && content) return { id, fromMe: true, sender: pnJid(contact.number), content, sent };
   const received = contact.findReceived(id);
   if (received && (received.group ?? received.from) === chat && content)
-    return { id, fromMe: false, sender: received.from, content };
+    return { id, fromMe: false, sender: received.from, content, received };
   throw notFound(`${contact.number} has no message ${id} in ${chat}`);
 }
 
 /** A message shown in the chat (not a reaction, edit or revoke, nor revoked) that the contact can `verb`. */
 function shownTarget(contact: Contact, chat: string, id: string, verb: string): Target {
   const target = findTarget(contact, chat, id);
-  if (target.sent?.revoked) throw badRequest(`cannot ${verb} ${id}: it was revoked`);
+  if (target.sent?.revoked || target.received?.revoked)
+    throw badRequest(`cannot ${verb} ${id}: it was revoked`);
   const inner = normalizeMessageContent(target.content);
   if (!getContentType(inner) || inner?.reactionMessage || inner?.protocolMessage)
     throw badRequest(`cannot ${verb} ${id}: it is not a message shown in the chat`);

@@ -4,9 +4,9 @@
  */
 import { jest } from '@jest/globals';
 import { type GroupMetadata, proto, type WAMessage } from '@whiskeysockets/baileys';
-import { closeClient, type LinkedClient, linkByQr } from '#tests/wa-sim/harness/client.js';
-import { MessageLog, textOf } from '#tests/wa-sim/harness/messages.js';
-import { startTestSim, type TestSim } from '#tests/wa-sim/harness/test-sim.js';
+import type { LinkedClient } from '#tests/wa-sim/harness/client.js';
+import { type MessageLog, textOf } from '#tests/wa-sim/harness/messages.js';
+import { type LinkedSim, startLinkedSim, type TestSim } from '#tests/wa-sim/harness/test-sim.js';
 import { eventually } from '#tests/wa-sim/harness/wait.js';
 
 jest.setTimeout(30_000);
@@ -41,18 +41,14 @@ async function accountSends(chat: string, text: string, ...numbers: string[]): P
   return id;
 }
 
+let linked: LinkedSim;
+
 beforeAll(async () => {
-  sim = await startTestSim();
-  client = await linkByQr(sim, { phone: PHONE });
-  log = new MessageLog(client.sock);
-  for (const number of [ALICE, BOB]) await sim.admin.ok('/contacts', { number });
+  linked = await startLinkedSim(PHONE, [ALICE, BOB]);
+  ({ sim, client, log } = linked);
 });
 
-afterAll(async () => {
-  log.stop();
-  await closeClient(client.sock);
-  await sim.stop();
-});
+afterAll(() => linked.stop());
 
 describe('1:1 from a contact', () => {
   it('delivers a location', async () => {

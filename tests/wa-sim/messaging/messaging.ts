@@ -4,6 +4,7 @@
  * accounts get it forwarded (or queued while offline). Group messages add the sender-key `skmsg`, which every
  * member device decrypts with the sender key distributed in its `<to>` copy.
  */
+import type { proto } from '@whiskeysockets/baileys';
 import type { ClientConnection, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import { linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
@@ -25,6 +26,7 @@ import {
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
 import { autoReceipts } from './receipts.js';
+import { decodeReceived } from './received-content.js';
 
 interface Outgoing {
   readonly sim: Simulator;
@@ -106,14 +108,26 @@ async function contactReceives(
     return;
   }
   if (group) return;
+  contactKeeps(out, contact, message, undefined);
+}
+
+/** The contact records what it decrypted (1:1 or in `group`), applies it as a phone would, and answers receipts. */
+function contactKeeps(
+  out: Outgoing,
+  contact: Contact,
+  message: proto.Message,
+  group: Group | undefined,
+): void {
   out.sim.stats.decryptedByContacts++;
   contact.remember(
     {
       id: out.id,
       from: pnJid(out.sender.account.phone),
+      ...(group ? { group: group.jid } : {}),
       type: messageKind(message),
       text: messageText(message),
       timestamp: out.timestamp,
+      content: decodeReceived(message),
     },
     message,
   );
@@ -153,26 +167,16 @@ async function contactReadsGroup(
   group: Group,
   ciphertext: Uint8Array,
 ): Promise<void> {
+  let message: proto.Message;
   try {
     const plaintext = await contact.device.decryptGroup(group.jid, companionAddress(out.sender), ciphertext);
-    const message = decodeMessage(plaintext);
-    out.sim.stats.decryptedByContacts++;
-    contact.remember(
-      {
-        id: out.id,
-        from: pnJid(out.sender.account.phone),
-        group: group.jid,
-        type: messageKind(message),
-        text: messageText(message),
-        timestamp: out.timestamp,
-      },
-      message,
-    );
-    autoReceipts(out.sim, contact, out.sender.account, out.id);
+    message = decodeMessage(plaintext);
   } catch (error) {
     out.sim.stats.decryptFailures++;
     out.sim.log.warn(`group message ${out.id}: ${contact.number} could not decrypt`, error);
+    return;
   }
+  contactKeeps(out, contact, message, group);
 }
 
 function forward(out: Outgoing, device: CompanionDevice, group: Group | undefined, encs: BinaryNode[]): void {
