@@ -133,6 +133,7 @@ export class Host implements HostGateway {
         inFlight: this.sendsInFlight,
         outcomes: this.deps.outcomes,
         readyWaitMs: SEND_READY_WAIT_MS,
+        logger: this.deps.logger,
       },
       command,
     );

@@ -1,6 +1,25 @@
 /** The routes of the messages resource group (its Lambda), in the order the router tries them. */
 import type { AnyRoute } from '#functions/http/route.js';
+import { deleteMessageRoute } from './delete-message.route.js';
+import { editMessageRoute } from './edit-message.route.js';
+import { forwardRoute } from './forward.route.js';
 import { listMessagesRoute } from './list-messages.route.js';
+import { listReactionsRoute } from './list-reactions.route.js';
+import { reactRoute } from './react.route.js';
+import { replyRoute } from './reply.route.js';
+import { sendContactRoute } from './send-contact.route.js';
+import { sendLocationRoute } from './send-location.route.js';
 import { sendTextRoute } from './send-text.route.js';
 
-export const messageRoutes: readonly AnyRoute[] = [listMessagesRoute, sendTextRoute];
+export const messageRoutes: readonly AnyRoute[] = [
+  listMessagesRoute,
+  sendTextRoute,
+  sendLocationRoute,
+  sendContactRoute,
+  replyRoute,
+  forwardRoute,
+  reactRoute,
+  editMessageRoute,
+  deleteMessageRoute,
+  listReactionsRoute,
+];

@@ -36,6 +36,25 @@ export const InboundMessage = z.object({
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 
+/**
+ * A contact changed a message of a chat: reacted to it (`emoji` '' takes the reaction back), edited its text, or
+ * deleted it for everyone. Ids are neutral; `timestamp` is the change's own network time (epoch seconds).
+ */
+export const InboundChange = z.object({
+  /** The network id of the message changed. */
+  targetId: z.string(),
+  chatId: z.string(),
+  /** Who changed it. */
+  senderId: z.string(),
+  timestamp: z.number(),
+  change: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('reaction'), emoji: z.string() }),
+    z.object({ kind: z.literal('edit'), body: z.string() }),
+    z.object({ kind: z.literal('revoke') }),
+  ]),
+});
+export type InboundChange = z.infer<typeof InboundChange>;
+
 /** A delivery-state change of a message this session sent. */
 export const OutgoingStatus = z.object({
   waMessageId: z.string(),
@@ -97,11 +116,14 @@ export interface EngineEmitter {
    * acknowledgement holds it until this resolves.
    */
   receive(message: InboundMessage): Promise<void>;
+  /** Hands over a change of a message (a reaction, edit or revoke) the same way: resolves once it is stored. */
+  receiveChange(change: InboundChange): Promise<void>;
 }
 
 /** One handler per event, and where received messages go: what a session runner gives each engine it creates. */
 export type EngineEventHandlers = { [K in EngineEventName]: (data: EngineEventData<K>) => void } & {
   receive(message: InboundMessage): Promise<void>;
+  receiveChange(change: InboundChange): Promise<void>;
 };
 
 /** The emitter that calls `handlers[name]` for every event and `handlers.receive` for every message. */
@@ -109,6 +131,7 @@ export function emitterOf(handlers: EngineEventHandlers): EngineEmitter {
   return {
     emit: (name, data) => (handlers[name] as (payload: typeof data) => void)(data),
     receive: (message) => handlers.receive(message),
+    receiveChange: (change) => handlers.receiveChange(change),
   };
 }
 
@@ -117,5 +140,6 @@ export function checkedEmitter(inner: EngineEmitter): EngineEmitter {
   return {
     emit: (name, data) => inner.emit(name, ENGINE_EVENTS[name].parse(data) as typeof data),
     receive: (message) => inner.receive(InboundMessage.parse(message)),
+    receiveChange: (change) => inner.receiveChange(InboundChange.parse(change)),
   };
 }

@@ -4,14 +4,15 @@
  * are published as `message.ack`.
  */
 import { randomUUID } from 'node:crypto';
-import type { InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
+import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
-import type { MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import { type ChangeReport, changeEvent } from './change-events.js';
 
 export interface MessageSinkDeps {
   messages: MessageStore;
@@ -24,7 +25,7 @@ export class MessageSink {
   /** The last ack in flight per message (session id + network id); gone once it settles. */
   private readonly ackTails = new Map<string, Promise<void>>();
   /** Inbound messages and acks not yet stored and published. */
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: MessageSinkDeps) {}
 
@@ -40,9 +41,10 @@ export class MessageSink {
     return this.track(this.store(sessionId, inbound));
   }
 
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    const settled = () => void this.inFlight.delete(work);
+  private track<T>(work: Promise<T>): Promise<T> {
+    const tracked: Promise<unknown> = work;
+    this.inFlight.add(tracked);
+    const settled = () => void this.inFlight.delete(tracked);
     work.then(settled, settled);
     return work;
   }
@@ -78,6 +80,41 @@ export class MessageSink {
       return entry;
     });
     if (inserted && entry) await this.announce(entry);
+  }
+
+  /**
+   * Applies a reaction, edit or revoke to the message it points at and publishes it (`message.reaction`,
+   * `message.edited`, `message.revoked`) in the same transaction. A repeat changes nothing and publishes nothing; a
+   * change of a message never stored here (sent before the device was linked) is dropped.
+   */
+  changed(sessionId: string, report: ChangeReport): Promise<ContentChange> {
+    return this.track(this.applyChange(sessionId, report));
+  }
+
+  /** A contact's change of a message, as an engine reports it (see `changed`). */
+  async receivedChange(sessionId: string, inbound: InboundChange): Promise<void> {
+    const { targetId, chatId, senderId, timestamp, change } = inbound;
+    await this.changed(sessionId, {
+      targetId,
+      senderId,
+      fromMe: false,
+      change: { ...change, chatId, senderId, timestamp },
+    });
+  }
+
+  private async applyChange(sessionId: string, report: ChangeReport): Promise<ContentChange> {
+    let entry: OutboxEntry | null = null;
+    const change = await this.deps.messages.applyChange(
+      sessionId,
+      report.targetId,
+      report.change,
+      ({ message }) => {
+        entry = this.deps.events.entry(changeEvent(sessionId, message, report));
+        return entry;
+      },
+    );
+    if (entry) await this.announce(entry);
+    return change;
   }
 
   /**

@@ -7,10 +7,13 @@
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
+import { contentOfStored } from '#shared/domain/content-kinds.js';
 import { LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
-import { contentOfStored } from '#shared/domain/outgoing-content.js';
+import type { MessageChange } from '#shared/domain/message-changes.js';
+import { type ChangeContent, isChangeContent } from '#shared/domain/outgoing-content.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 import type { MessageOutcomeNotifier } from '#shared/ports/message-outcomes.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { MessageSink } from './message-sink.js';
@@ -25,6 +28,7 @@ export interface SendDeps {
   readyWaitMs: number;
   /** Told once a message is settled, so the request waiting for it answers at once. */
   outcomes: MessageOutcomeNotifier;
+  logger: Logger;
 }
 
 async function waitUntilConnected(
@@ -129,6 +133,40 @@ async function sendNow(
             data: messageEventData(c.message),
           },
   );
+  // A reaction, edit or revoke now shows on the message it points at; the answer waits for that, so the history a
+  // client reads after the 201 already shows it.
+  if (isChangeContent(outgoing.content)) await applyOwnChange(deps, message, outgoing.content, timestamp);
   deps.outcomes.notify(sessionId, message.id);
   if (entry) await deps.sink.announce(entry);
+}
+
+async function applyOwnChange(
+  deps: SendDeps,
+  message: Message,
+  content: ChangeContent,
+  timestamp: number,
+): Promise<void> {
+  const by = { chatId: message.chatId, senderId: message.from, timestamp };
+  const change: MessageChange =
+    content.type === 'reaction'
+      ? { ...by, kind: 'reaction', emoji: content.emoji }
+      : content.type === 'edit'
+        ? {
+            ...by,
+            kind: 'edit',
+            body: content.text,
+            ...(content.mentions ? { mentions: content.mentions } : {}),
+          }
+        : { ...by, kind: 'revoke' };
+  try {
+    await deps.sink.changed(message.sessionId, {
+      targetId: content.target.id,
+      change,
+      senderId: message.from,
+      fromMe: true,
+    });
+  } catch (error) {
+    // The network has it either way; the stored target catches up with the network's own echo or stays behind.
+    deps.logger.error({ err: error, sessionId: message.sessionId }, 'applying a sent change failed');
+  }
 }

@@ -217,11 +217,9 @@ export class SessionRunner {
       },
       // Messages are stored even from a superseded engine: they happened on the network either way. A failure is
       // the engine's to answer too (it leaves the message unacknowledged, for the network to deliver again).
-      receive: (message) =>
-        this.deps.sink.received(this.session.id, message).catch((error: unknown) => {
-          this.logError(error);
-          throw error;
-        }),
+      receive: (message) => this.deps.sink.received(this.session.id, message).catch(this.logAndRethrow),
+      receiveChange: (change) =>
+        this.deps.sink.receivedChange(this.session.id, change).catch(this.logAndRethrow),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       callOffered: (call) => {
         if (!live()) return;
@@ -232,6 +230,11 @@ export class SessionRunner {
       },
     };
   }
+
+  private readonly logAndRethrow = (error: unknown): never => {
+    this.logError(error);
+    throw error;
+  };
 
   private readonly logError = (error: unknown) =>
     this.deps.logger.error({ err: error, sessionId: this.session.id }, 'message callback failed');

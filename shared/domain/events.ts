@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type Message, MessageStatus } from './message.js';
+import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
 import { LocationMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
 import { SessionStatus } from './session.js';
 import { isGroupChat } from './wa-ids.js';
@@ -135,6 +136,9 @@ export const EVENT_DATA = {
   'message.sent': MessageEventData,
   'message.ack': MessageAckData,
   'message.failed': MessageAckData.extend({ error: z.string() }),
+  'message.reaction': MessageReactionData,
+  'message.edited': MessageEditedData,
+  'message.revoked': MessageRevokedData,
   'session.status': z.object({ sessionId: z.string(), status: SessionStatus }),
   /** `qr` is a PNG data URL, the same value the QR route answers. */
   'session.qr': z.object({ sessionId: z.string(), qr: z.string() }),

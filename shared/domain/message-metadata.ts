@@ -15,11 +15,15 @@ export const LocationMetadata = z.object({
 });
 export type LocationMetadata = z.infer<typeof LocationMetadata>;
 
-/** The message a reply quotes: its network id, its text when it had one, and its sender in neutral form. */
+/**
+ * The message a reply quotes: its network id, its text when it had one, and its sender in neutral form; `fromMe`
+ * when this account sent it (always known for what the gateway sends, not always for what it receives).
+ */
 export const QuotedMetadata = z.object({
   id: z.string(),
   body: z.string().nullable(),
   participant: z.string().optional(),
+  fromMe: z.boolean().optional(),
 });
 export type QuotedMetadata = z.infer<typeof QuotedMetadata>;
 

@@ -1,7 +1,6 @@
 /** Messages: the stored record (spec "Message (stored record)"), statuses, and the send-text request. */
 import { z } from 'zod';
 import { IsoTimestamp, Uuid } from './common.js';
-import { TextContent } from './outgoing-content.js';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MessageStatus = z.enum(MESSAGE_STATUSES);
@@ -52,7 +51,3 @@ export const Message = z
   })
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof Message>;
-
-/** POST …/send-text: the chat and the text content's fields. */
-export const SendTextBody = TextContent.omit({ type: true }).extend({ chatId: ChatId });
-export type SendTextBody = z.infer<typeof SendTextBody>;

@@ -1,26 +1,102 @@
 /**
- * What can be sent: one discriminated union on `type` that flows from the route to the engine (text now; media,
- * location, contact, reaction… join it as rows of CONTENT_KINDS). The stored message row keeps its spec shape
- * (type, body, metadata); each kind says how its content maps to those fields and back, so the host sends exactly
- * what the request stored, and what each kind requires beyond its schema.
+ * What can be sent: one discriminated union on `type` that flows from the use case to the engine. Every kind the
+ * send routes offer is a row here: texts (a reply is a text that quotes), locations, contact cards, reactions,
+ * edits and revokes (media join it the same way). Content is complete as it flows: the messages it points at are
+ * resolved to their network keys (`MessageRef`) before it is stored, so the host sends exactly what the request
+ * stored without reading anything else. How each kind maps to the stored row is in content-kinds.ts.
  */
 import { z } from 'zod';
-import { ValidationError } from '#shared/errors/app-error.js';
 
 export const TEXT_MAX = 4096;
+export const EMOJI_MAX = 32;
 const PersonalChatId = z.string().regex(/^[0-9]{5,20}@c\.us$/, 'must be <number>@c.us');
+const Mentions = z.array(PersonalChatId).max(1024);
+
+/** A message of a chat by its network key: what a reaction, edit, revoke or reply points at. */
+export const MessageRef = z.object({
+  /** Its network id. */
+  id: z.string().min(1),
+  /** This account sent it. */
+  fromMe: z.boolean(),
+  /** Who sent it, in a group chat, when it was not this account (neutral form). */
+  participant: z.string().optional(),
+});
+export type MessageRef = z.infer<typeof MessageRef>;
+
+/** The message a reply quotes, with the text WhatsApp shows in the quote. */
+export const QuotedRef = MessageRef.extend({ body: z.string().nullable() });
+export type QuotedRef = z.infer<typeof QuotedRef>;
+
+/** What a message shown in the chat may carry besides its content: a quote, or the forwarded mark. */
+const Context = {
+  quoted: QuotedRef.optional(),
+  /** Sent as a forward of another message (WhatsApp shows "Forwarded"). */
+  forwarded: z.literal(true).optional(),
+};
 
 export const TextContent = z.strictObject({
   type: z.literal('text'),
   text: z.string().min(1).max(TEXT_MAX),
   /** People mentioned; the text must contain `@<number>` for each, as WhatsApp renders them. */
-  mentions: z.array(PersonalChatId).max(1024).optional(),
+  mentions: Mentions.optional(),
+  ...Context,
 });
 
-export const OutgoingContent = z.discriminatedUnion('type', [TextContent]);
+export const LocationContent = z.strictObject({
+  type: z.literal('location'),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  /** The place's name. */
+  description: z.string().min(1).max(1024).optional(),
+  address: z.string().min(1).max(1024).optional(),
+  ...Context,
+});
+
+/** A contact card: the name shown and one vCard per contact shared. */
+export const ContactContent = z.strictObject({
+  type: z.literal('contact'),
+  displayName: z.string().min(1).max(255),
+  vcards: z.array(z.string().min(1).max(65_536)).min(1).max(32),
+  ...Context,
+});
+
+/** A reaction to a message; '' takes this account's reaction back. */
+export const ReactionContent = z.strictObject({
+  type: z.literal('reaction'),
+  target: MessageRef,
+  emoji: z.string().max(EMOJI_MAX),
+});
+
+/** A new text for a text message this account sent. */
+export const EditContent = z.strictObject({
+  type: z.literal('edit'),
+  target: MessageRef,
+  text: z.string().min(1).max(TEXT_MAX),
+  mentions: Mentions.optional(),
+});
+
+/** Deletes a message this account sent for everyone. */
+export const RevokeContent = z.strictObject({ type: z.literal('revoke'), target: MessageRef });
+
+export const OutgoingContent = z.discriminatedUnion('type', [
+  TextContent,
+  LocationContent,
+  ContactContent,
+  ReactionContent,
+  EditContent,
+  RevokeContent,
+]);
 export type OutgoingContent = z.infer<typeof OutgoingContent>;
 export type ContentType = OutgoingContent['type'];
 export type ContentOf<T extends ContentType> = Extract<OutgoingContent, { type: T }>;
+
+/** The kinds that change another message instead of being shown in the chat on their own. */
+export const CHANGE_TYPES = ['reaction', 'edit', 'revoke'] as const satisfies readonly ContentType[];
+export type ChangeContent = ContentOf<(typeof CHANGE_TYPES)[number]>;
+
+export function isChangeContent(content: OutgoingContent): content is ChangeContent {
+  return (CHANGE_TYPES as readonly string[]).includes(content.type);
+}
 
 /** The fields of a stored message row (shared/domain/message.ts) that hold its content. */
 export interface StoredContent {
@@ -29,58 +105,4 @@ export interface StoredContent {
   metadata: Record<string, unknown> | null;
   mediaPath: string | null;
   mediaMimetype: string | null;
-}
-
-interface ContentKind<T extends ContentType> {
-  /** Refuses (400) what the schema cannot say, before anything is stored. */
-  check(content: ContentOf<T>): void;
-  toStored(content: ContentOf<T>): StoredContent;
-  /** The content a stored row of this type carries (validated by the caller). */
-  fromStored(row: StoredContent): unknown;
-}
-
-const CONTENT_KINDS: { [T in ContentType]: ContentKind<T> } = {
-  text: {
-    check: ({ text, mentions }) => {
-      for (const mention of mentions ?? []) {
-        const number = mention.split('@')[0] ?? '';
-        if (!text.includes(`@${number}`)) {
-          throw new ValidationError(`text must contain @${number} for the mention ${mention}`);
-        }
-      }
-    },
-    toStored: ({ text, mentions }) => ({
-      type: 'text',
-      body: text,
-      metadata: mentions?.length ? { mentions } : null,
-      mediaPath: null,
-      mediaMimetype: null,
-    }),
-    fromStored: (row) => ({
-      type: 'text',
-      text: row.body,
-      ...(Array.isArray(row.metadata?.mentions) ? { mentions: row.metadata.mentions } : {}),
-    }),
-  },
-};
-
-function kindOf<T extends ContentType>(type: T): ContentKind<T> {
-  return CONTENT_KINDS[type] as unknown as ContentKind<T>;
-}
-
-/** Refuses content that its schema accepts but its kind does not (e.g. a mention missing from the text). */
-export function checkContent(content: OutgoingContent): void {
-  kindOf(content.type).check(content);
-}
-
-/** The row fields that store `content`. */
-export function storedContent(content: OutgoingContent): StoredContent {
-  return kindOf(content.type).toStored(content);
-}
-
-/** The content a stored outgoing row carries, or null when the row holds nothing that can be sent. */
-export function contentOfStored(row: StoredContent): OutgoingContent | null {
-  if (!(row.type in CONTENT_KINDS)) return null;
-  const parsed = OutgoingContent.safeParse(kindOf(row.type as ContentType).fromStored(row));
-  return parsed.success ? parsed.data : null;
 }

@@ -1,6 +1,7 @@
 import type { Page } from '#shared/domain/common.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
-import type { OutboxEntryFor, OutboxEntryOf } from './event-outbox.port.js';
+import type { MessageChange } from '#shared/domain/message-changes.js';
+import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from './event-outbox.port.js';
 
 export interface MessageFilter {
   sessionId: string;
@@ -14,6 +15,16 @@ export type StatusChange =
   /** The row already had this or a later status (acks only move forward); at most its missing timestamp was filled. */
   | { outcome: 'unchanged'; message: Message }
   | { outcome: 'not_found' };
+
+/** What applying a reaction, edit or revoke did to its target. */
+export type ContentChange =
+  | { outcome: 'updated'; message: Message; previous: Message }
+  /** A repeat or an out-of-date change: the row stays as it was. */
+  | { outcome: 'unchanged'; message: Message }
+  | { outcome: 'not_found' };
+
+/** The outbox entry a content change stores with the row it updated; null stores none. */
+export type OutboxEntryOfChange = (change: { message: Message; previous: Message }) => OutboxEntry | null;
 
 /** Stored messages of the data store. (sessionId, waMessageId) is unique when waMessageId is set. */
 export interface MessageStore {
@@ -42,6 +53,17 @@ export interface MessageStore {
     timestamp?: number,
     outbox?: OutboxEntryOf,
   ): Promise<StatusChange>;
+  /**
+   * Applies a reaction, edit or revoke (shared/domain/message-changes.ts) to the row with this network id. A change
+   * that leaves the row as it is writes nothing (`unchanged`). With `outbox`, the entry it builds from an update is
+   * stored in the same transaction as the row; concurrent changes of one row never overwrite each other.
+   */
+  applyChange(
+    sessionId: string,
+    waMessageId: string,
+    change: MessageChange,
+    outbox?: OutboxEntryOfChange,
+  ): Promise<ContentChange>;
   /** Deletes every message of a session (session delete). Answers how many. */
   deleteBySession(sessionId: string): Promise<number>;
 }

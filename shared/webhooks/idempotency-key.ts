@@ -28,6 +28,12 @@ export function eventKey(event: GatewayEvent): string {
       return `ack_${sid}_${event.data.messageId}_${event.data.status}`;
     case 'message.failed':
       return `failed_${sid}_${event.data.messageId}_${event.data.status}`;
+    case 'message.reaction':
+      return `react_${sid}_${event.data.messageId}_${event.data.senderId}${occ}`;
+    case 'message.edited':
+      return `edit_${sid}_${event.data.messageId}${occ}`;
+    case 'message.revoked':
+      return `rev_${sid}_${event.data.id}`;
     case 'session.status':
       return `sess_${sid}_${event.data.status}${occ}`;
     case 'session.qr':

@@ -12,6 +12,7 @@ import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.
 import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
+import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
@@ -91,6 +92,11 @@ messageStoreContract('dynamodb', async () => {
 });
 
 eventOutboxContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageChangesContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
 });

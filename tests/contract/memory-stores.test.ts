@@ -8,6 +8,7 @@ import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
+import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -48,6 +49,11 @@ deliveryFailureStoreContract('memory', async () => {
 });
 
 eventOutboxContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+messageChangesContract('memory', async () => {
   const data = createMemoryDataStore();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
 });

@@ -18,6 +18,7 @@ import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
+import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -67,6 +68,11 @@ messageStoreContract('sqlite', async () => {
 });
 
 eventOutboxContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageChangesContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
 });

@@ -12,7 +12,8 @@
  */
 import { AsyncResource } from 'node:async_hooks';
 import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
-import type { EngineEmitter, InboundMessage } from '#host/engines/engine-events.js';
+import type { EngineEmitter, InboundChange, InboundMessage } from '#host/engines/engine-events.js';
+import { changeFromBaileys } from './baileys-inbound-changes.js';
 import { inboundFromBaileys, statusFromBaileys, statusFromOwnUpsert } from './baileys-messages.js';
 
 export class BaileysInbound {
@@ -24,15 +25,17 @@ export class BaileysInbound {
    * that has committed by then, and its Signal writes would be lost. Bound here, at engine creation, it runs in
    * the engine's own context instead.
    */
-  private readonly handOver: (message: InboundMessage) => Promise<void>;
+  private readonly handOver: (message: InboundMessage | InboundChange) => Promise<void>;
 
   constructor(private readonly events: EngineEmitter) {
-    this.handOver = AsyncResource.bind((message: InboundMessage) => this.events.receive(message));
+    this.handOver = AsyncResource.bind((item: InboundMessage | InboundChange) =>
+      'change' in item ? this.events.receiveChange(item) : this.events.receive(item),
+    );
   }
 
   /** The `beforeMessageReceipt` hook of `socket`: resolves once a contact's message is stored (see above). */
   async beforeReceipt(socket: WASocket, message: proto.IWebMessageInfo): Promise<void> {
-    const inbound = inboundFromBaileys(message as WAMessage, ownPhone(socket));
+    const inbound = received(message as WAMessage, ownPhone(socket));
     this.handedOver.add(message);
     if (inbound) await this.handOver(inbound);
   }
@@ -48,7 +51,7 @@ export class BaileysInbound {
         const own = statusFromOwnUpsert(message);
         if (own) this.events.emit('messageStatus', own);
         if (this.handedOver.has(message)) continue;
-        const inbound = inboundFromBaileys(message, phone);
+        const inbound = received(message, phone);
         // Nothing to hold an acknowledgement for here: a failure is logged by the runner.
         if (inbound) void this.handOver(inbound).catch(() => undefined);
       }
@@ -60,6 +63,11 @@ export class BaileysInbound {
       }
     });
   }
+}
+
+/** What a contact's message brings: a message to store, a change of a stored one, or nothing. */
+function received(message: WAMessage, phone: string): InboundMessage | InboundChange | null {
+  return inboundFromBaileys(message, phone) ?? changeFromBaileys(message);
 }
 
 function ownPhone(socket: WASocket): string {

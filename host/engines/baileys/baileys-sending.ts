@@ -4,7 +4,7 @@
  */
 import type { proto, WASocket } from '@whiskeysockets/baileys';
 import type { EngineMessaging, OutgoingMessage } from '#host/engines/ports/messaging.port.js';
-import { toBaileysContent } from './baileys-content.js';
+import { toBaileysOutgoing } from './baileys-content.js';
 import { toBaileysJid } from './baileys-jids.js';
 import type { RecentMessages } from './recent-messages.js';
 
@@ -18,8 +18,10 @@ export class BaileysSending implements EngineMessaging {
   async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     const socket = this.socket();
     if (!socket) throw new Error('no open connection');
-    const sent = await socket.sendMessage(toBaileysJid(message.chatId), toBaileysContent(message.content), {
+    const { content, quoted } = toBaileysOutgoing(message.chatId, message.content);
+    const sent = await socket.sendMessage(toBaileysJid(message.chatId), content, {
       messageId: message.waMessageId,
+      ...(quoted ? { quoted } : {}),
     });
     if (sent?.message) this.recentMessages.remember(this.sessionId, message.waMessageId, sent.message);
     return { timestamp: Number(sent?.messageTimestamp ?? Math.floor(Date.now() / 1000)) };

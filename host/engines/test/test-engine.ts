@@ -32,6 +32,7 @@ class TestEngine implements MessagingEngine {
         if (!this.closed) this.events.emit(name, data);
       },
       receive: (message) => (this.closed ? Promise.resolve() : this.events.receive(message)),
+      receiveChange: (change) => (this.closed ? Promise.resolve() : this.events.receiveChange(change)),
       drop: (loggedOut) => {
         if (this.closed) return;
         this.close();

@@ -4,6 +4,7 @@
  */
 import type {
   EngineEmitter,
+  InboundChange,
   InboundMessage,
   LinkedIdentity,
   OutgoingStatus,
@@ -21,6 +22,8 @@ export interface NetworkConnection {
   emit: EngineEmitter['emit'];
   /** Hands a message to the engine's session runner; resolves once it is stored (at once when the engine closed). */
   receive: EngineEmitter['receive'];
+  /** Hands a change of a message to the engine's session runner, the same way. */
+  receiveChange: EngineEmitter['receiveChange'];
   /** The network ends the connection; `loggedOut` when it also voided the credentials. */
   drop(loggedOut: boolean): void;
 }
@@ -145,6 +148,13 @@ export class TestNetwork {
     const connection = this.connections.get(sessionId);
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
     return connection.receive(message);
+  }
+
+  /** A contact's reaction, edit or revoke arriving at the session; resolves once the session stored it. */
+  deliverChange(sessionId: string, change: InboundChange): Promise<void> {
+    const connection = this.connections.get(sessionId);
+    if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    return connection.receiveChange(change);
   }
 
   /** A receipt for a message the session sent (delivered, read …). */

@@ -11,16 +11,20 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '#shared/domain/common.js';
-import {
-  isStatusAdvance,
-  type Message,
-  Message as MessageSchema,
-  type MessageStatus,
-} from '#shared/domain/message.js';
+import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
+import type { MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import type {
+  ContentChange,
+  MessageFilter,
+  MessageStore,
+  OutboxEntryOfChange,
+  StatusChange,
+} from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
+import { applyContentChange } from './dynamodb-message-changes.js';
+import { messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
 import {
   batchDelete,
   cancellationCodes,
@@ -28,7 +32,6 @@ import {
   failedAt,
   getItem,
   guard,
-  type Item,
   isConditionFailed,
   putNew,
   queryAll,
@@ -37,33 +40,6 @@ import {
 
 const STORE = 'Data store';
 const MAX_ATTEMPTS = 10;
-
-const messageKey = (id: string) => ({ pk: `MESSAGE#${id}`, sk: 'MESSAGE' });
-const waKey = (sessionId: string, waMessageId: string) => ({
-  pk: `WAMSG#${sessionId}#${waMessageId}`,
-  sk: 'LOCK',
-});
-
-/**
- * The history sort key: newest first under a descending query means timestamp, then createdAt, then id, all
- * descending, and messages without a timestamp last ('0' sorts below '1').
- */
-function messageOrderKey(message: Message): string {
-  const time = message.timestamp === null ? '0' : `1#${String(message.timestamp).padStart(15, '0')}`;
-  return `${time}#${message.createdAt}#${message.id}`;
-}
-
-/** Every field of a message, in schema order. */
-const FIELDS = MessageSchema.keyof().options;
-
-function toMessage(item: Item): Message {
-  const message: Record<string, unknown> = {};
-  for (const field of FIELDS) message[field] = item[field] ?? null;
-  const metadata = message.metadata;
-  message.metadata =
-    metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : null;
-  return message as Message;
-}
 
 /** MessageStore on the data table (the same table as the sessions, whose existence inserts check). */
 export class DynamoDbMessageStore implements MessageStore {
@@ -263,6 +239,17 @@ export class DynamoDbMessageStore implements MessageStore {
       if (isConditionFailed(error)) return null;
       throw error;
     }
+  }
+
+  applyChange(
+    sessionId: string,
+    waMessageId: string,
+    change: MessageChange,
+    outbox?: OutboxEntryOfChange,
+  ): Promise<ContentChange> {
+    return guard(STORE, () =>
+      applyContentChange(this.doc, this.table, { sessionId, waMessageId, change, outbox }),
+    );
   }
 
   deleteBySession(sessionId: string): Promise<number> {

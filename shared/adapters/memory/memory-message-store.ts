@@ -1,9 +1,16 @@
 /** In-memory MessageStore: the unit-test fake, behaving like the SQLite adapter (copies, ordering, errors). */
 import type { Page } from '#shared/domain/common.js';
 import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
+import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import type {
+  ContentChange,
+  MessageFilter,
+  MessageStore,
+  OutboxEntryOfChange,
+  StatusChange,
+} from '#shared/ports/message-store.port.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { jsonCopy } from './memory-support.js';
 
@@ -134,6 +141,22 @@ export class MemoryMessageStore implements MessageStore {
     const next = { ...current, status, timestamp: current.timestamp ?? timestamp ?? null };
     this.byId.set(next.id, next);
     return { outcome: 'updated', message: copyMessage(next) };
+  }
+
+  async applyChange(
+    sessionId: string,
+    waMessageId: string,
+    change: MessageChange,
+    outbox?: OutboxEntryOfChange,
+  ): Promise<ContentChange> {
+    const current = this.byWaMessageId(sessionId, waMessageId);
+    if (current === undefined) return { outcome: 'not_found' };
+    const next = applyMessageChange(copyMessage(current), change);
+    if (!next) return { outcome: 'unchanged', message: copyMessage(current) };
+    const entry = outbox?.({ message: copyMessage(next), previous: copyMessage(current) });
+    if (entry) this.outbox.writeEntry(entry);
+    this.byId.set(next.id, copyMessage(next));
+    return { outcome: 'updated', message: copyMessage(next), previous: copyMessage(current) };
   }
 
   async deleteBySession(sessionId: string): Promise<number> {

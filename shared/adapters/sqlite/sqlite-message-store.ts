@@ -5,40 +5,22 @@
  */
 import type Database from 'better-sqlite3';
 import type { Page } from '#shared/domain/common.js';
-import type { Message, MessageDirection, MessageStatus } from '#shared/domain/message.js';
+import type { Message, MessageStatus } from '#shared/domain/message.js';
 import { isStatusAdvance } from '#shared/domain/message.js';
+import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type { MessageFilter, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import type {
+  ContentChange,
+  MessageFilter,
+  MessageStore,
+  OutboxEntryOfChange,
+  StatusChange,
+} from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
-import {
-  isForeignKeyViolation,
-  parseJsonObject,
-  runSql,
-  StatementCache,
-  toJsonColumn,
-} from './sqlite-store-support.js';
-
-interface MessageRow {
-  id: string;
-  session_id: string;
-  wa_message_id: string | null;
-  chat_id: string;
-  chat_name: string | null;
-  author: string | null;
-  from_jid: string;
-  to_jid: string;
-  body: string | null;
-  type: string;
-  direction: string;
-  timestamp: number | null;
-  metadata: string | null;
-  status: string;
-  media_path: string | null;
-  media_mimetype: string | null;
-  created_at: string;
-}
+import { type MessageRow, toMessage, toRow } from './sqlite-message-rows.js';
+import { isForeignKeyViolation, runSql, StatementCache } from './sqlite-store-support.js';
 
 type AdvanceFn = (
   sessionId: string,
@@ -47,6 +29,12 @@ type AdvanceFn = (
   timestamp: number | undefined,
   outbox: OutboxEntryOf | undefined,
 ) => StatusChange;
+type ChangeFn = (
+  sessionId: string,
+  waMessageId: string,
+  change: MessageChange,
+  outbox: OutboxEntryOfChange | undefined,
+) => ContentChange;
 type InsertFn = (message: Message, outbox: OutboxEntryFor | undefined) => boolean;
 type ReadPageFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
 
@@ -54,51 +42,6 @@ const STORE = 'Message store';
 
 /** The list order; every list index ends in these columns, so SQLite reads pages in index order. */
 const ORDER = 'ORDER BY timestamp DESC, created_at DESC, id DESC';
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    waMessageId: row.wa_message_id,
-    chatId: row.chat_id,
-    chatName: row.chat_name,
-    author: row.author,
-    from: row.from_jid,
-    to: row.to_jid,
-    body: row.body,
-    type: row.type,
-    // Only ever written from validated messages.
-    direction: row.direction as MessageDirection,
-    timestamp: row.timestamp,
-    metadata: parseJsonObject(row.metadata),
-    status: row.status as MessageStatus,
-    mediaPath: row.media_path,
-    mediaMimetype: row.media_mimetype,
-    createdAt: row.created_at,
-  };
-}
-
-function toRow(message: Message): MessageRow {
-  return {
-    id: message.id,
-    session_id: message.sessionId,
-    wa_message_id: message.waMessageId,
-    chat_id: message.chatId,
-    chat_name: message.chatName,
-    author: message.author,
-    from_jid: message.from,
-    to_jid: message.to,
-    body: message.body,
-    type: message.type,
-    direction: message.direction,
-    timestamp: message.timestamp,
-    metadata: toJsonColumn(message.metadata),
-    status: message.status,
-    media_path: message.mediaPath,
-    media_mimetype: message.mediaMimetype,
-    created_at: message.createdAt,
-  };
-}
 
 function duplicateId(target: string): ConflictError {
   return target.startsWith('event_outbox.')
@@ -130,6 +73,8 @@ export class SqliteMessageStore implements MessageStore {
   private readonly updateStatus: Database.Statement<[string, number | null, string]>;
   private readonly fillTimestamp: Database.Statement<[number, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly updateContent: Database.Statement<MessageRow>;
+  private readonly changeTx: Database.Transaction<ChangeFn>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
   private readonly insertTx: Database.Transaction<InsertFn>;
   private readonly readPage: Database.Transaction<ReadPageFn>;
@@ -155,6 +100,30 @@ export class SqliteMessageStore implements MessageStore {
     );
     this.fillTimestamp = db.prepare('UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL');
     this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
+    this.updateContent = db.prepare(
+      `UPDATE messages SET type = @type, body = @body, metadata = @metadata, media_path = @media_path,
+         media_mimetype = @media_mimetype WHERE id = @id`,
+    );
+    // Read, judge and write in one IMMEDIATE transaction: two changes of one row (a reaction and an edit) never
+    // overwrite each other, also across processes.
+    this.changeTx = db.transaction(
+      (
+        sessionId: string,
+        waMessageId: string,
+        change: MessageChange,
+        outbox: OutboxEntryOfChange | undefined,
+      ) => {
+        const row = this.selectByWaId.get(sessionId, waMessageId);
+        if (row === undefined) return { outcome: 'not_found' };
+        const previous = toMessage(row);
+        const message = applyMessageChange(previous, change);
+        if (!message) return { outcome: 'unchanged', message: previous };
+        this.updateContent.run(toRow(message));
+        const entry = outbox?.({ message, previous });
+        if (entry) this.outbox.writeEntry(entry);
+        return { outcome: 'updated', message, previous };
+      },
+    );
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
     this.advanceTx = db.transaction(
@@ -236,6 +205,15 @@ export class SqliteMessageStore implements MessageStore {
       () => this.advanceTx.immediate(sessionId, waMessageId, status, timestamp, outbox),
       duplicateId,
     );
+  }
+
+  async applyChange(
+    sessionId: string,
+    waMessageId: string,
+    change: MessageChange,
+    outbox?: OutboxEntryOfChange,
+  ): Promise<ContentChange> {
+    return runSql(STORE, () => this.changeTx.immediate(sessionId, waMessageId, change, outbox), duplicateId);
   }
 
   async deleteBySession(sessionId: string): Promise<number> {

@@ -7,17 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '#shared/domain/caller.js';
+import { checkContent, storedContent } from '#shared/domain/content-kinds.js';
 import type { Message } from '#shared/domain/message.js';
-import { checkContent, type OutgoingContent, storedContent } from '#shared/domain/outgoing-content.js';
+import type { SendDraft } from '#shared/domain/send-requests.js';
 import { generateWaMessageId, personalChatId } from '#shared/domain/wa-ids.js';
 import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
+import { resolveDraft } from './resolve-draft.js';
 
 export interface SendRequest {
   chatId: string;
-  content: OutgoingContent;
+  /** What to send; the messages it names (a quote, a reaction's target…) are resolved in the session's history. */
+  content: SendDraft;
   /**
    * Kept in the stored row's metadata beside the content's own: the gateway marks what it sends on its own behalf
    * (an autoreply carries `{ autoreply: ruleId }`), so history shows it and the loop guard recognises it.
@@ -46,8 +49,17 @@ export async function sendMessage(
   if (session.status !== 'ready' || !session.phone) {
     throw new SessionStateError('SESSION_NOT_READY', `Session is not ready (status ${session.status})`);
   }
-  checkContent(request.content);
-  const stored = storedContent(request.content);
+  const content = await resolveDraft(
+    {
+      messages: deps.data.messages,
+      sessionId,
+      chatId: request.chatId,
+      now: Math.floor(deps.clock.now().getTime() / 1000),
+    },
+    request.content,
+  );
+  checkContent(content);
+  const stored = storedContent(content);
   const message: Message = {
     id: randomUUID(),
     sessionId,

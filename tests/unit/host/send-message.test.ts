@@ -56,6 +56,7 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
     inFlight: new Set<string>(),
     readyWaitMs: 0,
     outcomes,
+    logger: silentLogger,
   };
   const command: CommandOf<'message.send'> = {
     type: 'message.send',

@@ -1,0 +1,37 @@
+/**
+ * The shape every send route shares (spec "Messages"; DESIGN §2 Sends): an operator POSTs a body under
+ * `/api/sessions/{sessionId}/messages/…`, the body becomes a send request, and the one send use case stores the row,
+ * queues it and answers 201 with the row as it stands. Each route module says only its path and how its body
+ * reads as a request.
+ */
+import type { z } from 'zod';
+import { type AnyRoute, defineRoute } from '#functions/http/route.js';
+import { Message } from '#shared/domain/message.js';
+import { type SendRequest, sendMessage } from '#shared/use-cases/messages/send-message.js';
+import { MessageSessionParams } from './params.js';
+
+export interface SendRouteSpec<B extends z.ZodType> {
+  /** The last path segment: `send-text`, `reply`, `react`… */
+  action: string;
+  summary: string;
+  body: B;
+  /** The request the body asks for. */
+  request(body: z.output<B>): SendRequest;
+}
+
+export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): AnyRoute {
+  return defineRoute({
+    method: 'POST',
+    path: `/api/sessions/{sessionId}/messages/${spec.action}`,
+    summary: spec.summary,
+    tag: 'Messages',
+    auth: { role: 'operator' },
+    params: MessageSessionParams,
+    body: spec.body,
+    response: Message,
+    success: 201,
+    errors: [404],
+    run: ({ deps, caller, params, body }) =>
+      sendMessage(deps, caller, params.sessionId, spec.request(body as z.output<B>), deps.env.SEND_WAIT_MS),
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * The bodies of the send routes (spec "Messages"; field names of openwa-facts §2 where the spec does not show them)
+ * and the request content each becomes (`SendDraft`). A draft names the messages it points at by id; the send use
+ * case resolves them to network keys and turns the draft into outgoing content (outgoing-content.ts).
+ */
+import { z } from 'zod';
+import { ChatId } from './message.js';
+import { EMOJI_MAX, LocationContent, TEXT_MAX, TextContent } from './outgoing-content.js';
+
+/** A stored message named in a request: its network id (`waMessageId`) or its stored id. */
+export const MessageIdField = z.string().min(1).max(128);
+
+const QuotedMessageId = MessageIdField.describe(
+  'Quote (reply to) this message of the chat: its network id or stored id.',
+);
+
+const TextFields = TextContent.pick({ text: true, mentions: true }).shape;
+
+export const SendTextBody = z.strictObject({
+  chatId: ChatId,
+  ...TextFields,
+  quotedMessageId: QuotedMessageId.optional(),
+});
+
+export const ReplyBody = z.strictObject({ chatId: ChatId, quotedMessageId: QuotedMessageId, ...TextFields });
+
+export const SendLocationBody = z.strictObject({
+  chatId: ChatId,
+  ...LocationContent.pick({ latitude: true, longitude: true, description: true, address: true }).shape,
+  quotedMessageId: QuotedMessageId.optional(),
+});
+
+export const SendContactBody = z.strictObject({
+  chatId: ChatId,
+  contactName: z.string().trim().min(1).max(255),
+  /** The shared contact's phone number: digits, optionally with a leading + and spaces or dashes. */
+  contactNumber: z
+    .string()
+    .max(30)
+    .regex(/^\+?[0-9][0-9 -]{3,28}[0-9]$/, 'must be a phone number: digits, optional leading +'),
+  quotedMessageId: QuotedMessageId.optional(),
+});
+
+export const ForwardBody = z.strictObject({
+  fromChatId: ChatId,
+  toChatId: ChatId,
+  messageId: MessageIdField,
+});
+
+export const ReactBody = z.strictObject({
+  chatId: ChatId,
+  messageId: MessageIdField,
+  /** '' takes this account's reaction back. */
+  emoji: z.string().max(EMOJI_MAX),
+});
+
+export const EditBody = z.strictObject({
+  chatId: ChatId,
+  messageId: MessageIdField,
+  body: z.string().min(1).max(TEXT_MAX),
+  mentions: TextContent.shape.mentions,
+});
+
+export const DeleteBody = z.strictObject({
+  chatId: ChatId,
+  messageId: MessageIdField,
+  /** Only deleting for everyone is offered: a delete "for me" changes nothing on the network. */
+  forEveryone: z.literal(true).optional(),
+});
+
+/** What a send request asks to send, before the messages it names are resolved. */
+export type SendDraft =
+  | { type: 'text'; text: string; mentions?: string[] | undefined; quotedMessageId?: string | undefined }
+  | {
+      type: 'location';
+      latitude: number;
+      longitude: number;
+      description?: string | undefined;
+      address?: string | undefined;
+      quotedMessageId?: string | undefined;
+    }
+  | { type: 'contact'; displayName: string; vcards: string[]; quotedMessageId?: string | undefined }
+  | { type: 'forward'; fromChatId: string; messageId: string }
+  | { type: 'reaction'; messageId: string; emoji: string }
+  | { type: 'edit'; messageId: string; text: string; mentions?: string[] | undefined }
+  | { type: 'revoke'; messageId: string };
+
+/** The vCard WhatsApp clients send for a shared contact (`waid` lets the app offer "message"/"add"). */
+export function contactVCard(name: string, number: string): string {
+  const digits = number.replace(/[^0-9]/g, '');
+  const escaped = name
+    .replace(/\\/g, '\\\\')
+    .replace(/[,;]/g, (c) => `\\${c}`)
+    .replace(/\r?\n/g, '\\n');
+  return [
+    'BEGIN:VCARD',
+    'VERSION:3.0',
+    `FN:${escaped}`,
+    `TEL;type=CELL;type=VOICE;waid=${digits}:+${digits}`,
+    'END:VCARD',
+  ].join('\n');
+}
