@@ -11,6 +11,7 @@ import { healthRoutes } from './health/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { messageRoutes } from './messages/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { templateRoutes } from './templates/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /** A resource group; its key in API_RESOURCES is the name of the serverless.yml function that serves it. */
@@ -28,6 +29,7 @@ export const API_RESOURCES = {
   messages: { routes: messageRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
+  templates: { routes: templateRoutes },
   auth: { routes: authRoutes },
   audit: { routes: auditRoutes },
   health: { routes: healthRoutes },

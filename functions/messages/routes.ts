@@ -9,11 +9,13 @@ import { reactRoute } from './react.route.js';
 import { replyRoute } from './reply.route.js';
 import { sendContactRoute } from './send-contact.route.js';
 import { sendLocationRoute } from './send-location.route.js';
+import { sendTemplateRoute } from './send-template.route.js';
 import { sendTextRoute } from './send-text.route.js';
 
 export const messageRoutes: readonly AnyRoute[] = [
   listMessagesRoute,
   sendTextRoute,
+  sendTemplateRoute,
   sendLocationRoute,
   sendContactRoute,
   replyRoute,

@@ -5,6 +5,7 @@ import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
+import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
 
 /** The main store: API keys and the audit log. */
@@ -16,7 +17,10 @@ export interface MainStore {
   close(): Promise<void>;
 }
 
-/** The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules; the rest as they land. */
+/**
+ * The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules, message
+ * templates; the rest as they land.
+ */
 export interface DataStore {
   readonly sessions: SessionStore;
   readonly fences: TeardownFenceStore;
@@ -26,6 +30,7 @@ export interface DataStore {
   readonly webhooks: WebhookStore;
   readonly deliveryFailures: DeliveryFailureStore;
   readonly automationRules: AutomationRuleStore;
+  readonly templates: TemplateStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
+import { sessionResourceAccessTests } from './session-resource-access.js';
 import {
   createSession,
   expectError,
@@ -20,13 +21,6 @@ const CONDITIONS = {
     { field: 'isGroup', operator: 'is', value: false },
   ],
 };
-const ROUTES = [
-  ['POST', ''],
-  ['GET', ''],
-  ['GET', '/{ruleId}'],
-  ['PUT', '/{ruleId}'],
-  ['DELETE', '/{ruleId}'],
-] as const;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('automation rules of a session', () => {
@@ -96,15 +90,6 @@ describe('automation rules of a session', () => {
     expectError(await gw.request('DELETE', `${base()}/${foreign.id}`), 404, 'NOT_FOUND');
     expect((await get(foreign.id, other.id)).body).toEqual(foreign);
     expectValidation(await get('not-a-uuid'), 'path.ruleId');
-  });
-
-  it('404 for an unknown session on every route; 400 for a session id that is no uuid', async () => {
-    for (const [method, suffix] of ROUTES) {
-      const path = `${base(UNKNOWN_ID)}${suffix.replace('{ruleId}', UNKNOWN_ID)}`;
-      const body = method === 'POST' ? { name: 'n', replyText: 'r' } : method === 'PUT' ? {} : undefined;
-      expectError(await gw.request(method, path, { body }), 404, 'NOT_FOUND');
-    }
-    expectValidation(await gw.request('GET', '/api/sessions/nope/automation-rules'), 'path.sessionId');
   });
 
   it('PUT changes only the given fields; null clears the conditions and is refused elsewhere', async () => {
@@ -192,44 +177,14 @@ describe('automation rules of a session', () => {
   });
 
   describe('access', () => {
-    let viewer: string;
-    let scopedToOwn: string;
-    let own: SessionBody;
-    let foreignRule: RuleBody;
-
-    beforeAll(async () => {
-      own = await createSession(gw);
-      foreignRule = await createRule(gw, session.id, { name: 'not-yours' });
-      viewer = (await gw.createKey({ name: 'rules-viewer', role: 'viewer' })).key;
-      scopedToOwn = (
-        await gw.createKey({ name: 'rules-scoped', role: 'operator', allowedSessions: [own.id] })
-      ).key;
-    });
-
-    it.each(ROUTES.map(([m, s]) => [`${m} /api/sessions/{sessionId}/automation-rules${s}`, m, s] as const))(
-      '%s: 401 without a key, 403 for a viewer and for a key scoped to another session',
-      async (_label, method, suffix) => {
-        const path = `${base()}${suffix.replace('{ruleId}', foreignRule.id)}`;
-        const body = method === 'POST' ? { name: 'n', replyText: 'r' } : method === 'PUT' ? {} : undefined;
-        expectError(await gw.request(method, path, { key: null, body }), 401, 'UNAUTHORIZED');
-        expectError(await gw.request(method, path, { key: viewer, body }), 403, 'FORBIDDEN_ROLE');
-        expectError(await gw.request(method, path, { key: scopedToOwn, body }), 403, 'FORBIDDEN_SESSION');
-        expect((await get(foreignRule.id)).body).toEqual(foreignRule);
-      },
-    );
-
-    it('an operator key scoped to a session manages that session’s rules through every route', async () => {
-      const key = scopedToOwn;
-      const created = await gw.request<RuleBody>('POST', base(own.id), {
-        key,
-        body: { name: 'n', replyText: 'r' },
-      });
-      expect(created.status).toBe(201);
-      const path = `${base(own.id)}/${created.body.id}`;
-      expect(idsOf(await gw.request('GET', base(own.id), { key }))).toEqual([created.body.id]);
-      expect((await gw.request('GET', path, { key })).body).toEqual(created.body);
-      expect((await gw.request('PUT', path, { key, body: { enabled: false } })).body.enabled).toBe(false);
-      expect((await gw.request('DELETE', path, { key })).status).toBe(204);
+    sessionResourceAccessTests({
+      gw: () => gw,
+      collection: 'automation-rules',
+      idParam: 'ruleId',
+      createBody: { name: 'n', replyText: 'r' },
+      updateBody: { enabled: false },
+      updated: (rule) => rule.enabled === false,
+      create: (sessionId) => createRule(gw, sessionId, { name: 'not-yours' }),
     });
   });
 });

@@ -10,6 +10,7 @@ import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
+import { templateRoutes } from '#functions/templates/routes.js';
 import { webhookRoutes } from '#functions/webhooks/routes.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 
@@ -36,6 +37,7 @@ const ROUTES: AnyRoute[] = [
   ...messageRoutes,
   ...webhookRoutes,
   ...automationRoutes,
+  ...templateRoutes,
   ...authRoutes,
   ...auditRoutes,
   ...healthRoutes,

@@ -15,8 +15,17 @@ import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
+import { templateStoreContract } from '#tests/contract/template-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
-import { aMessage, anApiKey, anAutomationRule, aSession, aWebhook, T0 } from '#tests/helpers/builders.js';
+import {
+  aMessage,
+  anApiKey,
+  anAutomationRule,
+  aSession,
+  aTemplate,
+  aWebhook,
+  T0,
+} from '#tests/helpers/builders.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 
 let local: DynamoDbLocal;
@@ -113,9 +122,13 @@ automationRuleStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.automationRules, sessions: data.sessions, close };
 });
+templateStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.templates, sessions: data.sessions, close };
+});
 
 describe('dynamodb stores', () => {
-  it('rejects a message, webhook or rule of an unknown session with NotFoundError, not a retryable 503', async () => {
+  it('rejects a message, webhook, rule or template of an unknown session with NotFoundError, not a retryable 503', async () => {
     const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
     try {
       const unknown = '00000000-0000-4000-8000-000000000000';
@@ -128,6 +141,9 @@ describe('dynamodb stores', () => {
       await expect(
         data.automationRules.create(anAutomationRule({ sessionId: unknown }), cap),
       ).rejects.toMatchObject(notFound);
+      await expect(data.templates.create(aTemplate({ sessionId: unknown }), cap)).rejects.toMatchObject(
+        notFound,
+      );
       const session = aSession();
       await data.sessions.create(session);
       expect(await data.messages.insert(aMessage({ sessionId: session.id }))).toBe(true);

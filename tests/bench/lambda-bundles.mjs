@@ -25,6 +25,7 @@ const EVENTS = {
   messages: { method: 'GET', path: `/api/sessions/${SESSION_ID}/messages`, expect: 401 },
   webhooks: { method: 'GET', path: `/api/sessions/${SESSION_ID}/webhooks`, expect: 401 },
   automation: { method: 'GET', path: `/api/sessions/${SESSION_ID}/automation-rules`, expect: 401 },
+  templates: { method: 'GET', path: `/api/sessions/${SESSION_ID}/templates`, expect: 401 },
   auth: { method: 'GET', path: '/api/auth/api-keys', expect: 401 },
   audit: { method: 'GET', path: '/api/audit', expect: 401 },
   health: { method: 'GET', path: '/api/health', expect: 200 },

@@ -9,6 +9,7 @@ import type { AutomationRuleStore } from '#shared/ports/automation-rule-store.po
 import type { SessionStore } from '#shared/ports/session-store.port.js';
 import { anAutomationRule, aSession, at, T0 } from '#tests/helpers/builders.js';
 import { perSessionCapTests } from './per-session-cap.js';
+import { sessionScopedRecordTests } from './session-scoped-records.js';
 
 /** The store under test plus the session store of the same data store, because rules belong to sessions. */
 export interface OpenedAutomationRuleStore {
@@ -50,7 +51,6 @@ export function automationRuleStoreContract(
       for (const rule of rules) await store.create(rule, NO_CAP);
       return rules;
     }
-    const ids = (rules: AutomationRule[]): string[] => rules.map((rule) => rule.id);
 
     describe('create, find and list', () => {
       it('finds a created rule with every field intact', async () => {
@@ -86,24 +86,6 @@ export function automationRuleStoreContract(
         expect(await store.findById(s1, first!.id)).toEqual(first);
       });
 
-      it('lists a session in evaluation order: oldest first, id breaking ties, without other sessions', async () => {
-        const old = anAutomationRule({ sessionId: s1, createdAt: at(1) });
-        const tieA = anAutomationRule({
-          sessionId: s1,
-          id: '10000000-0000-4000-8000-000000000000',
-          createdAt: at(2),
-        });
-        const tieB = anAutomationRule({
-          sessionId: s1,
-          id: '20000000-0000-4000-8000-000000000000',
-          createdAt: at(2),
-        });
-        const newest = anAutomationRule({ sessionId: s1, createdAt: at(3) });
-        await seed(tieB, newest, anAutomationRule({ sessionId: s2, createdAt: at(0) }), old, tieA);
-        expect(ids(await store.listBySession(s1))).toEqual([old.id, tieA.id, tieB.id, newest.id]);
-        expect(await store.listBySession(UNKNOWN)).toEqual([]);
-      });
-
       it('hands out copies: mutating an argument or a result does not change the store', async () => {
         const rule = anAutomationRule({
           sessionId: s1,
@@ -131,7 +113,7 @@ export function automationRuleStoreContract(
       });
     });
 
-    describe('update and delete', () => {
+    describe('update', () => {
       it('applies only the listed fields and answers the stored rule', async () => {
         const [rule] = await seed(anAutomationRule({ sessionId: s1, createdAt: at(1) }));
         const patch = {
@@ -153,21 +135,17 @@ export function automationRuleStoreContract(
         expect(await store.update(s1, UNKNOWN, { enabled: true })).toBeNull();
         expect(await store.findById(s1, rule!.id)).toEqual({ ...expected, conditions: null });
       });
+    });
 
-      it("deletes one rule, or every rule of a session, leaving other sessions' rules", async () => {
-        const [gone, , , other] = await seed(
-          anAutomationRule({ sessionId: s1 }),
-          anAutomationRule({ sessionId: s1 }),
-          anAutomationRule({ sessionId: s1 }),
-          anAutomationRule({ sessionId: s2 }),
-        );
-        expect(await store.delete(s2, gone!.id)).toBe(false);
-        expect(await store.delete(s1, gone!.id)).toBe(true);
-        expect(await store.delete(s1, gone!.id)).toBe(false);
-        expect(await store.deleteBySession(s1)).toBe(2);
-        expect(await store.listBySession(s1)).toEqual([]);
-        expect(await store.listBySession(s2)).toEqual([other]);
-        expect(await store.deleteBySession(s1)).toBe(0);
+    describe('scoped to the session', () => {
+      sessionScopedRecordTests({
+        make: (fields) => anAutomationRule(fields),
+        create: (rule) => store.create(rule, NO_CAP),
+        list: (sessionId) => store.listBySession(sessionId),
+        delete: (sessionId, id) => store.delete(sessionId, id),
+        deleteBySession: (sessionId) => store.deleteBySession(sessionId),
+        sessions: () => [s1, s2],
+        order: 'oldest first',
       });
     });
 

@@ -11,6 +11,7 @@ import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
 apiKeyStoreContract('memory', async () => {
@@ -61,6 +62,11 @@ messageChangesContract('memory', async () => {
 automationRuleStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.automationRules, sessions: data.sessions, close: () => data.close() };
+});
+
+templateStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.templates, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

@@ -21,6 +21,7 @@ import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
 function tempDir(): string {
@@ -89,6 +90,10 @@ automationRuleStoreContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { store: data.automationRules, sessions: data.sessions, close };
 });
+templateStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.templates, sessions: data.sessions, close };
+});
 
 describe('sqlite stores on disk', () => {
   let dir: string;
@@ -150,6 +155,7 @@ describe('sqlite stores on disk', () => {
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
       '0007_event_outbox',
+      '0008_templates',
     ]);
   });
 
@@ -174,6 +180,7 @@ describe('sqlite stores on disk', () => {
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
       '0007_event_outbox',
+      '0008_templates',
     ]);
   });
 

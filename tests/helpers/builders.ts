@@ -9,6 +9,7 @@ import type { AutomationRule } from '#shared/domain/automation-rule.js';
 import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import type { Session } from '#shared/domain/session.js';
+import type { Template } from '#shared/domain/template.js';
 import type { DeliveryFailure, Webhook } from '#shared/domain/webhook.js';
 
 /** A fixed instant tests can count from, so timestamps and their order are deterministic. */
@@ -143,6 +144,22 @@ export function anAutomationRule(overrides: Partial<AutomationRule> = {}): Autom
     conditions: null,
     replyText: 'Thanks, we will answer soon.',
     cooldownSeconds: 60,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** A template with a unique name, a `{{name}}` placeholder in its body, and no header or footer. */
+export function aTemplate(overrides: Partial<Template> = {}): Template {
+  const createdAt = overrides.createdAt ?? new Date().toISOString();
+  return {
+    id: randomUUID(),
+    sessionId: randomUUID(),
+    name: `template-${randomUUID().slice(0, 8)}`,
+    body: 'Hello {{name}}, your order is on its way.',
+    header: null,
+    footer: null,
     createdAt,
     updatedAt: createdAt,
     ...overrides,

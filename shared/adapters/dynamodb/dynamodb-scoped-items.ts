@@ -1,9 +1,10 @@
 /**
- * Items owned by a session (webhooks, automation rules) in the data table: the part their DynamoDB stores share.
- * A session's items share one partition (`<family>#<sessionId>`, sk `<kind>#<id>`), so every per-session read is a
- * strongly consistent Query and "another session's id" is simply another key. The partition also holds a counter
- * item (sk `COUNT`, attribute `n`) that creates and deletes change in the same transaction as the item: the cap
- * is a condition on it, so two racing creates cannot both pass the last free place.
+ * Items owned by a session (webhooks, automation rules, templates) in the data table: the part their DynamoDB
+ * stores share. A session's items share one partition (`<family>#<sessionId>`, sk `<kind>#<id>`), so every
+ * per-session read is a strongly consistent Query and "another session's id" is simply another key. The partition
+ * also holds a counter item (sk `COUNT`, attribute `n`) that creates and deletes change in the same transaction as
+ * the item: the cap is a condition on it, so two racing creates cannot both pass the last free place. A store may
+ * keep companion items in the partition too (a template's name lock), written and removed in those transactions.
  */
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AppError, ConflictError, NotFoundError } from '#shared/errors/app-error.js';
@@ -40,11 +41,30 @@ export interface ScopedItemsSpec<T extends Scoped> {
   limitReached(max: number): AppError;
 }
 
+/**
+ * A further write in the transaction of a create or delete: the lock item that keeps an attribute unique (a
+ * template's name), written and removed with its record. `conflict` is the error its failed condition means.
+ */
+export interface CompanionWrite {
+  write: TransactItems[number];
+  conflict?(): AppError;
+}
+
 const COUNTER_SK = 'COUNT';
 /** Attempts of a transaction that DynamoDB cancels because another one was changing the counter at that moment. */
 const MAX_ATTEMPTS = 5;
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+/** The error of the first companion (at transaction index `from` on) whose condition failed, if any. */
+function companionConflict(
+  codes: readonly string[] | null,
+  from: number,
+  companions: readonly CompanionWrite[],
+): AppError | undefined {
+  const index = companions.findIndex((_companion, i) => failedAt(codes, from + i));
+  return index < 0 ? undefined : companions[index]?.conflict?.();
+}
 
 export class DynamoDbScopedItems<T extends Scoped> {
   constructor(
@@ -60,9 +80,9 @@ export class DynamoDbScopedItems<T extends Scoped> {
 
   /**
    * One transaction: the session exists, the counter is below the cap (any value when the cap is 0) and goes up,
-   * the item is new. Which condition failed decides the error.
+   * the item is new, and the companions' conditions hold. Which condition failed decides the error.
    */
-  async create(record: T, cap: PerSessionCap): Promise<void> {
+  async create(record: T, cap: PerSessionCap, companions: readonly CompanionWrite[] = []): Promise<void> {
     const counter = {
       Update: {
         TableName: this.table,
@@ -82,7 +102,12 @@ export class DynamoDbScopedItems<T extends Scoped> {
       ...(this.spec.indexAttributes?.(record) ?? {}),
     };
     try {
-      await this.transact([this.sessionCheck(record.sessionId), counter, putNew(this.table, item)]);
+      await this.transact([
+        this.sessionCheck(record.sessionId),
+        counter,
+        putNew(this.table, item),
+        ...companions.map((companion) => companion.write),
+      ]);
     } catch (error) {
       const codes = cancellationCodes(error);
       if (failedAt(codes, 0))
@@ -90,7 +115,7 @@ export class DynamoDbScopedItems<T extends Scoped> {
       if (failedAt(codes, 1)) throw this.spec.limitReached(cap.maxPerSession);
       if (failedAt(codes, 2))
         throw new ConflictError('CONFLICT', `A ${this.spec.what} with this id already exists`);
-      throw error;
+      throw companionConflict(codes, 3, companions) ?? error;
     }
   }
 
@@ -130,15 +155,33 @@ export class DynamoDbScopedItems<T extends Scoped> {
     }
   }
 
-  /** Deletes the record and counts it down in one transaction; false when it did not exist. */
-  async delete(sessionId: string, id: string): Promise<boolean> {
+  /**
+   * Deletes the record and counts it down in one transaction, with the companions' writes; false when it did not
+   * exist, or when an attribute of `unchanged` no longer has the value given (the caller read it, and re-reads).
+   */
+  async delete(
+    sessionId: string,
+    id: string,
+    { unchanged = {}, companions = [] }: { unchanged?: Item; companions?: readonly CompanionWrite[] } = {},
+  ): Promise<boolean> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const conditions = ['attribute_exists(pk)'];
+    Object.entries(unchanged).forEach(([field, value], index) => {
+      names[`#e${index}`] = field;
+      values[`:e${index}`] = value;
+      conditions.push(`#e${index} = :e${index}`);
+    });
     try {
       await this.transact([
         {
           Delete: {
             TableName: this.table,
             Key: this.key(sessionId, id),
-            ConditionExpression: 'attribute_exists(pk)',
+            ConditionExpression: conditions.join(' AND '),
+            ...(conditions.length > 1
+              ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values }
+              : {}),
           },
         },
         {
@@ -150,15 +193,17 @@ export class DynamoDbScopedItems<T extends Scoped> {
             ExpressionAttributeValues: { ':minusOne': -1 },
           },
         },
+        ...companions.map((companion) => companion.write),
       ]);
       return true;
     } catch (error) {
-      if (failedAt(cancellationCodes(error), 0)) return false;
-      throw error;
+      const codes = cancellationCodes(error);
+      if (failedAt(codes, 0)) return false;
+      throw companionConflict(codes, 2, companions) ?? error;
     }
   }
 
-  /** Deletes the whole partition (records and counter); answers how many records there were. */
+  /** Deletes the whole partition (records, counter, companions); answers how many records there were. */
   async deleteBySession(sessionId: string): Promise<number> {
     const items = await queryAll(this.doc, {
       TableName: this.table,
@@ -172,7 +217,7 @@ export class DynamoDbScopedItems<T extends Scoped> {
       this.table,
       items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
     );
-    return items.filter((item) => item.sk !== COUNTER_SK).length;
+    return items.filter((item) => String(item.sk).startsWith(`${this.spec.kind}#`)).length;
   }
 
   /**

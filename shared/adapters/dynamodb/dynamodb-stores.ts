@@ -1,6 +1,6 @@
 /**
  * Composition of the DynamoDB stores: the data store (sessions, fences, messages, event outbox, webhooks, delivery failures,
- * automation rules) on `<prefix>data` and the main store (API keys, audit log) on `<prefix>main`. Tables come from
+ * automation rules, templates) on `<prefix>data` and the main store (API keys, audit log) on `<prefix>main`. Tables come from
  * createTables (tests, local use) or from infrastructure code with the same schema (see dynamodb-tables.ts).
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -16,6 +16,7 @@ import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
 import { DynamoDbTeardownFenceStore } from './dynamodb-teardown-fence-store.js';
+import { DynamoDbTemplateStore } from './dynamodb-template-store.js';
 import { DynamoDbWebhookStore } from './dynamodb-webhook-store.js';
 
 /** Where the stores live: a client (region, endpoint, credentials are the caller's) and the table-name prefix. */
@@ -61,6 +62,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     webhooks: new DynamoDbWebhookStore(doc, table),
     deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),
     automationRules: new DynamoDbAutomationRuleStore(doc, table),
+    templates: new DynamoDbTemplateStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

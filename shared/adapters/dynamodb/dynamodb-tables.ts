@@ -27,6 +27,9 @@
  * - automation rule  pk `RULES#<sessionId>`, sk `RULE#<id>`, plus the partition's `COUNT` item as for webhooks.
  * - rule cooldown    pk `COOLDOWN#<ruleId>#<chatId>`, sk `COOLDOWN`, `endsAt` (ISO), `ttl` (epoch s): claimed by a
  *                    conditional put; TTL removes ended ones eventually, reads compare `endsAt`.
+ * - template         pk `TEMPLATES#<sessionId>`, sk `TEMPLATE#<id>`, plus the partition's `COUNT` item as for
+ *                    webhooks and its name locks: sk `NAME#<name>`, `templateId`, written, moved (rename) and removed
+ *                    in the same transaction as the template, which keeps names unique per session.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -1,5 +1,5 @@
 /**
- * Records owned by a session (webhooks, automation rules) in a Map: the part the in-memory webhook and rule stores
+ * Records owned by a session (webhooks, automation rules, templates) in a Map: the part their in-memory stores
  * share. Nothing here awaits, so the count that enforces a per-session cap and the insert are atomic.
  */
 import { applyPatch } from '#shared/adapters/patch-support.js';
@@ -24,10 +24,20 @@ export class MemoryScopedRecords<T extends SessionScoped> {
     private readonly what: string,
   ) {}
 
-  create(record: T, cap: PerSessionCap, limitReached: (max: number) => AppError): void {
+  /**
+   * Inserts under the cap. `unique` is the store's own uniqueness rule (a name per session): it runs after the cap
+   * and before the id check, in the order the SQLite and DynamoDB stores judge them.
+   */
+  create(
+    record: T,
+    cap: PerSessionCap,
+    limitReached: (max: number) => AppError,
+    unique?: (record: T) => void,
+  ): void {
     if (cap.maxPerSession > 0 && this.stored(record.sessionId).length >= cap.maxPerSession) {
       throw limitReached(cap.maxPerSession);
     }
+    unique?.(record);
     if (this.byId.has(record.id))
       throw new ConflictError('CONFLICT', `A ${this.what} with this id already exists`);
     this.byId.set(record.id, this.copy(record));

@@ -12,6 +12,7 @@ import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+import { MemoryTemplateStore } from './memory-template-store.js';
 import { MemoryWebhookStore } from './memory-webhook-store.js';
 
 export { MemoryApiKeyStore } from './memory-api-key-store.js';
@@ -22,6 +23,7 @@ export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
+export { MemoryTemplateStore } from './memory-template-store.js';
 export { MemoryWebhookStore } from './memory-webhook-store.js';
 
 interface Lifecycle {
@@ -47,7 +49,7 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, delivery failures, rules). */
+/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, failures, rules, templates). */
 export function createMemoryDataStore(): DataStore {
   const outbox = new MemoryEventOutbox();
   return {
@@ -58,6 +60,7 @@ export function createMemoryDataStore(): DataStore {
     webhooks: new MemoryWebhookStore(),
     deliveryFailures: new MemoryDeliveryFailureStore(),
     automationRules: new MemoryAutomationRuleStore(),
+    templates: new MemoryTemplateStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -184,4 +184,26 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0008_templates',
+    up(db: SqliteDb): void {
+      // Templates cascade with their session and are listed per session newest first. The unique index keeps names
+      // unique per session; `name` leads it so a violation reports `templates.name`, which the store turns into
+      // TEMPLATE_NAME_TAKEN (a lookup by session and name uses it just as well).
+      db.exec(`
+        CREATE TABLE templates (
+          id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          body TEXT NOT NULL,
+          header TEXT,
+          footer TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX idx_templates_name ON templates (name, session_id);
+        CREATE INDEX idx_templates_session ON templates (session_id, created_at DESC, id DESC);
+      `);
+    },
+  },
 ];

@@ -1,8 +1,8 @@
 /**
- * A table of records owned by a session (webhooks, automation rules): the part their SQLite stores share. Every
- * statement is scoped by `session_id`, so another session's id is never found. Creating counts the session's rows
- * and inserts in one IMMEDIATE transaction, which makes the per-session cap hold across processes sharing the file;
- * an update reads, merges and writes the row in one as well.
+ * A table of records owned by a session (webhooks, automation rules, templates): the part their SQLite stores
+ * share. Every statement is scoped by `session_id`, so another session's id is never found. Creating counts the
+ * session's rows and inserts in one IMMEDIATE transaction, which makes the per-session cap hold across processes
+ * sharing the file; an update reads, merges and writes the row in one as well.
  */
 import type Database from 'better-sqlite3';
 import { applyPatch } from '#shared/adapters/patch-support.js';
@@ -34,6 +34,12 @@ export interface ScopedTableSpec<T extends Scoped, Row extends ScopedRow> {
   /** ORDER BY of listBySession, matching the table's session index. */
   order: string;
   limitReached(max: number): AppError;
+  /**
+   * The error for a violated UNIQUE constraint of the table's own (a name per session) on `target` (`table.column`),
+   * given what was written: the whole record on create, the patch on update. Undefined leaves the default
+   * (a taken id on create, a generic conflict on update).
+   */
+  conflictOn?(target: string, written: Partial<T>): AppError | undefined;
 }
 
 type CreateFn<T> = (record: T, cap: PerSessionCap) => void;
@@ -87,7 +93,9 @@ export class SqliteScopedTable<T extends Scoped, Row extends ScopedRow> {
 
   /** Inserts under the cap; a taken id is a ConflictError, an unknown session a NotFoundError. */
   create(record: T, cap: PerSessionCap): void {
-    const duplicate = () => new ConflictError('CONFLICT', `A ${this.spec.what} with this id already exists`);
+    const duplicate = (target: string) =>
+      this.spec.conflictOn?.(target, record) ??
+      new ConflictError('CONFLICT', `A ${this.spec.what} with this id already exists`);
     runSql(
       this.spec.store,
       () => {
@@ -121,8 +129,10 @@ export class SqliteScopedTable<T extends Scoped, Row extends ScopedRow> {
     patch: Partial<Pick<T, K>>,
     fields: readonly K[],
   ): T | null {
-    return runSql(this.spec.store, () =>
-      this.updateTx.immediate(sessionId, id, (current) => applyPatch(current, patch, fields)),
+    return runSql(
+      this.spec.store,
+      () => this.updateTx.immediate(sessionId, id, (current) => applyPatch(current, patch, fields)),
+      (target) => this.spec.conflictOn?.(target, patch as Partial<T>),
     );
   }
 

@@ -1,7 +1,7 @@
 /**
  * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
  * main store (keys, audit) or the data store (sessions, fences, messages and their event outbox, webhooks, delivery
- * failures, automation rules) onto one connection.
+ * failures, automation rules, templates) onto one connection.
  */
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
@@ -16,6 +16,7 @@ import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
+import { SqliteTemplateStore } from './sqlite-template-store.js';
 import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 
 interface Lifecycle {
@@ -72,6 +73,7 @@ export function openSqliteDataStore(file: string): DataStore {
     webhooks: new SqliteWebhookStore(db),
     deliveryFailures: new SqliteDeliveryFailureStore(db),
     automationRules: new SqliteAutomationRuleStore(db),
+    templates: new SqliteTemplateStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

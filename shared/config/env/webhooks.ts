@@ -27,6 +27,8 @@ export const WebhooksEnv = z.object({
   /** Exact host names or IPs the SSRF guard lets through (operators' internal receivers, tests). */
   SSRF_ALLOWED_HOSTS: commaList,
   AUTOMATION_MAX_PER_SESSION: limit(32),
+  /** Message templates a session may hold. */
+  TEMPLATE_MAX_PER_SESSION: limit(100),
   /**
    * Outbox: how long a stored event may wait before a sweep relays it again (its relay died with its process, or
    * a consumer failed), ms; and how often the host sweeps, ms.

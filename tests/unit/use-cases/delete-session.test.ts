@@ -1,6 +1,6 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
- * behave like it): its messages, webhooks and automation rules, and nothing of another session.
+ * behave like it): its messages, webhooks, automation rules and templates, and nothing of another session.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
@@ -10,13 +10,13 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { deleteSession } from '#shared/use-cases/sessions/delete-session.js';
-import { aMessage, anAutomationRule, aSession, aWebhook } from '#tests/helpers/builders.js';
+import { aMessage, anAutomationRule, aSession, aTemplate, aWebhook } from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks and rules with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules and templates with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
     const clock = new TestClock();
     const discarded: string[] = [];
@@ -33,6 +33,7 @@ describe('deleteSession', () => {
       await data.messages.insert(aMessage({ sessionId: session.id }));
       await data.webhooks.create(aWebhook({ sessionId: session.id }), NO_CAP);
       await data.automationRules.create(anAutomationRule({ sessionId: session.id }), NO_CAP);
+      await data.templates.create(aTemplate({ sessionId: session.id }), NO_CAP);
     }
 
     await deleteSession({ data, host, audit, clock }, SYSTEM_CALLER, gone.id);
@@ -42,8 +43,10 @@ describe('deleteSession', () => {
     expect((await data.messages.list({ sessionId: gone.id }, { limit: 10, offset: 0 })).total).toBe(0);
     expect(await data.webhooks.listBySession(gone.id)).toEqual([]);
     expect(await data.automationRules.listBySession(gone.id)).toEqual([]);
+    expect(await data.templates.listBySession(gone.id)).toEqual([]);
     expect((await data.messages.list({ sessionId: kept.id }, { limit: 10, offset: 0 })).total).toBe(1);
     expect(await data.webhooks.listBySession(kept.id)).toHaveLength(1);
     expect(await data.automationRules.listBySession(kept.id)).toHaveLength(1);
+    expect(await data.templates.listBySession(kept.id)).toHaveLength(1);
   });
 });

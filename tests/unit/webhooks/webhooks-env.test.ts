@@ -15,6 +15,7 @@ describe('webhook configuration', () => {
       WEBHOOK_FAILURE_RETENTION_DAYS: 90,
       SSRF_ALLOWED_HOSTS: [],
       AUTOMATION_MAX_PER_SESSION: 32,
+      TEMPLATE_MAX_PER_SESSION: 100,
     });
   });
 
