@@ -1,7 +1,8 @@
 import { defineRoute } from '#functions/http/route.js';
 import { Message, SendTextBody } from '#shared/domain/message.js';
-import { sendMessage } from '#shared/use-cases/messages/send-message.js';
+import { sendOrReplay } from '#shared/use-cases/messages/send-message.js';
 import { MessageSessionParams } from './params.js';
+import { sentResponse } from './sent-response.js';
 
 /** POST /api/sessions/{sessionId}/messages/send-text: 201 with the stored message (`sent`, or `pending`). */
 export const sendTextRoute = defineRoute({
@@ -15,12 +16,13 @@ export const sendTextRoute = defineRoute({
   response: Message,
   success: 201,
   errors: [404],
-  run: ({ deps, caller, params, body: { chatId, ...text } }) =>
-    sendMessage(
+  idempotent: true,
+  run: ({ deps, caller, params, idempotencyKey, body: { chatId, ...text } }) =>
+    sendOrReplay(
       deps,
       caller,
       params.sessionId,
-      { chatId, content: { type: 'text', ...text } },
+      { chatId, content: { type: 'text', ...text }, idempotencyKey },
       deps.env.SEND_WAIT_MS,
-    ),
+    ).then(sentResponse),
 });

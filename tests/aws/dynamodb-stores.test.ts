@@ -13,6 +13,7 @@ import { automationRuleStoreContract } from '#tests/contract/automation-rule-sto
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
+import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
 import { aMessage, anApiKey, anAutomationRule, aSession, aWebhook, T0 } from '#tests/helpers/builders.js';
@@ -106,6 +107,11 @@ deliveryFailureStoreContract(
 automationRuleStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.automationRules, sessions: data.sessions, close };
+});
+
+sendIdempotencyStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.sendIdempotency, sessions: data.sessions, close };
 });
 
 describe('dynamodb stores', () => {

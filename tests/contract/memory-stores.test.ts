@@ -9,6 +9,7 @@ import { automationRuleStoreContract } from './automation-rule-store.contract.js
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
+import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
@@ -55,6 +56,11 @@ eventOutboxContract('memory', async () => {
 automationRuleStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.automationRules, sessions: data.sessions, close: () => data.close() };
+});
+
+sendIdempotencyStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.sendIdempotency, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

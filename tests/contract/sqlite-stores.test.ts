@@ -19,6 +19,7 @@ import { automationRuleStoreContract } from './automation-rule-store.contract.js
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
+import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
@@ -84,6 +85,11 @@ automationRuleStoreContract('sqlite', async () => {
   return { store: data.automationRules, sessions: data.sessions, close };
 });
 
+sendIdempotencyStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.sendIdempotency, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -144,6 +150,7 @@ describe('sqlite stores on disk', () => {
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
       '0007_event_outbox',
+      '0008_send_idempotency_keys',
     ]);
   });
 
@@ -168,6 +175,7 @@ describe('sqlite stores on disk', () => {
       '0005_webhook_delivery_failures',
       '0006_automation_rules',
       '0007_event_outbox',
+      '0008_send_idempotency_keys',
     ]);
   });
 

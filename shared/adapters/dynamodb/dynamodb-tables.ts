@@ -27,6 +27,9 @@
  * - automation rule  pk `RULES#<sessionId>`, sk `RULE#<id>`, plus the partition's `COUNT` item as for webhooks.
  * - rule cooldown    pk `COOLDOWN#<ruleId>#<chatId>`, sk `COOLDOWN`, `endsAt` (ISO), `ttl` (epoch s): claimed by a
  *                    conditional put; TTL removes ended ones eventually, reads compare `endsAt`.
+ * - send key         pk `SENDKEYS#<sessionId>`, sk `KEY#<Idempotency-Key>`, `requestHash`, `messageId`, `createdAt`
+ *                    (ISO), `ttl` (epoch s, 24 h on): claimed by a conditional put (absent or expired); TTL removes
+ *                    expired ones eventually, claims compare `createdAt`.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -10,6 +10,7 @@ import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryMessageStore } from './memory-message-store.js';
+import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 import { MemoryWebhookStore } from './memory-webhook-store.js';
@@ -20,6 +21,7 @@ export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
+export { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 export { MemoryWebhookStore } from './memory-webhook-store.js';
@@ -58,6 +60,7 @@ export function createMemoryDataStore(): DataStore {
     webhooks: new MemoryWebhookStore(),
     deliveryFailures: new MemoryDeliveryFailureStore(),
     automationRules: new MemoryAutomationRuleStore(),
+    sendIdempotency: new MemorySendIdempotencyStore(),
     ...lifecycle('Data store'),
   };
 }
