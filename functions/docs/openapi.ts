@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import type { AnyRoute } from '#functions/http/route.js';
 import { capabilityRow, type EngineCapability, enginesLacking } from '#shared/domain/engine-capabilities.js';
+import { IdempotencyKey } from '#shared/domain/idempotency-key.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -42,6 +43,21 @@ export function engineUnsupportedResponse(capability: EngineCapability): JsonSch
     content: ERROR_CONTENT,
   };
 }
+
+/** What an `idempotent` route adds to its operation: the header, its answers, the replay marker. */
+const IDEMPOTENCY = {
+  errors: {
+    409: 'IDEMPOTENCY_KEY_IN_PROGRESS (retryable): a request with this Idempotency-Key is still being handled',
+    422: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with a different request body',
+  },
+  replayedHeader: {
+    'Idempotent-Replayed': {
+      description:
+        'Present (`true`) when the answer replays an earlier request with the same Idempotency-Key',
+      schema: { type: 'string', enum: ['true'] },
+    },
+  },
+} as const;
 
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
   const components: Record<string, JsonSchema> = { Error: ErrorSchema };
@@ -82,6 +98,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     for (const status of [...errors].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: ERROR_CONTENT };
     }
+    if (route.idempotent) {
+      for (const [status, description] of Object.entries(IDEMPOTENCY.errors)) {
+        responses[status] = { description, content: ERROR_CONTENT };
+      }
+      (responses[route.success] as JsonSchema).headers = IDEMPOTENCY.replayedHeader;
+    }
     const unsupported = route.capability ? engineUnsupportedResponse(route.capability) : null;
     if (unsupported) responses[501] = unsupported;
     const parameters: JsonSchema[] = [];
@@ -102,6 +124,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
           schema: property,
         });
       }
+    }
+    if (route.idempotent) {
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: convert(IdempotencyKey, 'input'),
+      });
     }
     const operation: JsonSchema = {
       tags: [route.tag],

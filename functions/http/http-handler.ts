@@ -15,8 +15,15 @@ import { resolveClientIp } from '#shared/security/ip.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
 import { errorResponse, jsonResponse } from './error-response.js';
 import { executionModeLean } from './execution-mode.js';
-import { decodePathParameters, parseInput, parseJsonBody, readBody, readQuery } from './parse-request.js';
-import { type AnyRoute, RawResponse, scopedSessionParam } from './route.js';
+import {
+  decodePathParameters,
+  parseInput,
+  parseJsonBody,
+  readBody,
+  readIdempotencyKey,
+  readQuery,
+} from './parse-request.js';
+import { type AnyRoute, RawResponse, scopedSessionParam, WithHeaders } from './route.js';
 import { RouteTable } from './route-table.js';
 
 type Event = APIGatewayProxyEventV2;
@@ -104,10 +111,21 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
       ? parseInput(route.body ?? NoBody, rawBody ?? {}, 'body')
       : {};
 
-  const result = await route.run({ params, query: parsedQuery, body, caller, deps, headers: event.headers });
+  const idempotencyKey = route.idempotent ? readIdempotencyKey(event.headers) : undefined;
+
+  const result = await route.run({
+    params,
+    query: parsedQuery,
+    body,
+    caller,
+    deps,
+    headers: event.headers,
+    idempotencyKey,
+  });
   if (result instanceof RawResponse) {
     return { statusCode: result.statusCode, headers: { ...result.headers }, body: result.body };
   }
+  if (result instanceof WithHeaders) return jsonResponse(route.success, result.body, { ...result.headers });
   if (route.success === 204) return { statusCode: 204, headers: {}, body: '' };
   return jsonResponse(route.success, result);
 }

@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
+import { IdempotencyKey } from '#shared/domain/idempotency-key.js';
 import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
@@ -100,6 +101,18 @@ export function readQuery(event: APIGatewayProxyEventV2): Record<string, string>
     query[key] = value;
   }
   return query;
+}
+
+/** The `Idempotency-Key` header, if sent; one that is not 1–255 visible ASCII characters is 400. */
+export function readIdempotencyKey(headers: APIGatewayProxyEventV2['headers']): string | undefined {
+  const value = headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  const parsed = IdempotencyKey.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError('Idempotency-Key must be 1-255 visible ASCII characters (0x21-0x7E)', {
+    code: 'IDEMPOTENCY_KEY_INVALID',
+    details: [{ path: 'header.idempotency-key', message: parsed.error.issues[0]?.message ?? 'invalid' }],
+  });
 }
 
 /** Validates one input part against its schema; failures list every issue with its path. */

@@ -19,6 +19,14 @@ export class RawResponse {
   ) {}
 }
 
+/** A JSON body answered with extra response headers (a replayed send's `Idempotent-Replayed`). */
+export class WithHeaders {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
 export type RouteAuth =
   | 'public'
   | { role: Role /** Session-scoped keys are refused (403). */; unscoped?: boolean };
@@ -30,6 +38,8 @@ export interface RouteContext<P, Q, B> {
   caller: Caller;
   deps: Deps;
   headers: Readonly<Record<string, string | undefined>>;
+  /** The validated `Idempotency-Key` header of an `idempotent` route, when the client sent one. */
+  idempotencyKey?: string;
 }
 
 type Schema = z.ZodType;
@@ -62,6 +72,12 @@ export interface RouteDefinition<
   capability?: EngineCapability;
   /** Health and metrics skip the REST rate limit. */
   rateLimited?: boolean;
+  /**
+   * The route takes an optional `Idempotency-Key` header (a single send): the stack validates it (400
+   * IDEMPOTENCY_KEY_INVALID) and hands it to `run` as `idempotencyKey`, and the OpenAPI document describes it with
+   * its 409/422 answers and the `Idempotent-Replayed` response header, which `run` sets through WithHeaders.
+   */
+  idempotent?: boolean;
   run(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
 }
 
@@ -80,6 +96,7 @@ export interface AnyRoute {
   errors?: readonly number[];
   capability?: EngineCapability;
   rateLimited?: boolean;
+  idempotent?: boolean;
   run(ctx: RouteContext<unknown, unknown, unknown>): Promise<unknown>;
 }
 

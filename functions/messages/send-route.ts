@@ -2,13 +2,14 @@
  * The shape every send route shares (spec "Messages"; DESIGN §2 Sends): an operator POSTs a body under
  * `/api/sessions/{sessionId}/messages/…`, the body becomes a send request, and the one send use case stores the row,
  * queues it and answers 201 with the row as it stands. Each route module says only its path and how its body
- * reads as a request.
+ * reads as a request. Every send takes an optional Idempotency-Key: a retry answers the first request's message.
  */
 import type { z } from 'zod';
 import { type AnyRoute, defineRoute } from '#functions/http/route.js';
 import { Message } from '#shared/domain/message.js';
-import { type SendRequest, sendMessage } from '#shared/use-cases/messages/send-message.js';
+import { type SendRequest, sendOrReplay } from '#shared/use-cases/messages/send-message.js';
 import { MessageSessionParams } from './params.js';
+import { sentResponse } from './sent-response.js';
 
 export interface SendRouteSpec<B extends z.ZodType> {
   /** The last path segment: `send-text`, `reply`, `react`… */
@@ -16,7 +17,7 @@ export interface SendRouteSpec<B extends z.ZodType> {
   summary: string;
   body: B;
   /** The request the body asks for. */
-  request(body: z.output<B>): SendRequest;
+  request(body: z.output<B>): Omit<SendRequest, 'idempotencyKey'>;
 }
 
 export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): AnyRoute {
@@ -31,7 +32,14 @@ export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): An
     response: Message,
     success: 201,
     errors: [404],
-    run: ({ deps, caller, params, body }) =>
-      sendMessage(deps, caller, params.sessionId, spec.request(body as z.output<B>), deps.env.SEND_WAIT_MS),
+    idempotent: true,
+    run: ({ deps, caller, params, idempotencyKey, body }) =>
+      sendOrReplay(
+        deps,
+        caller,
+        params.sessionId,
+        { ...spec.request(body as z.output<B>), idempotencyKey },
+        deps.env.SEND_WAIT_MS,
+      ).then(sentResponse),
   });
 }

@@ -3,6 +3,7 @@ import { Message } from '#shared/domain/message.js';
 import { SendTemplateBody } from '#shared/domain/template.js';
 import { sendTemplate } from '#shared/use-cases/messages/send-template.js';
 import { MessageSessionParams } from './params.js';
+import { sentResponse } from './sent-response.js';
 
 /**
  * POST /api/sessions/{sessionId}/messages/send-template: renders a stored template and sends it as a text (201 with
@@ -19,6 +20,9 @@ export const sendTemplateRoute = defineRoute({
   response: Message,
   success: 201,
   errors: [404],
-  run: ({ deps, caller, params, body }) =>
-    sendTemplate(deps, caller, params.sessionId, body, deps.env.SEND_WAIT_MS),
+  idempotent: true,
+  run: ({ deps, caller, params, body, idempotencyKey }) =>
+    sendTemplate(deps, caller, params.sessionId, body, deps.env.SEND_WAIT_MS, idempotencyKey).then(
+      sentResponse,
+    ),
 });

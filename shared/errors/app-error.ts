@@ -46,9 +46,27 @@ export type ErrorCode =
   | 'SESSION_FORCE_KILL_INCOMPLETE'
   | 'HOST_UNAVAILABLE'
   | 'DEPENDENCY_UNAVAILABLE'
+  | 'IDEMPOTENCY_KEY_INVALID'
+  | 'IDEMPOTENCY_KEY_IN_PROGRESS'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'INTERNAL';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 502 | 503 | 504;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 405
+  | 409
+  | 413
+  | 415
+  | 422
+  | 429
+  | 500
+  | 501
+  | 502
+  | 503
+  | 504;
 
 export interface AppErrorOptions extends ErrorOptions {
   details?: unknown;
@@ -136,6 +154,14 @@ export class UnsupportedMediaTypeError extends AppError {
   constructor(message = 'Content-Type must be application/json') {
     super('UNSUPPORTED_MEDIA_TYPE', message);
   }
+}
+
+/**
+ * 422: a well-formed request that contradicts what it says it repeats (an Idempotency-Key first used with another
+ * body: IDEMPOTENCY_KEY_REUSED).
+ */
+export class UnprocessableError extends AppError {
+  readonly status = 422;
 }
 
 /** 429: too many requests; carries Retry-After. */

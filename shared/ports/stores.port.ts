@@ -4,6 +4,7 @@ import type { AutomationRuleStore } from './automation-rule-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { MessageStore } from './message-store.port.js';
+import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
 import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
@@ -31,6 +32,8 @@ export interface DataStore {
   readonly deliveryFailures: DeliveryFailureStore;
   readonly automationRules: AutomationRuleStore;
   readonly templates: TemplateStore;
+  /** The Idempotency-Keys of single sends. */
+  readonly sendIdempotency: SendIdempotencyStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-s
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
+import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
 import { templateStoreContract } from '#tests/contract/template-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
@@ -125,6 +126,11 @@ automationRuleStoreContract('dynamodb', async () => {
 templateStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.templates, sessions: data.sessions, close };
+});
+
+sendIdempotencyStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.sendIdempotency, sessions: data.sessions, close };
 });
 
 describe('dynamodb stores', () => {

@@ -10,6 +10,7 @@ import { deliveryFailureStoreContract } from './delivery-failure-store.contract.
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
+import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -67,6 +68,11 @@ automationRuleStoreContract('memory', async () => {
 templateStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.templates, sessions: data.sessions, close: () => data.close() };
+});
+
+sendIdempotencyStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.sendIdempotency, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

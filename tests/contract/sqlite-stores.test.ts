@@ -20,6 +20,7 @@ import { deliveryFailureStoreContract } from './delivery-failure-store.contract.
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
+import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -95,6 +96,11 @@ templateStoreContract('sqlite', async () => {
   return { store: data.templates, sessions: data.sessions, close };
 });
 
+sendIdempotencyStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.sendIdempotency, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -156,6 +162,7 @@ describe('sqlite stores on disk', () => {
       '0006_automation_rules',
       '0007_event_outbox',
       '0008_templates',
+      '0009_send_idempotency_keys',
     ]);
   });
 
@@ -181,6 +188,7 @@ describe('sqlite stores on disk', () => {
       '0006_automation_rules',
       '0007_event_outbox',
       '0008_templates',
+      '0009_send_idempotency_keys',
     ]);
   });
 

@@ -10,9 +10,9 @@ import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from
 import { type AppError, ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { PerSessionCap } from '#shared/ports/webhook-store.port.js';
 import {
-  batchDelete,
   cancellationCodes,
   copy,
+  deletePartition,
   failedAt,
   getItem,
   type Item,
@@ -205,19 +205,8 @@ export class DynamoDbScopedItems<T extends Scoped> {
 
   /** Deletes the whole partition (records, counter, companions); answers how many records there were. */
   async deleteBySession(sessionId: string): Promise<number> {
-    const items = await queryAll(this.doc, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': this.partition(sessionId) },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-    });
-    await batchDelete(
-      this.doc,
-      this.table,
-      items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
-    );
-    return items.filter((item) => String(item.sk).startsWith(`${this.spec.kind}#`)).length;
+    const sortKeys = await deletePartition(this.doc, this.table, this.partition(sessionId));
+    return sortKeys.filter((sk) => sk.startsWith(`${this.spec.kind}#`)).length;
   }
 
   /**

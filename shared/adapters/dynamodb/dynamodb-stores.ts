@@ -12,6 +12,7 @@ import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
+import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
@@ -63,6 +64,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),
     automationRules: new DynamoDbAutomationRuleStore(doc, table),
     templates: new DynamoDbTemplateStore(doc, table),
+    sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

@@ -177,6 +177,22 @@ export async function batchDelete(
   }
 }
 
+/** Deletes every item of one partition (read strongly consistent); answers their sort keys. */
+export async function deletePartition(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+): Promise<string[]> {
+  const items = await queryAll(doc, { ...partitionQuery(table, pk), ProjectionExpression: 'pk, sk' });
+  const sortKeys = items.map((item) => String(item.sk));
+  await batchDelete(
+    doc,
+    table,
+    sortKeys.map((sk) => ({ pk, sk })),
+  );
+  return sortKeys;
+}
+
 /** A transaction's Put that only creates: its condition fails where an item with that key stands already. */
 export function putNew(table: string, item: Item) {
   return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };

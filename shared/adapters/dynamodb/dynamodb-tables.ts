@@ -30,6 +30,9 @@
  * - template         pk `TEMPLATES#<sessionId>`, sk `TEMPLATE#<id>`, plus the partition's `COUNT` item as for
  *                    webhooks and its name locks: sk `NAME#<name>`, `templateId`, written, moved (rename) and removed
  *                    in the same transaction as the template, which keeps names unique per session.
+ * - send key         pk `SENDKEYS#<sessionId>`, sk `KEY#<Idempotency-Key>`, `requestHash`, `messageId`, `createdAt`
+ *                    (ISO), `ttl` (epoch s, 24 h on): claimed by a conditional put (absent or expired); TTL removes
+ *                    expired ones eventually, claims compare `createdAt`.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -10,6 +10,7 @@ import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryMessageStore } from './memory-message-store.js';
+import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 import { MemoryTemplateStore } from './memory-template-store.js';
@@ -21,6 +22,7 @@ export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
+export { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 export { MemoryTemplateStore } from './memory-template-store.js';
@@ -61,6 +63,7 @@ export function createMemoryDataStore(): DataStore {
     deliveryFailures: new MemoryDeliveryFailureStore(),
     automationRules: new MemoryAutomationRuleStore(),
     templates: new MemoryTemplateStore(),
+    sendIdempotency: new MemorySendIdempotencyStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -206,4 +206,22 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0009_send_idempotency_keys',
+    up(db: SqliteDb): void {
+      // The Idempotency-Key of a single send, unique per session; the cascade removes a session's keys with its
+      // row. Claims sweep expired keys through the `created_at` index, so the table holds about a day of keys.
+      db.exec(`
+        CREATE TABLE send_idempotency_keys (
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          idempotency_key TEXT NOT NULL,
+          request_hash TEXT NOT NULL,
+          message_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (session_id, idempotency_key)
+        );
+        CREATE INDEX idx_send_idempotency_keys_created ON send_idempotency_keys (created_at);
+      `);
+    },
+  },
 ];

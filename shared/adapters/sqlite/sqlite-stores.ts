@@ -13,6 +13,7 @@ import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqli
 import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
+import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
@@ -74,6 +75,7 @@ export function openSqliteDataStore(file: string): DataStore {
     deliveryFailures: new SqliteDeliveryFailureStore(db),
     automationRules: new SqliteAutomationRuleStore(db),
     templates: new SqliteTemplateStore(db),
+    sendIdempotency: new SqliteSendIdempotencyStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

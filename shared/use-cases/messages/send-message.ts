@@ -3,19 +3,23 @@
  * refuses sends too), stores the message as `pending` with a pre-generated network id, queues the send for the host
  * that runs the engine, and waits up to `waitMs` until the host says it settled (MessageOutcomes: no polling). It
  * answers 201 with the row as it stands then: `sent` with its network id, `failed`, or still `pending` (the send
- * goes on; `message.sent`/`message.ack` report it).
+ * goes on; `message.sent`/`message.ack` report it). With an idempotency key, a retry answers the first request's
+ * message instead of sending another (send-idempotency.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '#shared/domain/caller.js';
 import { checkContent, storedContent } from '#shared/domain/content-kinds.js';
 import type { Message } from '#shared/domain/message.js';
+import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
 import type { SendDraft } from '#shared/domain/send-requests.js';
+import type { Session } from '#shared/domain/session.js';
 import { generateWaMessageId, personalChatId } from '#shared/domain/wa-ids.js';
 import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { resolveDraft } from './resolve-draft.js';
+import { claimSendKey } from './send-idempotency.js';
 
 export interface SendRequest {
   chatId: string;
@@ -26,12 +30,24 @@ export interface SendRequest {
    * (an autoreply carries `{ autoreply: ruleId }`), so history shows it and the loop guard recognises it.
    */
   metadata?: Record<string, unknown>;
+  /**
+   * The client's Idempotency-Key (validated by the transport; per session, 24 h): the first request with it sends, a
+   * retry with the same chatId, content and metadata answers that first message, another body is 422.
+   */
+  idempotencyKey?: string;
+}
+
+/** What a send answers: the message as it stands, and whether an earlier request with its key sent it. */
+export interface SentMessage {
+  message: Message;
+  replayed: boolean;
 }
 
 export type SendDeps = Pick<CoreDeps, 'data' | 'commands' | 'clock' | 'logger'> & {
   outcomes: MessageOutcomes;
 };
 
+/** Sends (see above) and answers the message as it stands. */
 export async function sendMessage(
   deps: SendDeps,
   caller: Caller,
@@ -39,7 +55,69 @@ export async function sendMessage(
   request: SendRequest,
   waitMs: number,
 ): Promise<Message> {
+  return (await sendOrReplay(deps, caller, sessionId, request, waitMs)).message;
+}
+
+/** sendMessage, also telling whether the answer replays an earlier request's (REST says so in a header). */
+export async function sendOrReplay(
+  deps: SendDeps,
+  caller: Caller,
+  sessionId: string,
+  request: SendRequest,
+  waitMs: number,
+): Promise<SentMessage> {
   const session = await loadSession(deps.data.sessions, caller, sessionId);
+  const id = randomUUID();
+  // The key is claimed before the session's state and the content are checked: a retry answers what its first
+  // request sent even when the session is no longer ready, or the message it edited is past the edit window.
+  const claim =
+    request.idempotencyKey === undefined
+      ? null
+      : await claimSendKey(deps, sessionId, request.idempotencyKey, request, id);
+  if (claim?.kind === 'replay') {
+    return { message: await settledMessage(deps, claim.message, waitMs), replayed: true };
+  }
+  let message: Message;
+  try {
+    checkSessionCanSend(session);
+    const content = await resolveDraft(
+      {
+        messages: deps.data.messages,
+        sessionId,
+        chatId: request.chatId,
+        now: Math.floor(deps.clock.now().getTime() / 1000),
+      },
+      request.content,
+    );
+    checkContent(content);
+    message = outgoingMessage(deps, session, id, request, content);
+    await deps.data.messages.insert(message);
+  } catch (error) {
+    await claim?.giveUp();
+    throw error;
+  }
+  // Waiting starts before the command is queued, so an outcome that comes at once is not missed.
+  const settled = deps.outcomes.settled(sessionId, message.id, waitMs);
+  try {
+    await deps.commands.send(
+      { type: 'message.send', sessionId, messageId: message.id, requestedAt: message.createdAt },
+      { dedupId: `send:${message.id}` },
+    );
+  } catch (error) {
+    const change = await deps.data.messages.advanceStatus(sessionId, message.waMessageId ?? '', 'failed');
+    // Failed before any host took it: nothing went out, so a retry with the key may send afresh.
+    if (change.outcome === 'updated') await claim?.giveUp();
+    deps.logger.error({ err: error, sessionId }, 'send command could not be queued');
+    throw new UnavailableError('DEPENDENCY_UNAVAILABLE', 'The command queue is unavailable; retry', {
+      cause: error,
+    });
+  }
+  await settled;
+  return { message: (await deps.data.messages.findById(sessionId, message.id)) ?? message, replayed: false };
+}
+
+/** Refuses a session that cannot send now (400 SESSION_NOT_READY; action_required refuses sends too). */
+function checkSessionCanSend(session: Session): asserts session is Session & { phone: string } {
   if (session.status === 'action_required') {
     throw new SessionStateError(
       'SESSION_NOT_READY',
@@ -49,20 +127,20 @@ export async function sendMessage(
   if (session.status !== 'ready' || !session.phone) {
     throw new SessionStateError('SESSION_NOT_READY', `Session is not ready (status ${session.status})`);
   }
-  const content = await resolveDraft(
-    {
-      messages: deps.data.messages,
-      sessionId,
-      chatId: request.chatId,
-      now: Math.floor(deps.clock.now().getTime() / 1000),
-    },
-    request.content,
-  );
-  checkContent(content);
+}
+
+/** The row of a new outgoing message of a session that can send. */
+function outgoingMessage(
+  deps: SendDeps,
+  session: Session & { phone: string },
+  id: string,
+  request: SendRequest,
+  content: OutgoingContent,
+): Message {
   const stored = storedContent(content);
-  const message: Message = {
-    id: randomUUID(),
-    sessionId,
+  return {
+    id,
+    sessionId: session.id,
     waMessageId: generateWaMessageId(),
     chatId: request.chatId,
     chatName: null,
@@ -76,21 +154,17 @@ export async function sendMessage(
     status: 'pending',
     createdAt: deps.clock.now().toISOString(),
   };
-  await deps.data.messages.insert(message);
-  // Waiting starts before the command is queued, so an outcome that comes at once is not missed.
-  const settled = deps.outcomes.settled(sessionId, message.id, waitMs);
-  try {
-    await deps.commands.send(
-      { type: 'message.send', sessionId, messageId: message.id, requestedAt: message.createdAt },
-      { dedupId: `send:${message.id}` },
-    );
-  } catch (error) {
-    await deps.data.messages.advanceStatus(sessionId, message.waMessageId ?? '', 'failed');
-    deps.logger.error({ err: error, sessionId }, 'send command could not be queued');
-    throw new UnavailableError('DEPENDENCY_UNAVAILABLE', 'The command queue is unavailable; retry', {
-      cause: error,
-    });
-  }
-  await settled;
-  return (await deps.data.messages.findById(sessionId, message.id)) ?? message;
+}
+
+/** An earlier request's message once it settled (waiting up to `waitMs` like that request did), or as it stands. */
+async function settledMessage(deps: SendDeps, message: Message, waitMs: number): Promise<Message> {
+  if (message.status !== 'pending') return message;
+  const current = async () => (await deps.data.messages.findById(message.sessionId, message.id)) ?? message;
+  await deps.outcomes.settled(
+    message.sessionId,
+    message.id,
+    waitMs,
+    async () => (await current()).status !== 'pending',
+  );
+  return current();
 }

@@ -5,14 +5,13 @@
  * which template it came from.
  */
 import type { Caller } from '#shared/domain/caller.js';
-import type { Message } from '#shared/domain/message.js';
 import type { SendTemplateBody, Template } from '#shared/domain/template.js';
 import { renderTemplate } from '#shared/domain/template-rendering.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { loadTemplate } from '#shared/use-cases/templates/manage-templates.js';
-import { type SendDeps, sendMessage } from './send-message.js';
+import { type SendDeps, type SentMessage, sendOrReplay } from './send-message.js';
 
 async function resolveTemplate(
   data: DataStore,
@@ -26,18 +25,22 @@ async function resolveTemplate(
   return template;
 }
 
-/** 404 for an unknown session or template, 400 for missing variables or an over-long text; then as sendMessage. */
+/**
+ * 404 for an unknown session or template, 400 for missing variables or an over-long text; then as sendOrReplay (an
+ * idempotency key replays the first request's message).
+ */
 export async function sendTemplate(
   deps: SendDeps,
   caller: Caller,
   sessionId: string,
   body: SendTemplateBody,
   waitMs: number,
-): Promise<Message> {
+  idempotencyKey?: string,
+): Promise<SentMessage> {
   await loadSession(deps.data.sessions, caller, sessionId);
   const template = await resolveTemplate(deps.data, sessionId, body);
   const text = renderTemplate(template, body.variables);
-  return sendMessage(
+  return sendOrReplay(
     deps,
     caller,
     sessionId,
@@ -45,6 +48,7 @@ export async function sendTemplate(
       chatId: body.chatId,
       content: { type: 'text', text, ...(body.mentions ? { mentions: body.mentions } : {}) },
       metadata: { template: { id: template.id, name: template.name } },
+      idempotencyKey,
     },
     waitMs,
   );

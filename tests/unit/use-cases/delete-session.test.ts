@@ -1,6 +1,7 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
- * behave like it): its messages, webhooks, automation rules and templates, and nothing of another session.
+ * behave like it): its messages, webhooks, automation rules, templates and send idempotency keys, and nothing
+ * of another session.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
@@ -16,7 +17,7 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks, rules and templates with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules, templates and send keys with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
     const clock = new TestClock();
     const discarded: string[] = [];
@@ -34,6 +35,10 @@ describe('deleteSession', () => {
       await data.webhooks.create(aWebhook({ sessionId: session.id }), NO_CAP);
       await data.automationRules.create(anAutomationRule({ sessionId: session.id }), NO_CAP);
       await data.templates.create(aTemplate({ sessionId: session.id }), NO_CAP);
+      await data.sendIdempotency.claim(
+        { sessionId: session.id, key: 'k', requestHash: 'h', messageId: 'm' },
+        clock.now(),
+      );
     }
 
     await deleteSession({ data, host, audit, clock }, SYSTEM_CALLER, gone.id);
@@ -48,5 +53,7 @@ describe('deleteSession', () => {
     expect(await data.webhooks.listBySession(kept.id)).toHaveLength(1);
     expect(await data.automationRules.listBySession(kept.id)).toHaveLength(1);
     expect(await data.templates.listBySession(kept.id)).toHaveLength(1);
+    expect(await data.sendIdempotency.deleteBySession(gone.id)).toBe(0);
+    expect(await data.sendIdempotency.deleteBySession(kept.id)).toBe(1);
   });
 });
