@@ -14,7 +14,7 @@ const ReactionParams = z.strictObject({
 export const listReactionsRoute = defineRoute({
   method: 'GET',
   path: '/api/sessions/{sessionId}/messages/{chatId}/{messageId}/reactions',
-  summary: "A message's reactions",
+  summary: 'Reactions to a message',
   tag: 'Messages',
   auth: { role: 'viewer' },
   params: ReactionParams,
