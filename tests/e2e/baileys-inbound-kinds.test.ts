@@ -2,8 +2,8 @@
  * The kinds a contact's message is received as, end to end with the real Baileys client and the simulated network:
  * a location, a contact card and replies (to a message the gateway sent, to the contact's own) are stored with
  * their metadata and published as message.received with `location`, `vCards` and `quotedMessage`; a location in a
- * group likewise. A reaction, not received yet, stores no row and publishes nothing: when a later slice receives
- * it, this test says so.
+ * group likewise. A reaction, an edit and a revoke change the stored message they point at and are published as
+ * message.reaction, message.edited and message.revoked, never stored as messages of their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
@@ -138,15 +138,32 @@ describe('Baileys inbound kinds against the simulator', () => {
     });
   }, 40_000);
 
-  it('stores no row and publishes nothing for a reaction, a kind not received yet', async () => {
-    const target = await contactSends(PHONE, { type: 'text', text: 'react to me' });
-    const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${CONTACT}/messages`, {
-      to: PHONE,
-      content: { type: 'reaction', messageId: target.id, emoji: '👍' },
+  it('applies the contact’s reaction, edit and revoke to the stored message and publishes each', async () => {
+    const target = await contactSends(PHONE, { type: 'text', text: 'see you at 5' });
+    const change = async (content: Record<string, unknown>) =>
+      (await sim.admin.ok<{ id: string }>(`/contacts/${CONTACT}/messages`, { to: PHONE, content })).id;
+    const stored = async () => (await rowsOf(CONTACT_ID)).find((m) => m.waMessageId === target.id);
+    const reaction = await change({ type: 'reaction', messageId: target.id, emoji: '👍' });
+    await waitFor(async () => (await stored())?.metadata?.reactions, 15_000);
+    expect((await stored())?.metadata?.reactions).toEqual({
+      [CONTACT_ID]: { emoji: '👍', timestamp: expect.any(Number) },
     });
-    // The contact's next message in the chat arrives after the reaction: once it is published, the reaction was seen.
-    await contactSends(PHONE, { type: 'text', text: 'after the reaction' });
-    expect(receivedEvent(id)).toBeUndefined();
-    expect((await rowsOf(CONTACT_ID)).some((m) => m.waMessageId === id)).toBe(false);
-  }, 30_000);
+    await change({ type: 'edit', messageId: target.id, text: 'see you at 6' });
+    await waitFor(async () => (await stored())?.body === 'see you at 6', 15_000);
+    await change({ type: 'revoke', messageId: target.id });
+    await waitFor(async () => (await stored())?.type === 'revoked', 15_000);
+    expect(await stored()).toMatchObject({ body: null, metadata: { revokedAt: expect.any(Number) } });
+    // The changes are no messages of their own: no row, no message.received.
+    expect(receivedEvent(reaction)).toBeUndefined();
+    expect((await rowsOf(CONTACT_ID)).some((m) => m.waMessageId === reaction)).toBe(false);
+    const published = events.filter(
+      (e) =>
+        (e.event === 'message.reaction' && e.data.messageId === target.id) ||
+        (e.event === 'message.edited' && e.data.messageId === target.id) ||
+        (e.event === 'message.revoked' && e.data.id === target.id),
+    );
+    expect(published.map((e) => e.event)).toEqual(['message.reaction', 'message.edited', 'message.revoked']);
+    expect(published[0]?.data).toMatchObject({ reaction: '👍', senderId: CONTACT_ID, fromMe: false });
+    expect(published[1]?.data).toMatchObject({ body: 'see you at 6', senderId: CONTACT_ID });
+  }, 40_000);
 });
