@@ -100,6 +100,8 @@ export const ENGINE_EVENTS = {
   /** The account's push name became known or changed (it may arrive after the connection opened). */
   profileChanged: z.object({ pushName: z.string().nullable() }),
   messageStatus: OutgoingStatus,
+  /** The engine learned that a contact's LID and phone number are one person (history filters resolve it). */
+  identityLinked: z.object({ lid: z.string(), phone: z.string() }),
   callOffered: IncomingCall,
 } as const;
 

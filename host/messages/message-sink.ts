@@ -10,12 +10,17 @@ import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/
 import type { Message, MessageStatus } from '#shared/domain/message.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import { type ChangeReport, changeEvent } from './change-events.js';
 
+/** Remembered pairings before the memo starts over (a bound on memory, not on correctness). */
+const KNOWN_ALIASES_MAX = 10_000;
+
 export interface MessageSinkDeps {
   messages: MessageStore;
+  identities: IdentityStore;
   events: EventRecorder;
   clock: Clock;
   logger: Logger;
@@ -26,6 +31,8 @@ export class MessageSink {
   private readonly ackTails = new Map<string, Promise<void>>();
   /** Inbound messages and acks not yet stored and published. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Pairings this process stored (session + LID → phone): every message carries one, most are repeats. */
+  private readonly knownAliases = new Map<string, string>();
 
   constructor(private readonly deps: MessageSinkDeps) {}
 
@@ -89,6 +96,18 @@ export class MessageSink {
    */
   changed(sessionId: string, report: ChangeReport): Promise<ContentChange> {
     return this.track(this.applyChange(sessionId, report));
+  }
+
+  /** Records that a contact's LID and phone number are one person; a pairing already known writes nothing. */
+  linked(sessionId: string, alias: IdentityAlias): Promise<void> {
+    const key = `${sessionId}\u0000${alias.lid}`;
+    if (this.knownAliases.get(key) === alias.phone) return Promise.resolve();
+    return this.track(
+      this.deps.identities.link(sessionId, alias).then(() => {
+        if (this.knownAliases.size >= KNOWN_ALIASES_MAX) this.knownAliases.clear();
+        this.knownAliases.set(key, alias.phone);
+      }),
+    );
   }
 
   /** A contact's change of a message, as an engine reports it (see `changed`). */

@@ -220,6 +220,7 @@ export class SessionRunner {
       receive: (message) => this.deps.sink.received(this.session.id, message).catch(this.logAndRethrow),
       receiveChange: (change) =>
         this.deps.sink.receivedChange(this.session.id, change).catch(this.logAndRethrow),
+      identityLinked: (alias) => void this.deps.sink.linked(this.session.id, alias).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       callOffered: (call) => {
         if (!live()) return;

@@ -19,13 +19,16 @@ export function isStatusAdvance(current: MessageStatus, next: MessageStatus): bo
 export const MessageDirection = z.enum(['incoming', 'outgoing']);
 export type MessageDirection = z.infer<typeof MessageDirection>;
 
-/** Chat ids: `<number>@c.us` (personal) or `<id>@g.us` (group; ids may contain a hyphen). */
+/**
+ * Chat ids: `<number>@c.us` (personal), `<id>@lid` (a person by LID, as WhatsApp may name them) or `<id>@g.us`
+ * (group; ids may contain a hyphen).
+ */
 export const ChatId = z
   .string()
   .max(128)
   .regex(
-    /^[0-9]{5,20}@c\.us$|^[0-9]{5,20}(-[0-9]{5,20})?@g\.us$/,
-    'must be <number>@c.us or <group id>@g.us',
+    /^[0-9]{5,20}@c\.us$|^[0-9]{5,20}@lid$|^[0-9]{5,20}(-[0-9]{5,20})?@g\.us$/,
+    'must be <number>@c.us, <id>@lid or <group id>@g.us',
   );
 
 export const Message = z

@@ -5,9 +5,16 @@ import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from './event-outbox.
 
 export interface MessageFilter {
   sessionId: string;
-  chatId?: string;
-  /** Matches `from`, and `author` for group messages. */
-  from?: string;
+  /** One chat, or any of several ids of one chat (a phone chat and its LID aliases). */
+  chatId?: string | readonly string[];
+  /** Matches `from`, and `author` for group messages; several ids match any of them (identity aliases). */
+  from?: string | readonly string[];
+}
+
+/** A filter value as the list of ids it matches (empty when the filter is not set). */
+export function filterIds(value: string | readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
 }
 
 export type StatusChange =

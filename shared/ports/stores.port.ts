@@ -3,6 +3,7 @@ import type { AuditLogStore } from './audit-log-store.port.js';
 import type { AutomationRuleStore } from './automation-rule-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
+import type { IdentityStore } from './identity-store.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
@@ -34,6 +35,8 @@ export interface DataStore {
   readonly templates: TemplateStore;
   /** The Idempotency-Keys of single sends. */
   readonly sendIdempotency: SendIdempotencyStore;
+  /** Contacts' LID ↔ phone aliases, which history filters resolve. */
+  readonly identities: IdentityStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.
 import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
+import { identityStoreContract } from '#tests/contract/identity-store.contract.js';
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
@@ -109,6 +110,11 @@ eventOutboxContract('dynamodb', async () => {
 messageChangesContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+identityStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.identities, sessions: data.sessions, close };
 });
 
 webhookStoreContract('dynamodb', async () => {

@@ -8,6 +8,7 @@ import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
+import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
@@ -58,6 +59,11 @@ eventOutboxContract('memory', async () => {
 messageChangesContract('memory', async () => {
   const data = createMemoryDataStore();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+identityStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.identities, sessions: data.sessions, close: () => data.close() };
 });
 
 automationRuleStoreContract('memory', async () => {

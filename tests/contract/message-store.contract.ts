@@ -43,7 +43,7 @@ export function messageStoreContract(name: string, open: () => Promise<OpenedMes
       return messages;
     }
     const ids = (messages: Message[]): string[] => messages.map((message) => message.id);
-    const listed = async (filter: { chatId?: string; from?: string }, sessionId = s1) =>
+    const listed = async (filter: { chatId?: string | string[]; from?: string | string[] }, sessionId = s1) =>
       ids((await store.list({ sessionId, ...filter }, ALL)).messages);
 
     describe('insert and find', () => {
@@ -159,24 +159,21 @@ export function messageStoreContract(name: string, open: () => Promise<OpenedMes
         expect(await listed({ chatId: '4915199999999@c.us' })).toEqual([]);
       });
 
-      it('filters by from, matching the author of group messages too', async () => {
-        const [direct, inGroup] = await seed(
+      it('matches any of several ids (a phone and its LID aliases), as sender and as chat, and combines both', async () => {
+        const LID = '123456789012345@lid';
+        const [direct, byLid, inGroupByLid] = await seed(
           aMessage({ sessionId: s1, chatId: ALICE, from: ALICE, timestamp: 1 }),
-          aMessage({ sessionId: s1, chatId: GROUP, from: GROUP, author: ALICE, timestamp: 2 }),
-          aMessage({ sessionId: s1, chatId: GROUP, from: GROUP, author: BOB, timestamp: 3 }),
+          aMessage({ sessionId: s1, chatId: LID, from: LID, timestamp: 2 }),
+          aMessage({ sessionId: s1, chatId: GROUP, from: GROUP, author: LID, timestamp: 3 }),
           aMessage({ sessionId: s1, chatId: BOB, from: BOB, timestamp: 4 }),
         );
-        expect(await listed({ from: ALICE })).toEqual([inGroup!.id, direct!.id]);
-        expect((await listed({ from: GROUP })).length).toBe(2);
-      });
-
-      it('combines chatId and from', async () => {
-        const [, inGroup] = await seed(
-          aMessage({ sessionId: s1, chatId: ALICE, from: ALICE, timestamp: 1 }),
-          aMessage({ sessionId: s1, chatId: GROUP, from: GROUP, author: ALICE, timestamp: 2 }),
-          aMessage({ sessionId: s1, chatId: GROUP, from: GROUP, author: BOB, timestamp: 3 }),
-        );
-        expect(await listed({ chatId: GROUP, from: ALICE })).toEqual([inGroup!.id]);
+        expect(await listed({ from: [ALICE, LID] })).toEqual([inGroupByLid!.id, byLid!.id, direct!.id]);
+        // In a group message `from` is the group and `author` the sender: both match.
+        expect(await listed({ from: LID })).toEqual([inGroupByLid!.id, byLid!.id]);
+        expect(await listed({ from: GROUP })).toEqual([inGroupByLid!.id]);
+        expect(await listed({ chatId: [ALICE, LID] })).toEqual([byLid!.id, direct!.id]);
+        expect(await listed({ chatId: [ALICE, LID], from: [LID] })).toEqual([byLid!.id]);
+        expect(await listed({ chatId: GROUP, from: LID })).toEqual([inGroupByLid!.id]);
         expect(await listed({ chatId: BOB, from: ALICE })).toEqual([]);
       });
 

@@ -18,6 +18,7 @@ import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
+import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
@@ -77,6 +78,11 @@ eventOutboxContract('sqlite', async () => {
 messageChangesContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+identityStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.identities, sessions: data.sessions, close };
 });
 
 webhookStoreContract('sqlite', async () => {
@@ -163,6 +169,7 @@ describe('sqlite stores on disk', () => {
       '0007_event_outbox',
       '0008_templates',
       '0009_send_idempotency_keys',
+      '0010_identity_aliases',
     ]);
   });
 
@@ -189,6 +196,7 @@ describe('sqlite stores on disk', () => {
       '0007_event_outbox',
       '0008_templates',
       '0009_send_idempotency_keys',
+      '0010_identity_aliases',
     ]);
   });
 

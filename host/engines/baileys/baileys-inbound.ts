@@ -14,6 +14,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
 import type { EngineEmitter, InboundChange, InboundMessage } from '#host/engines/engine-events.js';
 import { changeFromBaileys } from './baileys-inbound-changes.js';
+import { aliasOf } from './baileys-jids.js';
 import { inboundFromBaileys, statusFromBaileys, statusFromOwnUpsert } from './baileys-messages.js';
 
 export class BaileysInbound {
@@ -35,9 +36,14 @@ export class BaileysInbound {
 
   /** The `beforeMessageReceipt` hook of `socket`: resolves once a contact's message is stored (see above). */
   async beforeReceipt(socket: WASocket, message: proto.IWebMessageInfo): Promise<void> {
+    this.reportAliases(message as WAMessage);
     const inbound = received(message as WAMessage, ownPhone(socket));
     this.handedOver.add(message);
     if (inbound) await this.handOver(inbound);
+  }
+
+  private reportAliases(message: WAMessage): void {
+    for (const alias of aliasesIn(message)) this.events.emit('identityLinked', alias);
   }
 
   /** Reports what `socket` receives about messages, for as long as it lives. */
@@ -51,10 +57,15 @@ export class BaileysInbound {
         const own = statusFromOwnUpsert(message);
         if (own) this.events.emit('messageStatus', own);
         if (this.handedOver.has(message)) continue;
+        this.reportAliases(message);
         const inbound = received(message, phone);
         // Nothing to hold an acknowledgement for here: a failure is logged by the runner.
         if (inbound) void this.handOver(inbound).catch(() => undefined);
       }
+    });
+    socket.ev.on('lid-mapping.update', ({ lid, pn }) => {
+      const alias = aliasOf(lid, pn);
+      if (alias) this.events.emit('identityLinked', alias);
     });
     socket.ev.on('messages.update', (updates) => {
       for (const update of updates) {
@@ -63,6 +74,14 @@ export class BaileysInbound {
       }
     });
   }
+}
+
+/** The LID ↔ phone pairings a message's addresses show (Baileys 7 names the other form as the "alt"). */
+function aliasesIn(message: WAMessage): Array<{ lid: string; phone: string }> {
+  const { key } = message;
+  return [aliasOf(key.remoteJid, key.remoteJidAlt), aliasOf(key.participant, key.participantAlt)].filter(
+    (alias): alias is { lid: string; phone: string } => alias !== null,
+  );
 }
 
 /** What a contact's message brings: a message to store, a change of a stored one, or nothing. */

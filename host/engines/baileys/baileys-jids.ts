@@ -22,3 +22,14 @@ export function preferPhone(jid: string | null | undefined, alt: string | null |
   if (!jid) return alt ?? null;
   return jid.endsWith('@lid') && alt ? alt : jid;
 }
+
+/** The LID ↔ phone pairing an address and its "alt" make, in neutral form, when one is each. */
+export function aliasOf(
+  jid: string | null | undefined,
+  alt: string | null | undefined,
+): { lid: string; phone: string } | null {
+  if (!jid || !alt) return null;
+  const [lid, phone] = jid.endsWith('@lid') ? [jid, alt] : [alt, jid];
+  if (!lid.endsWith('@lid') || !phone.endsWith('@s.whatsapp.net')) return null;
+  return { lid: toNeutralJid(lid), phone: toNeutralJid(phone) };
+}

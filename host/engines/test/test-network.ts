@@ -157,6 +157,11 @@ export class TestNetwork {
     return connection.receiveChange(change);
   }
 
+  /** The network shows that a contact's LID and phone number are one person. */
+  linkIdentity(sessionId: string, alias: { lid: string; phone: string }): void {
+    this.connections.get(sessionId)?.emit('identityLinked', alias);
+  }
+
   /** A receipt for a message the session sent (delivered, read …). */
   acknowledge(sessionId: string, update: OutgoingStatus): void {
     this.connections.get(sessionId)?.emit('messageStatus', update);

@@ -15,12 +15,13 @@ import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domai
 import type { MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type {
-  ContentChange,
-  MessageFilter,
-  MessageStore,
-  OutboxEntryOfChange,
-  StatusChange,
+import {
+  type ContentChange,
+  filterIds,
+  type MessageFilter,
+  type MessageStore,
+  type OutboxEntryOfChange,
+  type StatusChange,
 } from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
@@ -103,8 +104,11 @@ export class DynamoDbMessageStore implements MessageStore {
 
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
     return guard(STORE, async () => {
+      const chats = filterIds(filter.chatId);
+      const [onlyChat] = chats;
+      // One chat reads its own index partition; several (a chat and its aliases) filter the session's history.
       const input: QueryCommandInput =
-        filter.chatId === undefined
+        onlyChat === undefined || chats.length > 1
           ? {
               TableName: this.table,
               IndexName: 'gsi1',
@@ -115,13 +119,28 @@ export class DynamoDbMessageStore implements MessageStore {
               TableName: this.table,
               IndexName: 'gsi2',
               KeyConditionExpression: 'gsi2pk = :pk',
-              ExpressionAttributeValues: { ':pk': `MSGCHAT#${filter.sessionId}#${filter.chatId}` },
+              ExpressionAttributeValues: { ':pk': `MSGCHAT#${filter.sessionId}#${onlyChat}` },
             };
       input.ScanIndexForward = false;
-      if (filter.from !== undefined) {
-        input.FilterExpression = '#from = :from OR author = :from';
+      const conditions: string[] = [];
+      const values: Record<string, unknown> = {};
+      const list = (name: string, ids: readonly string[]) =>
+        ids
+          .map((id, i) => {
+            values[`:${name}${i}`] = id;
+            return `:${name}${i}`;
+          })
+          .join(', ');
+      if (chats.length > 1) conditions.push(`chatId IN (${list('chat', chats)})`);
+      const senders = filterIds(filter.from);
+      if (senders.length > 0) {
+        const ids = list('from', senders);
+        conditions.push(`(#from IN (${ids}) OR author IN (${ids}))`);
         input.ExpressionAttributeNames = { '#from': 'from' };
-        input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ':from': filter.from };
+      }
+      if (conditions.length > 0) {
+        input.FilterExpression = conditions.join(' AND ');
+        input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ...values };
       }
       const { items, total } = await queryPage(this.doc, input, page);
       return { messages: items.map(toMessage), total };

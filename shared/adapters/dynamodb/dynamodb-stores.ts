@@ -11,6 +11,7 @@ import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
+import { DynamoDbIdentityStore } from './dynamodb-identity-store.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
@@ -65,6 +66,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     automationRules: new DynamoDbAutomationRuleStore(doc, table),
     templates: new DynamoDbTemplateStore(doc, table),
     sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
+    identities: new DynamoDbIdentityStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

@@ -33,6 +33,8 @@
  * - send key         pk `SENDKEYS#<sessionId>`, sk `KEY#<Idempotency-Key>`, `requestHash`, `messageId`, `createdAt`
  *                    (ISO), `ttl` (epoch s, 24 h on): claimed by a conditional put (absent or expired); TTL removes
  *                    expired ones eventually, claims compare `createdAt`.
+ * - identity alias   pk `IDENT#<sessionId>`: sk `LID#<lid>` with its `phone`, and sk `PN#<phone>#<lid>` with `lid`
+ *                    (a phone's LIDs in one Query); both written in one transaction.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -4,12 +4,13 @@ import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domai
 import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type {
-  ContentChange,
-  MessageFilter,
-  MessageStore,
-  OutboxEntryOfChange,
-  StatusChange,
+import {
+  type ContentChange,
+  filterIds,
+  type MessageFilter,
+  type MessageStore,
+  type OutboxEntryOfChange,
+  type StatusChange,
 } from '#shared/ports/message-store.port.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { jsonCopy } from './memory-support.js';
@@ -58,10 +59,13 @@ function newestFirst(a: Message, b: Message): number {
 
 function matches(message: Message, filter: MessageFilter): boolean {
   if (message.sessionId !== filter.sessionId) return false;
-  if (filter.chatId !== undefined && message.chatId !== filter.chatId) return false;
+  const chats = filterIds(filter.chatId);
+  if (chats.length > 0 && !chats.includes(message.chatId)) return false;
   // In a group message `from` is the group and `author` the participant; a sender filter means either.
-  if (filter.from !== undefined && message.from !== filter.from && message.author !== filter.from)
+  const senders = filterIds(filter.from);
+  if (senders.length > 0 && !senders.includes(message.from) && !senders.includes(message.author ?? '')) {
     return false;
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@ import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
+import { MemoryIdentityStore } from './memory-identity-store.js';
 import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -64,6 +65,7 @@ export function createMemoryDataStore(): DataStore {
     automationRules: new MemoryAutomationRuleStore(),
     templates: new MemoryTemplateStore(),
     sendIdempotency: new MemorySendIdempotencyStore(),
+    identities: new MemoryIdentityStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -224,4 +224,20 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0010_identity_aliases',
+    up(db: SqliteDb): void {
+      // A contact's LID and phone number, per session: history filters resolve a sender through it. The cascade
+      // forgets a session's aliases with its row.
+      db.exec(`
+        CREATE TABLE identity_aliases (
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          lid TEXT NOT NULL,
+          phone TEXT NOT NULL,
+          PRIMARY KEY (session_id, lid)
+        );
+        CREATE INDEX idx_identity_aliases_phone ON identity_aliases (session_id, phone);
+      `);
+    },
+  },
 ];

@@ -10,12 +10,13 @@ import { isStatusAdvance } from '#shared/domain/message.js';
 import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import type {
-  ContentChange,
-  MessageFilter,
-  MessageStore,
-  OutboxEntryOfChange,
-  StatusChange,
+import {
+  type ContentChange,
+  filterIds,
+  type MessageFilter,
+  type MessageStore,
+  type OutboxEntryOfChange,
+  type StatusChange,
 } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
@@ -49,18 +50,27 @@ function duplicateId(target: string): ConflictError {
     : new ConflictError('CONFLICT', 'A message with this id already exists');
 }
 
-/** WHERE clause and parameters for a filter; the text depends only on which filters are set. */
+/** `@name0, @name1, …` for `ids`, with their parameters added to `params`. */
+function placeholders(name: string, ids: readonly string[], params: Record<string, unknown>): string {
+  return ids
+    .map((id, i) => {
+      params[`${name}${i}`] = id;
+      return `@${name}${i}`;
+    })
+    .join(', ');
+}
+
+/** WHERE clause and parameters for a filter; the text depends only on which filters are set and how many ids. */
 function whereOf(filter: MessageFilter): { where: string; params: Record<string, unknown> } {
   const conditions = ['session_id = @session_id'];
   const params: Record<string, unknown> = { session_id: filter.sessionId };
-  if (filter.chatId !== undefined) {
-    conditions.push('chat_id = @chat_id');
-    params.chat_id = filter.chatId;
-  }
-  if (filter.from !== undefined) {
+  const chats = filterIds(filter.chatId);
+  if (chats.length > 0) conditions.push(`chat_id IN (${placeholders('chat', chats, params)})`);
+  const senders = filterIds(filter.from);
+  if (senders.length > 0) {
     // In a group message `from` is the group and `author` the participant; a sender filter means either.
-    conditions.push('(from_jid = @from OR author = @from)');
-    params.from = filter.from;
+    const list = placeholders('from', senders, params);
+    conditions.push(`(from_jid IN (${list}) OR author IN (${list}))`);
   }
   return { where: `WHERE ${conditions.join(' AND ')}`, params };
 }

@@ -12,6 +12,7 @@ import { SqliteAutomationRuleStore } from './sqlite-automation-rule-store.js';
 import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
 import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
+import { SqliteIdentityStore } from './sqlite-identity-store.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
@@ -76,6 +77,7 @@ export function openSqliteDataStore(file: string): DataStore {
     automationRules: new SqliteAutomationRuleStore(db),
     templates: new SqliteTemplateStore(db),
     sendIdempotency: new SqliteSendIdempotencyStore(db),
+    identities: new SqliteIdentityStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

@@ -11,7 +11,11 @@ export interface MessageHistoryQuery {
   offset: number;
 }
 
-/** Stored message history of a session, newest first, with the unpaginated total. */
+/**
+ * Stored message history of a session, newest first, with the unpaginated total. A chat or sender is matched under
+ * every id that names the same person: a phone and the LIDs the engine paired with it (IdentityStore), so a message
+ * stored under a contact's LID is found by its phone number and back.
+ */
 export async function listMessages(
   deps: Pick<CoreDeps, 'data'>,
   caller: Caller,
@@ -20,8 +24,13 @@ export async function listMessages(
 ): Promise<{ messages: Message[]; total: number }> {
   await loadSession(deps.data.sessions, caller, sessionId);
   const from = query.from && /^[0-9]+$/.test(query.from) ? `${query.from}@c.us` : query.from;
+  const withAliases = async (id: string) => [id, ...(await deps.data.identities.aliasesOf(sessionId, id))];
   return deps.data.messages.list(
-    { sessionId, ...(query.chatId ? { chatId: query.chatId } : {}), ...(from ? { from } : {}) },
+    {
+      sessionId,
+      ...(query.chatId ? { chatId: await withAliases(query.chatId) } : {}),
+      ...(from ? { from: await withAliases(from) } : {}),
+    },
     { limit: query.limit, offset: query.offset },
   );
 }

@@ -1,0 +1,69 @@
+/**
+ * Behaviour every IdentityStore adapter must show: a LID and a phone linked in a session resolve to each other, a
+ * phone with several LIDs names them all, a LID that moves to another phone leaves the first, and sessions are apart.
+ */
+import type { IdentityStore } from '#shared/ports/identity-store.port.js';
+import type { SessionStore } from '#shared/ports/session-store.port.js';
+import { aSession } from '#tests/helpers/builders.js';
+
+export interface OpenedIdentityStore {
+  store: IdentityStore;
+  sessions: SessionStore;
+  close(): Promise<void>;
+}
+
+const PHONE = '15550001111@c.us';
+const OTHER_PHONE = '15550002222@c.us';
+const LID = '123456789012345@lid';
+const LID_2 = '223456789012345@lid';
+
+export function identityStoreContract(name: string, open: () => Promise<OpenedIdentityStore>): void {
+  describe(`IdentityStore contract: ${name}`, () => {
+    let store: IdentityStore;
+    let close: () => Promise<void>;
+    let s1: string;
+    let s2: string;
+
+    beforeEach(async () => {
+      const opened = await open();
+      ({ store, close } = opened);
+      const sessions = [aSession(), aSession()];
+      for (const session of sessions) await opened.sessions.create(session);
+      [s1, s2] = sessions.map((session) => session.id) as [string, string];
+    });
+    afterEach(async () => {
+      await close();
+    });
+
+    it('knows no aliases for an id never linked', async () => {
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
+      expect(await store.aliasesOf(s1, LID)).toEqual([]);
+    });
+
+    it('resolves a linked LID and phone to each other, and a phone to all its LIDs', async () => {
+      await store.link(s1, { lid: LID, phone: PHONE });
+      await store.link(s1, { lid: LID, phone: PHONE });
+      expect(await store.aliasesOf(s1, LID)).toEqual([PHONE]);
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([LID]);
+      await store.link(s1, { lid: LID_2, phone: PHONE });
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([LID, LID_2]);
+      expect(await store.aliasesOf(s1, LID)).toEqual([PHONE, LID_2].sort());
+    });
+
+    it('moves a LID relinked to another phone, and keeps sessions apart', async () => {
+      await store.link(s1, { lid: LID, phone: PHONE });
+      await store.link(s1, { lid: LID, phone: OTHER_PHONE });
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
+      expect(await store.aliasesOf(s1, OTHER_PHONE)).toEqual([LID]);
+      expect(await store.aliasesOf(s2, LID)).toEqual([]);
+    });
+
+    it('forgets a session’s aliases on delete, not another’s', async () => {
+      await store.link(s1, { lid: LID, phone: PHONE });
+      await store.link(s2, { lid: LID, phone: PHONE });
+      await store.deleteBySession(s1);
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
+      expect(await store.aliasesOf(s2, PHONE)).toEqual([LID]);
+    });
+  });
+}
