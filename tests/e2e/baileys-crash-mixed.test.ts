@@ -1,0 +1,206 @@
+/**
+ * A gateway killed with SIGKILL during a burst of 500 sends of every kind (texts, locations, contact cards, replies,
+ * reactions), each request carrying an Idempotency-Key, then restarted on the same DATA_DIR. Every request the kill
+ * cut off is retried with its key, as a client would. Counted at the simulator's contacts: every request became
+ * exactly one message (one network id), every one reached its contact, and no contact received anything else.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Message } from '#shared/domain/message.js';
+import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
+import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { waitFor } from '#tests/helpers/test-gateway.js';
+import type { ReceivedMessage } from '#tests/wa-sim/accounts/contacts.js';
+import { linkProcessSession, readyAfterRestart } from './process-session.js';
+
+const PREFIX = `1559${String(process.pid % 10_000).padStart(4, '0')}`;
+const PHONE = `${PREFIX}001`;
+const CONTACTS = [`${PREFIX}901`, `${PREFIX}902`];
+const BURST = 500;
+const KILL_AFTER = 100;
+const BURST_ENV = { SEND_WAIT_MS: '1', COMMAND_VISIBILITY_TIMEOUT_S: '2', RATE_LIMIT_MAX: '100000' };
+
+interface Request {
+  action: string;
+  body: Record<string, unknown>;
+  contact: string;
+  key: string;
+}
+
+describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
+  let sim: SimulatorProcess;
+  let dataDir: string;
+  let sessionId: string;
+  const gateways: GatewayProcess[] = [];
+  const current = () => gateways.at(-1) as GatewayProcess;
+  /** The row each request was answered with, by request index. */
+  const answered = new Map<number, Message>();
+
+  beforeAll(async () => {
+    sim = await startSimulatorProcess();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-mixed-'));
+    for (const contact of CONTACTS) {
+      await sim.admin.ok(`/contacts/${contact}/config`, { autoDeliver: true, autoRead: false });
+    }
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await sim?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  const inbox = async (contact: string): Promise<ReceivedMessage[]> =>
+    (await sim.admin.received(contact)).filter((m) => m.from.startsWith(PHONE));
+
+  /** Request `i` of the burst: the kind cycles through text, location, contact, reply and reaction. */
+  function requestOf(i: number, quoted: Record<string, string>): Request {
+    const contact = CONTACTS[i % 2] as string;
+    const chatId = `${contact}@c.us`;
+    const key = `mixed-${i}`;
+    switch (i % 5) {
+      case 0:
+        return { action: 'send-text', body: { chatId, text: `burst ${i}` }, contact, key };
+      case 1:
+        return { action: 'send-location', body: { chatId, latitude: i / 10, longitude: 1 }, contact, key };
+      case 2:
+        return {
+          action: 'send-contact',
+          body: { chatId, contactName: `Card ${i}`, contactNumber: `1555${i}` },
+          contact,
+          key,
+        };
+      case 3:
+        return {
+          action: 'reply',
+          body: { chatId, quotedMessageId: quoted[contact], text: `reply ${i}` },
+          contact,
+          key,
+        };
+      default:
+        return {
+          action: 'react',
+          body: { chatId, messageId: quoted[contact], emoji: ['👍', '❤️', '😂'][i % 3] },
+          contact,
+          key,
+        };
+    }
+  }
+
+  /** Sends request `i` with its key; resolves with the row, or null when the kill cut the request off. */
+  async function sendOnce(gateway: GatewayProcess, i: number, request: Request): Promise<Message | null> {
+    const res = await fetch(`${gateway.url}/api/sessions/${sessionId}/messages/${request.action}`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': fs.readFileSync(path.join(dataDir, '.api-key'), 'utf8').trim(),
+        'content-type': 'application/json',
+        'idempotency-key': request.key,
+      },
+      body: JSON.stringify(request.body),
+    }).catch(() => null);
+    if (res?.status !== 201) return null;
+    const row = (await res.json()) as Message;
+    answered.set(i, row);
+    return row;
+  }
+
+  it('turns every request into exactly one message that reaches its contact', async () => {
+    gateways.push(await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv }));
+    sessionId = await linkProcessSession(current(), sim, PHONE, 'mixed');
+    // Each contact writes first, so replies and reactions have a message to point at.
+    const quoted: Record<string, string> = {};
+    for (const contact of CONTACTS) {
+      const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${contact}/messages`, {
+        to: PHONE,
+        content: { type: 'text', text: `hello from ${contact}` },
+      });
+      quoted[contact] = id;
+    }
+    await waitFor(async () => {
+      const rows = await current().request<{ messages: Message[] }>(
+        'GET',
+        `/api/sessions/${sessionId}/messages`,
+      );
+      return CONTACTS.every((c) => rows.body.messages.some((m) => m.waMessageId === quoted[c]));
+    }, 15_000);
+
+    const requests = Array.from({ length: BURST }, (_, i) => requestOf(i, quoted));
+    const first = current();
+    await Promise.all(Array.from({ length: 100 }, () => first.request('GET', `/api/sessions/${sessionId}`)));
+    const burst = Promise.all(requests.map((request, i) => sendOnce(first, i, request)));
+    const atKill = await waitFor(
+      async () => {
+        const decrypted = (await inbox(CONTACTS[0] as string)).length;
+        return decrypted >= KILL_AFTER && answered.size < BURST
+          ? { decrypted, answered: answered.size }
+          : null;
+      },
+      60_000,
+      10,
+    );
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    await burst;
+    const cutOff = requests.map((_, i) => i).filter((i) => !answered.has(i));
+    console.info(
+      `mixed burst: killed after contact A decrypted ${atKill.decrypted}; ${answered.size} of ${BURST} answered ` +
+        `201, ${cutOff.length} cut off`,
+    );
+    expect(cutOff.length).toBeGreaterThan(0);
+
+    gateways.push(await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv }));
+    const seen: string[] = [];
+    await readyAfterRestart(current(), sessionId, seen);
+    expect(seen).not.toContain('qr_ready');
+    // The client retries what the kill cut off, under the same keys; a request the dead process had stored is
+    // answered with its first message (Idempotent-Replayed), not sent again.
+    for (const i of cutOff) {
+      const row = await waitFor(() => sendOnce(current(), i, requests[i] as Request), 90_000, 200);
+      expect(row).toBeTruthy();
+    }
+    expect(answered.size).toBe(BURST);
+    const ids = [...answered.values()].map((row) => row.waMessageId ?? '');
+    expect(new Set(ids).size).toBe(BURST);
+
+    // Every message settles sent (none failed, none pending) and reached its contact under its own id, once.
+    const settled = await waitFor(
+      async () => {
+        const page = await current().request<{ messages: Message[] }>(
+          'GET',
+          `/api/sessions/${sessionId}/messages?limit=1000`,
+        );
+        const rows = page.body.messages.filter((m) => ids.includes(m.waMessageId ?? ''));
+        return rows.length === BURST && rows.every((m) => m.status !== 'pending') ? rows : null;
+      },
+      90_000,
+      500,
+    );
+    expect(settled.filter((m) => m.status === 'failed')).toEqual([]);
+    const received = await waitFor(
+      async () => {
+        const all = [...(await inbox(CONTACTS[0] as string)), ...(await inbox(CONTACTS[1] as string))];
+        const got = new Set(all.map((m) => m.id));
+        return ids.every((id) => got.has(id)) ? all : null;
+      },
+      60_000,
+      500,
+    );
+    const stray = received.filter((m) => !ids.includes(m.id));
+    expect(stray).toEqual([]);
+    for (const [i, row] of answered) {
+      const copies = received.filter((m) => m.id === row.waMessageId);
+      expect(copies.length).toBeGreaterThanOrEqual(1);
+      // A copy seen twice is the same message sent again under its id after the kill, never a different one.
+      expect(new Set(copies.map((m) => JSON.stringify(m.content))).size).toBe(1);
+      expect(copies[0]?.content.kind).toBe(['text', 'location', 'contact', 'text', 'reaction'][i % 5]);
+    }
+    const { stats } = (await sim.admin.get<{ stats: Record<string, number> }>('/health')).body;
+    const resent = ids.filter((id) => received.filter((m) => m.id === id).length > 1).length;
+    console.info(
+      `mixed burst: ${BURST} requests → ${BURST} messages, all sent; contacts hold ${received.length} copies ` +
+        `(${resent} ids twice: sent again under the same id after the kill)`,
+    );
+    expect(stats.decryptFailures).toBe(0);
+  }, 300_000);
+});
