@@ -35,7 +35,7 @@ export interface GuardedHttpClientOptions {
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Connects only to the vetted addresses, whatever name the socket asks for; honours the family net asks for. */
-function pinnedLookup(addresses: readonly VettedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: readonly VettedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const candidates = addresses.filter(
       (candidate) => !options.family || candidate.family === options.family,
@@ -64,7 +64,7 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> 
   return flat;
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = 'code' in error && typeof error.code === 'string' ? error.code : null;
   return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
