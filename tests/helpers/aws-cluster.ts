@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { openDynamoDbDataStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
 import type { Session } from '#shared/domain/session.js';
+import { withSimCa } from '#tests/wa-sim/tls/sim-tls.js';
 import { type SqsProxy, startSqsProxy } from './aws-cluster-sqs.js';
 import { exited } from './gateway-process.js';
 import { waitFor } from './test-gateway.js';
@@ -201,7 +202,8 @@ function spawnHost(options: {
 }): ClusterHost {
   const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', ...options.env },
+    // Its Baileys engine reaches the simulator's media host, whose certificate the test CA signs.
+    env: withSimCa({ ...process.env, NODE_OPTIONS: '', ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { withSimCa } from '#tests/wa-sim/tls/sim-tls.js';
 import { waitFor } from './test-gateway.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,7 +31,8 @@ export function exited(child: ChildProcess): Promise<void> {
 export async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
     cwd: ROOT,
-    env: {
+    // The gateway's Baileys engine uploads to and downloads from the simulator's media host (test CA).
+    env: withSimCa({
       ...process.env,
       NODE_OPTIONS: '',
       PORT: '0',
@@ -39,7 +41,7 @@ export async function spawnGateway(dataDir: string, env: Record<string, string>)
       LOG_LEVEL: 'warn',
       ENGINE_TEARDOWN_TIMEOUT_MS: '1000',
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -1,11 +1,13 @@
 /**
  * Starts the simulator: one HTTP server carrying the WhatsApp WebSocket (`/ws/chat`) and the admin API
- * (`/admin/*`). The connection policy (accept, refuse, delay) is applied at the WebSocket upgrade.
+ * (`/admin/*`), and the HTTPS media host on a port of its own. The connection policy (accept, refuse, delay) is
+ * applied at the WebSocket upgrade.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { createAdminHandler } from './admin/admin-api.js';
+import { startMediaHost } from './media/media-host.js';
 import { attachClient } from './network/dispatch.js';
 import { Simulator } from './network/simulator.js';
 import { createLogger, type LogLevel, type SimLogger } from './support/log.js';
@@ -17,6 +19,10 @@ export interface SimulatorOptions {
   /** Log level when no logger is given (default `warn`). */
   readonly logLevel?: LogLevel;
   readonly logger?: SimLogger;
+  /** Port of the HTTPS media host (default 0: a free one). */
+  readonly mediaPort?: number;
+  /** Bytes of encrypted media kept before the oldest are evicted (default 256 MiB). */
+  readonly mediaStoreBytes?: number;
 }
 
 /** A running simulator. */
@@ -27,6 +33,8 @@ export interface RunningSimulator {
   readonly adminUrl: string;
   /** Base64 of the simulator's root public key; clients must trust it (`trustSimulatorRootKey`). */
   readonly rootKey: string;
+  /** The HTTPS media host (`https://127.0.0.1:PORT`); clients learn it from `media_conn`. */
+  readonly mediaUrl: string;
   readonly port: number;
   /** The simulated network, for in-process tests that look inside. */
   readonly simulator: Simulator;
@@ -39,7 +47,7 @@ const WS_PATH = '/ws/chat';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   const log = options.logger ?? createLogger(options.logLevel ?? 'warn');
-  const simulator = new Simulator(log);
+  const simulator = new Simulator(log, options.mediaStoreBytes);
   const http = createServer(createAdminHandler(simulator));
   // Clients (fetch) keep admin connections alive; a short server timeout races a busy client's reuse.
   http.keepAliveTimeout = 60_000;
@@ -77,10 +85,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   simulator.httpBase = base;
   log.info(`listening on ${base}`);
+  const media = await startMediaHost(simulator, host, options.mediaPort ?? 0).catch(
+    async (error: unknown) => {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      throw error;
+    },
+  );
   return {
     wsUrl: `${base.replace(/^http/, 'ws')}${WS_PATH}`,
     adminUrl: `${base}/admin`,
     rootKey: simulator.rootKeys.public.toString('base64'),
+    mediaUrl: `https://${media.hostname}`,
     port,
     simulator,
     close: async () => {
@@ -89,6 +104,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      await media.close();
     },
   };
 }

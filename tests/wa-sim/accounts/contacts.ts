@@ -5,6 +5,7 @@
 
 import type { proto } from '@whiskeysockets/baileys';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
+import type { MediaKind, MediaRef } from '#tests/wa-sim/media/media-crypto.js';
 import type { ReceivedContent } from '#tests/wa-sim/messaging/received-content.js';
 import type { IdAllocator } from './ids.js';
 
@@ -49,14 +50,14 @@ export interface ReceivedMessage {
 export type SentStatus = 'sent' | 'delivered' | 'read' | 'played';
 
 /** What a contact sent: a text, or one of the other kinds the admin API takes. */
-export type SentKind = 'text' | 'location' | 'contact' | 'reply' | 'reaction' | 'edit' | 'revoke';
+export type SentKind = 'text' | 'location' | 'contact' | 'reply' | 'reaction' | 'edit' | 'revoke' | MediaKind;
 
 /** A message the contact sent and what the recipient reported back. */
 export interface SentMessage {
   readonly id: string;
   readonly to: string;
   readonly kind: SentKind;
-  /** The text of a text or reply, the new text of an edit. */
+  /** The text of a text or reply, the new text of an edit, a media message's caption. */
   readonly text?: string;
   /** The message a reply quotes, a reaction reacts to, an edit changes or a revoke deletes. */
   readonly target?: string;
@@ -84,6 +85,8 @@ export class Contact {
   readonly sent = new Map<string, SentMessage>();
   /** The decoded content of messages sent and received, by id: what a reply quotes. */
   private readonly contents = new Map<string, proto.IMessage>();
+  /** Where the media of a received media message is, by id (kept apart: an edit replaces the content). */
+  private readonly media = new Map<string, MediaRef>();
   /** Group jid → companion device keys that already hold this contact's sender key. */
   readonly senderKeyHolders = new Map<string, Set<string>>();
   receivedCount = 0;
@@ -97,21 +100,28 @@ export class Contact {
   ) {}
 
   /**
-   * Records a decrypted message and its content, and applies a reaction, edit or revoke to the message it points
-   * at, as a phone shows it.
+   * Records a decrypted message, its content and where its media is, and applies a reaction, edit or revoke to the
+   * message it points at, as a phone shows it.
    */
-  remember(message: ReceivedMessage, content: proto.IMessage): void {
+  remember(message: ReceivedMessage, content: proto.IMessage, media?: MediaRef): void {
     this.apply(message);
     this.receivedCount++;
     this.received.push(message);
     this.receivedById.set(message.id, message);
     this.contents.set(message.id, content);
+    if (media) this.media.set(message.id, media);
     if (this.received.length > RECEIVED_LIMIT) {
       for (const dropped of this.received.splice(0, this.received.length - RECEIVED_LIMIT)) {
         this.receivedById.delete(dropped.id);
         this.contents.delete(dropped.id);
+        this.media.delete(dropped.id);
       }
     }
+  }
+
+  /** Where the media of received message `id` is, when it is a media message. */
+  mediaOf(id: string): MediaRef | undefined {
+    return this.media.get(id);
   }
 
   /** Records a message the contact sent and its content. */

@@ -90,6 +90,7 @@ export const accountRoutes: Route[] = [
         groups: sim.groups.all().length,
         policy: sim.policy,
         stats: sim.stats,
+        media: sim.media.stats(),
         // CPU time of the whole process, so load runs can tell what each message costs the simulator.
         cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
       },

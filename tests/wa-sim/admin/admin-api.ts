@@ -12,7 +12,8 @@ import { accountRoutes } from './admin-accounts.js';
 import { contactRoutes } from './admin-contacts.js';
 import type { Route } from './admin-schemas.js';
 
-const MAX_BODY_BYTES = 1_000_000;
+/** Room for a contact's media: 16 MiB of base64 (`MAX_MEDIA_BASE64`) and the JSON around it. */
+const MAX_BODY_BYTES = 17 * 1024 * 1024;
 
 /** Builds the request listener serving `/admin/*` and the picture files. */
 export function createAdminHandler(
@@ -55,6 +56,15 @@ async function serve(
   const params = route.pattern.exec(path)?.slice(1) ?? [];
   const body = request.method === 'POST' ? await readJson(request) : undefined;
   const reply = await route.handle(sim, params.map(decodeURIComponent), body);
+  if (reply.contentType && Buffer.isBuffer(reply.body)) {
+    response.writeHead(reply.status ?? 200, {
+      ...reply.headers,
+      'content-type': reply.contentType,
+      'content-length': reply.body.length,
+    });
+    response.end(reply.body);
+    return;
+  }
   send(response, reply.status ?? 200, reply.body);
 }
 
@@ -64,7 +74,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   for await (const chunk of request) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw badRequest('body too large');
+    if (size > MAX_BODY_BYTES) throw badRequest(`body too large (at most ${MAX_BODY_BYTES} bytes)`);
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();

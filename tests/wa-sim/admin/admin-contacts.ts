@@ -1,12 +1,14 @@
-/** Admin routes acting as simulated contacts: send, call, inboxes, receipts, presence, settings. */
+/** Admin routes acting as simulated contacts: send, call, inboxes and media, receipts, presence, settings. */
 import type { Account } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
+import { sha256 } from '#tests/wa-sim/media/media-crypto.js';
+import { openMedia } from '#tests/wa-sim/media/received-media.js';
 import { contactCall } from '#tests/wa-sim/messaging/calls.js';
 import { contactSend, contactSendToGroup } from '#tests/wa-sim/messaging/contact-send.js';
 import { sendContactChatstate, setContactOnline } from '#tests/wa-sim/messaging/presence.js';
 import { sendContactReceipts } from '#tests/wa-sim/messaging/receipts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
-import { notFound } from '#tests/wa-sim/support/errors.js';
+import { notFound, SimError } from '#tests/wa-sim/support/errors.js';
 import { pnJid } from '#tests/wa-sim/transport/binary.js';
 import {
   ContactCallBody,
@@ -83,6 +85,25 @@ export const contactRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/admin\/contacts\/(\d+)\/messages$/,
     handle: (sim, [number]) => ({ body: contactOf(sim, number).received }),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/messages\/([^/]+)\/media$/,
+    handle: async (sim, [number, id]) => {
+      const contact = contactOf(sim, number);
+      const message = contact.findReceived(id ?? '');
+      if (!message) throw notFound(`${contact.number} received no message ${id}`);
+      const ref = contact.mediaOf(message.id);
+      if (!ref) throw notFound(`${message.id} is a ${message.content.kind}, not a media message`);
+      // Opened again as the contact first did: the blob may have been evicted since (410).
+      const opened = await openMedia(sim, ref);
+      if (!opened.ok) throw new SimError(opened.error === 'notFound' ? 410 : 422, opened.reason);
+      return {
+        body: opened.bytes,
+        contentType: ref.mimetype || 'application/octet-stream',
+        headers: { 'x-media-sha256': sha256(opened.bytes).toString('hex') },
+      };
+    },
   },
   {
     method: 'GET',

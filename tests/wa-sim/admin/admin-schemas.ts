@@ -5,10 +5,13 @@ import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-con
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
 
-/** What a route answers: a JSON body and its status (200 unless set). */
+/** What a route answers: a JSON body, or raw bytes of `contentType`, and its status (200 unless set). */
 export interface Reply {
   readonly status?: number;
   readonly body: unknown;
+  /** Set for a raw answer: `body` is then a Buffer sent as is. */
+  readonly contentType?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** One route: method, path pattern (capture groups become params) and handler. */

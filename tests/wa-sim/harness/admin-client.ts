@@ -1,5 +1,14 @@
 /** A small client for the simulator's admin API, as gateway tests would drive it. */
 import type { ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
+import { eventually } from './wait.js';
+
+/** The plaintext of a media message a contact received (`GET /admin/contacts/{number}/messages/{id}/media`). */
+export interface ReceivedMediaBytes {
+  readonly bytes: Buffer;
+  readonly mimetype: string;
+  /** Hex SHA-256 of `bytes`, as the simulator computed it. */
+  readonly sha256: string;
+}
 
 /** A JSON answer and its status. */
 export interface AdminReply<T = unknown> {
@@ -33,9 +42,27 @@ export class AdminClient {
     return this.must<ReceivedMessage[]>(`/contacts/${number}/messages`);
   }
 
+  /** Message `id` as contact `number` recorded it, once it decrypted (and opened) it. */
+  receivedOne(number: string, id: string, timeoutMs = 10_000): Promise<ReceivedMessage> {
+    const found = async () => (await this.received(number)).find((message) => message.id === id);
+    return eventually(found, timeoutMs, `${id} at ${number}`);
+  }
+
   /** What contact `number` sent, with its receipts and reactions (`GET /admin/contacts/{number}/sent`). */
   sent(number: string): Promise<SentMessage[]> {
     return this.must<SentMessage[]>(`/contacts/${number}/sent`);
+  }
+
+  /** The decrypted bytes of media message `id` that contact `number` received; throws on any non-200. */
+  async media(number: string, id: string): Promise<ReceivedMediaBytes> {
+    const path = `/contacts/${number}/messages/${encodeURIComponent(id)}/media`;
+    const response = await fetch(`${this.adminUrl}${path}`);
+    if (response.status !== 200) throw new Error(`GET ${path} → ${response.status} ${await response.text()}`);
+    return {
+      bytes: Buffer.from(await response.arrayBuffer()),
+      mimetype: response.headers.get('content-type') ?? '',
+      sha256: response.headers.get('x-media-sha256') ?? '',
+    };
   }
 
   private async must<T>(path: string): Promise<T> {

@@ -1,12 +1,14 @@
 /**
  * What a simulated contact can send, and the `proto.Message` each kind is on the wire: a text, a location, a
- * contact card, a reply, a reaction, an edit or a revoke (delete for everyone). Replies and reactions point at a
+ * contact card, a reply, a reaction, an edit or a revoke (delete for everyone); media kinds are validated here too
+ * but built by `media/contact-media.ts`. Replies and reactions point at a
  * message of the same chat the contact sent or received; edits and revokes at one it sent. The shapes follow what
  * WhatsApp clients send (whatsmeow's builders, Baileys' own `generateWAMessageContent` for replies).
  */
 import { getContentType, normalizeMessageContent, proto } from '@whiskeysockets/baileys';
 import { z } from 'zod';
 import type { Contact, ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
+import { MEDIA_CONTENT, type MediaContent } from '#tests/wa-sim/media/contact-media.js';
 import { badRequest, notFound } from '#tests/wa-sim/support/errors.js';
 import { pnJid } from '#tests/wa-sim/transport/binary.js';
 
@@ -38,9 +40,12 @@ export const ContactContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reaction'), messageId: MessageId, emoji: z.string().max(32) }),
   z.object({ type: z.literal('edit'), messageId: MessageId, text: MessageText }),
   z.object({ type: z.literal('revoke'), messageId: MessageId }),
+  ...MEDIA_CONTENT,
 ]);
 /** One message a contact sends. */
 export type ContactContent = z.infer<typeof ContactContent>;
+/** A message a contact sends that carries no media. */
+export type PlainContent = Exclude<ContactContent, MediaContent>;
 
 /** How a contact's message is recorded in `contact.sent`, besides its id, chat, time and status. */
 export type SentDetails = Pick<SentMessage, 'kind' | 'text' | 'target' | 'emoji'>;
@@ -68,7 +73,7 @@ interface Target {
 }
 
 /** Builds what `contact` sends to the chat `chat` (an account's phone-number jid or a group jid) for `content`. */
-export function contactOutgoing(contact: Contact, chat: string, content: ContactContent): ContactOutgoing {
+export function contactOutgoing(contact: Contact, chat: string, content: PlainContent): ContactOutgoing {
   switch (content.type) {
     case 'text':
       return plain({ conversation: content.text }, { kind: 'text', text: content.text }, { type: 'text' });

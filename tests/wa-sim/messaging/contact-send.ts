@@ -1,5 +1,6 @@
 /**
- * Messages from simulated contacts to linked accounts, of any kind `contact-content.ts` builds: 1:1 (`pkmsg`
+ * Messages from simulated contacts to linked accounts, of any kind `contact-content.ts` (media:
+ * `media/contact-media.ts`) builds: 1:1 (`pkmsg`
  * until the companion answers, then `msg`) and to groups (the sender key's distribution message in a 1:1 envelope
  * for companions that lack it, plus the `skmsg`). Each companion of the account gets its own copy; offline ones get
  * it at their next login.
@@ -8,6 +9,7 @@ import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionKey, contactAddress } from '#tests/wa-sim/accounts/directory.js';
 import type { Group } from '#tests/wa-sim/groups/groups.js';
+import { isMediaContent, mediaOutgoing } from '#tests/wa-sim/media/contact-media.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
 import {
@@ -35,7 +37,7 @@ export async function contactSend(
   content: ContactContent,
 ): Promise<ContactSend> {
   const to = pnJid(account.phone);
-  const outgoing = contactOutgoing(contact, to, content);
+  const outgoing = await outgoingOf(sim, contact, to, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();
   const padded = encodeMessage(outgoing.message);
@@ -58,7 +60,7 @@ export async function contactSendToGroup(
 ): Promise<ContactSend> {
   if (!group.members.has(contact.number))
     throw badRequest(`${contact.number} is not a member of ${group.jid}`);
-  const outgoing = contactOutgoing(contact, group.jid, content);
+  const outgoing = await outgoingOf(sim, contact, group.jid, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();
   const { ciphertext, distribution } = await contact.device.encryptGroup(
@@ -93,6 +95,18 @@ export async function contactSendToGroup(
   }
   record(contact, outgoing, { id, to: group.jid, group: group.jid, timestamp });
   return { id, devices };
+}
+
+/** What `contact` sends to `chat` for `content`; media is encrypted and put on the media host first. */
+async function outgoingOf(
+  sim: Simulator,
+  contact: Contact,
+  chat: string,
+  content: ContactContent,
+): Promise<ContactOutgoing> {
+  return isMediaContent(content)
+    ? await mediaOutgoing(sim, content)
+    : contactOutgoing(contact, chat, content);
 }
 
 /** Records what went out in `contact.sent` and applies its effect on an earlier message (an edit, a revoke). */

@@ -11,6 +11,7 @@ import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionAddress, companionKey } from '#tests/wa-sim/accounts/directory.js';
 import type { CipherType, SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { Group } from '#tests/wa-sim/groups/groups.js';
+import { mediaRefOf, withOpenedMedia } from '#tests/wa-sim/media/received-media.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import {
   type BinaryNode,
@@ -108,17 +109,22 @@ async function contactReceives(
     return;
   }
   if (group) return;
-  contactKeeps(out, contact, message, undefined);
+  await contactKeeps(out, contact, message, undefined);
 }
 
-/** The contact records what it decrypted (1:1 or in `group`), applies it as a phone would, and answers receipts. */
-function contactKeeps(
+/**
+ * The contact records what it decrypted (1:1 or in `group`), opening its media as a phone would, applies it, and
+ * answers receipts.
+ */
+async function contactKeeps(
   out: Outgoing,
   contact: Contact,
   message: proto.Message,
   group: Group | undefined,
-): void {
+): Promise<void> {
   out.sim.stats.decryptedByContacts++;
+  const media = mediaRefOf(message);
+  const content = await withOpenedMedia(out.sim, out.id, decodeReceived(message), media);
   contact.remember(
     {
       id: out.id,
@@ -127,9 +133,10 @@ function contactKeeps(
       type: messageKind(message),
       text: messageText(message),
       timestamp: out.timestamp,
-      content: decodeReceived(message),
+      content,
     },
     message,
+    media,
   );
   autoReceipts(out.sim, contact, out.sender.account, out.id);
 }
@@ -176,7 +183,7 @@ async function contactReadsGroup(
     out.sim.log.warn(`group message ${out.id}: ${contact.number} could not decrypt`, error);
     return;
   }
-  contactKeeps(out, contact, message, group);
+  await contactKeeps(out, contact, message, group);
 }
 
 function forward(out: Outgoing, device: CompanionDevice, group: Group | undefined, encs: BinaryNode[]): void {

@@ -2,9 +2,11 @@
  * What a contact makes of a message it decrypted: its content by kind, as a phone would show it. Wrappers
  * (`ephemeralMessage`, `viewOnceMessage`, `editedMessage`…) are taken off with Baileys' own
  * `normalizeMessageContent`, then one decoder per content field reads it; a field without a decoder is `other`.
- * A new kind (image, video…) is one more member of `ReceivedContent` and one more entry in `DECODERS`.
+ * A new kind is one more member of `ReceivedContent` and one more entry in `DECODERS`. Media kinds are decoded
+ * here from the message alone; `media/received-media.ts` then downloads, checks and decrypts the blob.
  */
 import { getContentType, normalizeMessageContent, proto } from '@whiskeysockets/baileys';
+import type { MediaKind } from '#tests/wa-sim/media/media-crypto.js';
 import { messageText } from '#tests/wa-sim/transport/binary.js';
 
 /** What a message quoting or forwarding another says about it (its `contextInfo`). */
@@ -66,6 +68,26 @@ export interface ReceivedRevoke {
   readonly targetId: string;
 }
 
+/** Why a contact could not show a media message: no blob at its path, or a check or decryption failed. */
+export type MediaError = 'notFound' | 'decryptError';
+
+/**
+ * An image, video, audio (`ptt`: a voice note), document or sticker. `sha256` (hex) and `size` are those of the
+ * plaintext the contact downloaded, checked and decrypted; `mediaError` replaces them when that failed.
+ */
+export interface ReceivedMedia extends ReceivedContext {
+  readonly kind: MediaKind;
+  readonly mimetype: string;
+  readonly sha256?: string;
+  readonly size?: number;
+  readonly mediaError?: MediaError;
+  readonly caption?: string;
+  readonly fileName?: string;
+  readonly ptt?: true;
+  readonly gif?: true;
+  readonly seconds?: number;
+}
+
 /** Anything the contact does not decode yet; `type` is the proto field (`imageMessage`, `pollCreationMessageV3`…). */
 export interface ReceivedOther {
   readonly kind: 'other';
@@ -80,6 +102,7 @@ export type ReceivedContent =
   | ReceivedReaction
   | ReceivedEdit
   | ReceivedRevoke
+  | ReceivedMedia
   | ReceivedOther;
 
 type Decoder = (message: proto.IMessage) => ReceivedContent | undefined;
@@ -120,6 +143,28 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
       ...context(list.contextInfo),
     };
   },
+  imageMessage: ({ imageMessage: image }) =>
+    image ? media('image', image, present({ caption: image.caption })) : undefined,
+  videoMessage: ({ videoMessage: video }) =>
+    video
+      ? media('video', video, {
+          ...present({ caption: video.caption }),
+          ...(video.gifPlayback ? { gif: true as const } : {}),
+          ...(video.seconds ? { seconds: video.seconds } : {}),
+        })
+      : undefined,
+  audioMessage: ({ audioMessage: audio }) =>
+    audio
+      ? media('audio', audio, {
+          ...(audio.ptt ? { ptt: true as const } : {}),
+          ...(audio.seconds ? { seconds: audio.seconds } : {}),
+        })
+      : undefined,
+  documentMessage: ({ documentMessage: document }) =>
+    document
+      ? media('document', document, present({ caption: document.caption, fileName: document.fileName }))
+      : undefined,
+  stickerMessage: ({ stickerMessage: sticker }) => (sticker ? media('sticker', sticker, {}) : undefined),
   reactionMessage: ({ reactionMessage: reaction }) => {
     const targetId = reaction?.key?.id;
     return targetId ? { kind: 'reaction', targetId, emoji: reaction.text ?? '' } : undefined;
@@ -144,6 +189,21 @@ export function decodeReceived(message: proto.IMessage | null | undefined): Rece
   const type = getContentType(inner);
   if (!inner || !type) return { kind: 'other', type: 'unknown' };
   return DECODERS[type]?.(inner) ?? { kind: 'other', type };
+}
+
+/** Whether `content` is a media kind. */
+export function isMedia(content: ReceivedContent): content is ReceivedMedia {
+  return (MEDIA_KINDS as readonly string[]).includes(content.kind);
+}
+
+const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
+
+function media(
+  kind: MediaKind,
+  field: { mimetype?: string | null; contextInfo?: proto.IContextInfo | null },
+  details: Partial<ReceivedMedia>,
+): ReceivedMedia {
+  return { kind, mimetype: field.mimetype ?? '', ...details, ...context(field.contextInfo) };
 }
 
 function cardOf(card: proto.Message.IContactMessage): ReceivedCard {

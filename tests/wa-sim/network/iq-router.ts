@@ -11,6 +11,7 @@ import { handleMexIq } from '#tests/wa-sim/accounts/restriction.js';
 import { handleUsyncIq } from '#tests/wa-sim/accounts/usync.js';
 import { handleGroupIq } from '#tests/wa-sim/groups/group-iq.js';
 import { runPostLinkSync } from '#tests/wa-sim/linking/phone.js';
+import { handleMediaConnIq } from '#tests/wa-sim/media/media-conn.js';
 import { SimError } from '#tests/wa-sim/support/errors.js';
 import {
   type BinaryNode,
@@ -25,14 +26,7 @@ import {
 import type { Simulator } from './simulator.js';
 
 /** Namespaces answered with a bare result on purpose (keep-alive, telemetry, settings the sim does not model). */
-const BARE_RESULT = new Set([
-  'w:p',
-  'w:stats',
-  'status',
-  'disappearing_mode',
-  'urn:xmpp:whatsapp:dirty',
-  'w:m',
-]);
+const BARE_RESULT = new Set(['w:p', 'w:stats', 'status', 'disappearing_mode', 'urn:xmpp:whatsapp:dirty']);
 const PRIVACY_DEFAULTS: Record<string, string> = {
   readreceipts: 'all',
   last: 'all',
@@ -78,6 +72,8 @@ export async function routeIq(
         return blocklistResult(iq, device.account.blocklist);
       case 'w:mex':
         return handleMexIq(iq, device) ?? bareResult(sim, iq);
+      case 'w:m':
+        return handleMediaConnIq(sim, iq);
       case 'abt':
         return iqResult(iq, [makeNode('props', { protocol: '1', hash: '0' })]);
       default:

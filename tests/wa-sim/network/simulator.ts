@@ -1,6 +1,6 @@
 /**
  * The simulated WhatsApp network: registries (accounts, contacts, groups), the server identity (root key,
- * static key, cert chain), live connections, and delivery to companions, online or queued. Every handler works
+ * static key, cert chain), the media store, live connections, and delivery to companions, online or queued. Every handler works
  * on it; which handler a client node goes to is `dispatch.ts`'s business, so this module imports none of them.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +18,7 @@ import { createCertChain } from '#tests/wa-sim/crypto/cert-chain.js';
 import { generateKeyPair } from '#tests/wa-sim/crypto/crypto.js';
 import { GroupRegistry } from '#tests/wa-sim/groups/groups.js';
 import { Pairing } from '#tests/wa-sim/linking/pairing.js';
+import { MediaStore } from '#tests/wa-sim/media/media-store.js';
 import { CallRegistry } from '#tests/wa-sim/messaging/call-registry.js';
 import { PresenceBoard } from '#tests/wa-sim/messaging/presence-board.js';
 import { ReceiptWaiters } from '#tests/wa-sim/messaging/receipt-waiters.js';
@@ -55,6 +56,8 @@ export class Simulator {
   readonly receipts = new ReceiptWaiters();
   readonly presence = new PresenceBoard();
   readonly calls = new CallRegistry();
+  /** The media host's blobs and upload tokens. */
+  readonly media: MediaStore;
   readonly stats: SimStats = { messagesFromClients: 0, decryptedByContacts: 0, decryptFailures: 0 };
   policy: ConnectionPolicy = { mode: 'accept', delayMs: 0 };
   /** Base URL of the HTTP side (admin API, picture files), set once the server listens. */
@@ -62,8 +65,12 @@ export class Simulator {
   private readonly warned = new Set<string>();
   private messageCounter = 0;
 
-  constructor(readonly log: SimLogger) {
+  constructor(
+    readonly log: SimLogger,
+    mediaStoreBytes?: number,
+  ) {
     this.pairing = new Pairing(this.accounts, log);
+    this.media = new MediaStore(mediaStoreBytes);
   }
 
   /** A fresh message id in the style clients generate. */

@@ -3,7 +3,7 @@
 /** An operation failed for a reason the caller can fix; `status` is the admin API's answer. */
 export class SimError extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 504,
+    readonly status: 400 | 404 | 409 | 410 | 422 | 504,
     message: string,
   ) {
     super(message);
