@@ -5,6 +5,7 @@ import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
+import type { SendPacingStore } from './send-pacing-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
 import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
@@ -34,6 +35,8 @@ export interface DataStore {
   readonly templates: TemplateStore;
   /** The Idempotency-Keys of single sends. */
   readonly sendIdempotency: SendIdempotencyStore;
+  /** Send pacing: the day's accepted sends and the breaker, per session (written only with SEND_PACING_ENABLED). */
+  readonly sendPacing: SendPacingStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
+import { DynamoDbSendPacingStore } from './dynamodb-send-pacing-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
@@ -65,6 +66,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     automationRules: new DynamoDbAutomationRuleStore(doc, table),
     templates: new DynamoDbTemplateStore(doc, table),
     sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
+    sendPacing: new DynamoDbSendPacingStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

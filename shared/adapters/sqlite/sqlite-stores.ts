@@ -14,6 +14,7 @@ import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
+import { SqliteSendPacingStore } from './sqlite-send-pacing-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
@@ -76,6 +77,7 @@ export function openSqliteDataStore(file: string): DataStore {
     automationRules: new SqliteAutomationRuleStore(db),
     templates: new SqliteTemplateStore(db),
     sendIdempotency: new SqliteSendIdempotencyStore(db),
+    sendPacing: new SqliteSendPacingStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }
