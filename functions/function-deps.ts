@@ -3,10 +3,12 @@ import { CachingApiKeyStore } from '#shared/adapters/caching/caching-api-key-sto
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
 import { UsageTracker } from '#shared/auth/usage-tracker.js';
 import type { Env } from '#shared/config/env.js';
+import { sendPacingPolicy } from '#shared/domain/send-pacing.js';
 import type { Metrics } from '#shared/observability/metrics.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 
 export interface Deps extends CoreDeps {
   env: Env;
@@ -16,6 +18,8 @@ export interface Deps extends CoreDeps {
   rateLimiter: FixedWindowRateLimiter;
   /** Outbound HTTP to user-supplied URLs (the webhook test delivery), behind the SSRF guard. */
   http: HttpClient;
+  /** Send pacing of the send routes; null unless SEND_PACING_ENABLED (then sends pay nothing for it). */
+  pacing: SendPacer | null;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
@@ -30,6 +34,7 @@ export function createFunctionDeps(
   // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
   const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
   const main = { ...core.main, apiKeys };
+  const policy = sendPacingPolicy(core.env);
   return {
     ...core,
     engine: core.env.ENGINE,
@@ -38,5 +43,17 @@ export function createFunctionDeps(
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
     // Its pooled sockets are unref'd while idle, so it holds no process open and needs no close.
     http: new GuardedHttpClient({ allowedHosts: core.env.SSRF_ALLOWED_HOSTS }),
+    pacing: policy
+      ? new SendPacer(
+          {
+            store: core.data.sendPacing,
+            messages: core.data.messages,
+            audit: core.audit,
+            clock: core.clock,
+            metrics: core.metrics,
+          },
+          policy,
+        )
+      : null,
   };
 }

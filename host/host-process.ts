@@ -9,12 +9,15 @@ import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-clien
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
+import { sendPacingPolicy } from '#shared/domain/send-pacing.js';
 import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
+import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 import { createAutoreply } from './automation/autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
@@ -131,8 +134,15 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const webhooks = startDelivery(env, backends, { data, audit, clock, logger });
   relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();
+  // Send pacing (off unless SEND_PACING_ENABLED): autoreplies are paced like any send; the host feeds the breaker.
+  const pacingPolicy = sendPacingPolicy(env);
+  const store = data.sendPacing;
+  const pacing = pacingPolicy
+    ? new SendPacer({ store, messages: data.messages, audit, clock, metrics }, pacingPolicy)
+    : null;
+  const breaker = pacingPolicy ? new SendBreaker({ store, audit, clock, logger }, pacingPolicy) : null;
   // Autoreply is a durable consumer: a message.received a crash interrupted is evaluated again after the restart.
-  relay.addConsumer(createAutoreply({ data, commands, outcomes, clock, logger }));
+  relay.addConsumer(createAutoreply({ data, commands, outcomes, clock, logger, pacing }));
   const host = new Host({
     sink,
     outcomes,
@@ -147,6 +157,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     teardownTimeoutMs: env.ENGINE_TEARDOWN_TIMEOUT_MS,
     commands,
     metrics,
+    breaker,
     ...(cluster ? { cluster } : {}),
   });
 

@@ -17,9 +17,11 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
+import type { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
 import { sendMessage } from './messages/send-message.js';
+import { SettledSends } from './messages/settled-sends.js';
 import { messageOperations } from './operations/message-operations.js';
 import { sessionOperations } from './operations/session-operations.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
@@ -36,17 +38,21 @@ export interface HostDeps extends RunnerDeps {
   outcomes: InProcessMessageOutcomes;
   /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
   cluster?: Cluster;
+  /** The send breaker (send pacing); absent or null unless SEND_PACING_ENABLED. */
+  breaker?: SendBreaker | null;
 }
 
 export class Host implements HostGateway {
   private readonly runners = new Map<string, SessionRunner>();
   private readonly sendsInFlight = new Set<string>();
+  private readonly settled: SettledSends;
   private readonly placement: ClusterPlacement | null;
   private readonly deps: HostDeps;
 
   constructor(deps: HostDeps) {
     // Multi-node: every status write of this host's runners also requires the lease to still be this node's.
     this.deps = deps.cluster ? { ...deps, owner: deps.cluster.nodeId } : deps;
+    this.settled = new SettledSends({ audit: deps.audit, breaker: deps.breaker ?? null });
     this.placement = deps.cluster
       ? new ClusterPlacement(deps.cluster, this.deps, {
           isLocal: (id) => this.runners.has(id),
@@ -132,6 +138,7 @@ export class Host implements HostGateway {
         runnerOf: (id) => this.runners.get(id),
         inFlight: this.sendsInFlight,
         outcomes: this.deps.outcomes,
+        settled: this.settled,
         readyWaitMs: SEND_READY_WAIT_MS,
         logger: this.deps.logger,
       },

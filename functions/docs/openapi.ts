@@ -19,6 +19,7 @@ const ErrorSchema: JsonSchema = {
     message: { type: 'string' },
     code: { type: 'string' },
     retryable: { type: 'boolean' },
+    retryAfterSeconds: { type: 'integer', description: 'When a retry can succeed (SEND_PACING_LIMITED)' },
     details: {},
   },
 };
@@ -59,6 +60,18 @@ const IDEMPOTENCY = {
   },
 } as const;
 
+/** The 429 of a send that send pacing may refuse, besides the REST rate limit's. */
+const PACED_429: JsonSchema = {
+  description:
+    'RATE_LIMITED: the REST rate limit; or SEND_PACING_LIMITED (with SEND_PACING_ENABLED): the session spent a ' +
+    'daily allowance (all sends, or sends to chats without history) or its send breaker is open after consecutive ' +
+    'failed sends; `retryAfterSeconds` and Retry-After say when it lifts (the next UTC day, or the end of the cooldown)',
+  headers: {
+    'Retry-After': { description: 'Seconds before a retry can succeed', schema: { type: 'integer' } },
+  },
+  content: ERROR_CONTENT,
+};
+
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
   const components: Record<string, JsonSchema> = { Error: ErrorSchema };
   const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
@@ -98,6 +111,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     for (const status of [...errors].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: ERROR_CONTENT };
     }
+    if (route.paced) responses[429] = PACED_429;
     if (route.idempotent) {
       for (const [status, description] of Object.entries(IDEMPOTENCY.errors)) {
         responses[status] = { description, content: ERROR_CONTENT };

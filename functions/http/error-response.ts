@@ -13,6 +13,8 @@ export interface ErrorBody {
   message: string;
   code: string;
   retryable?: boolean;
+  /** When a retry can succeed (a send pacing refusal), as openwa answers it. */
+  retryAfterSeconds?: number;
   details?: unknown;
 }
 
@@ -36,6 +38,7 @@ export function errorResponse(error: unknown, logger: Logger): APIGatewayProxySt
       message: error.message,
       code: error.code,
       ...(error.retryable ? { retryable: true } : {}),
+      ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
       ...(error.details === undefined ? {} : { details: error.details }),
     };
     // 501 is a documented answer (the configured engine lacks a capability), not a failure of the gateway.

@@ -78,6 +78,11 @@ export interface RouteDefinition<
    * its 409/422 answers and the `Idempotent-Replayed` response header, which `run` sets through WithHeaders.
    */
   idempotent?: boolean;
+  /**
+   * A send that send pacing may refuse (shared/domain/send-pacing.ts says which kinds are): the OpenAPI document
+   * describes its 429 SEND_PACING_LIMITED with `retryAfterSeconds` and Retry-After.
+   */
+  paced?: boolean;
   run(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
 }
 
@@ -97,6 +102,7 @@ export interface AnyRoute {
   capability?: EngineCapability;
   rateLimited?: boolean;
   idempotent?: boolean;
+  paced?: boolean;
   run(ctx: RouteContext<unknown, unknown, unknown>): Promise<unknown>;
 }
 

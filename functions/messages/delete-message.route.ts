@@ -7,4 +7,5 @@ export const deleteMessageRoute = defineSendRoute({
   summary: 'Delete a sent message for everyone',
   body: DeleteBody,
   request: ({ chatId, messageId }) => ({ chatId, content: { type: 'revoke', messageId } }),
+  paced: false,
 });

@@ -7,4 +7,5 @@ export const reactRoute = defineSendRoute({
   summary: 'React to a message',
   body: ReactBody,
   request: ({ chatId, messageId, emoji }) => ({ chatId, content: { type: 'reaction', messageId, emoji } }),
+  paced: false,
 });

@@ -18,6 +18,8 @@ export interface SendRouteSpec<B extends z.ZodType> {
   body: B;
   /** The request the body asks for. */
   request(body: z.output<B>): Omit<SendRequest, 'idempotencyKey'>;
+  /** False for the kinds send pacing lets through (isPacedContent: reactions and revokes). */
+  paced?: false;
 }
 
 export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): AnyRoute {
@@ -33,6 +35,7 @@ export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): An
     success: 201,
     errors: [404],
     idempotent: true,
+    paced: spec.paced ?? true,
     run: ({ deps, caller, params, idempotencyKey, body }) =>
       sendOrReplay(
         deps,

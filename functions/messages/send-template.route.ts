@@ -21,6 +21,7 @@ export const sendTemplateRoute = defineRoute({
   success: 201,
   errors: [404],
   idempotent: true,
+  paced: true,
   run: ({ deps, caller, params, body, idempotencyKey }) =>
     sendTemplate(deps, caller, params.sessionId, body, deps.env.SEND_WAIT_MS, idempotencyKey).then(
       sentResponse,

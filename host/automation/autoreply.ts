@@ -10,13 +10,14 @@ import type { AutomationRule } from '#shared/domain/automation-rule.js';
 import { SYSTEM_CALLER } from '#shared/domain/caller.js';
 import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import { matchesFilters } from '#shared/domain/webhook-filters.js';
-import { SessionStateError } from '#shared/errors/app-error.js';
+import { SendPacingLimitedError, SessionStateError } from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { sendMessage } from '#shared/use-cases/messages/send-message.js';
+import type { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 import { autoreplyMetadata, OwnAutoreplies } from './own-autoreplies.js';
 
 export interface AutoreplyDeps {
@@ -26,6 +27,8 @@ export interface AutoreplyDeps {
   outcomes: MessageOutcomes;
   clock: Clock;
   logger: Logger;
+  /** Send pacing (SEND_PACING_ENABLED): a reply is paced like any send. */
+  pacing?: SendPacer | null;
 }
 
 /** Takes one gateway event; resolves when it has been evaluated (and a reply queued). Never rejects. */
@@ -110,8 +113,9 @@ async function reply(
     );
     deps.logger.info({ sessionId, chatId, ruleId: rule.id, messageId: sent.id }, 'autoreply queued');
   } catch (error) {
-    // The session left `ready` between the message and the reply (stopping, restricted): nothing to send through.
-    if (!(error instanceof SessionStateError)) throw error;
+    // The session left `ready` between the message and the reply (stopping, restricted), or send pacing refused
+    // it: nothing is sent, and replaying the event would not change that.
+    if (!(error instanceof SessionStateError || error instanceof SendPacingLimitedError)) throw error;
     deps.logger.warn({ sessionId, chatId, ruleId: rule.id, reason: error.message }, 'autoreply not sent');
   }
 }

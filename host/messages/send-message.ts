@@ -17,6 +17,7 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import type { MessageOutcomeNotifier } from '#shared/ports/message-outcomes.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { MessageSink } from './message-sink.js';
+import type { SettledSends } from './settled-sends.js';
 
 export interface SendDeps {
   messages: MessageStore;
@@ -28,6 +29,8 @@ export interface SendDeps {
   readyWaitMs: number;
   /** Told once a message is settled, so the request waiting for it answers at once. */
   outcomes: MessageOutcomeNotifier;
+  /** Audits settled sends and tells the send breaker (settled-sends.ts); recorded before the waiting request hears. */
+  settled?: SettledSends;
   logger: Logger;
 }
 
@@ -51,7 +54,7 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
   const message = await deps.messages.findById(sessionId, messageId);
   if (message?.status !== 'pending' || !message.waMessageId) return;
   const waMessageId = message.waMessageId;
-  const fail = async (error: string) => {
+  const fail = async (error: string, cause?: unknown) => {
     const { entry } = await deps.sink.advanceWithEvent(sessionId, waMessageId, 'failed', undefined, (c) =>
       c.outcome !== 'updated'
         ? null
@@ -69,6 +72,7 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
             },
           },
     );
+    if (entry) await deps.settled?.failed(message, error, cause);
     deps.outcomes.notify(sessionId, messageId);
     if (entry) await deps.sink.announce(entry);
   };
@@ -96,7 +100,7 @@ async function sendNow(
   deps: SendDeps,
   message: Message,
   outgoing: OutgoingMessage,
-  fail: (error: string) => Promise<void>,
+  fail: (error: string, cause?: unknown) => Promise<void>,
 ): Promise<void> {
   const { sessionId } = message;
   // A session that is started but still connecting (e.g. resuming after a restart) gets a moment to be ready.
@@ -113,7 +117,7 @@ async function sendNow(
   try {
     ({ timestamp } = await runner.send(outgoing));
   } catch (error) {
-    await fail(error instanceof Error ? error.message : 'send failed');
+    await fail(error instanceof Error ? error.message : 'send failed', error);
     return;
   }
   // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before the send
@@ -136,6 +140,7 @@ async function sendNow(
   // A reaction, edit or revoke now shows on the message it points at; the answer waits for that, so the history a
   // client reads after the 201 already shows it.
   if (isChangeContent(outgoing.content)) await applyOwnChange(deps, message, outgoing.content, timestamp);
+  await deps.settled?.sent(message);
   deps.outcomes.notify(sessionId, message.id);
   if (entry) await deps.sink.announce(entry);
 }

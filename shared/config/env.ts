@@ -12,6 +12,7 @@ import { DeploymentEnv } from './env/deployment.js';
 import { EngineEnv } from './env/engine.js';
 import { HostsEnv } from './env/hosts.js';
 import { KeysEnv } from './env/keys.js';
+import { PacingEnv } from './env/pacing.js';
 import { ServerEnv } from './env/server.js';
 import { StorageEnv } from './env/storage.js';
 import { WebhooksEnv } from './env/webhooks.js';
@@ -22,7 +23,8 @@ const EnvSchema = ServerEnv.extend(StorageEnv.shape)
   .extend(EngineEnv.shape)
   .extend(DeploymentEnv.shape)
   .extend(HostsEnv.shape)
-  .extend(WebhooksEnv.shape);
+  .extend(WebhooksEnv.shape)
+  .extend(PacingEnv.shape);
 
 export type RawEnv = z.input<typeof EnvSchema>;
 

@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'LAST_ADMIN_KEY'
   | 'CONFLICT'
   | 'RATE_LIMITED'
+  | 'SEND_PACING_LIMITED'
   | 'ENGINE_UNSUPPORTED'
   | 'SESSION_LOGOUT_INCOMPLETE'
   | 'SESSION_STOP_INCOMPLETE'
@@ -73,6 +74,11 @@ export interface AppErrorOptions extends ErrorOptions {
   retryable?: boolean;
   /** Extra response headers (e.g. Retry-After). */
   headers?: Record<string, string>;
+  /**
+   * Seconds before a retry can succeed, answered as the body's top-level `retryAfterSeconds` (where openwa's
+   * clients read a pacing refusal's) besides the Retry-After header.
+   */
+  retryAfterSeconds?: number;
 }
 
 /** Base class: never thrown directly, always through a subclass that fixes the status. */
@@ -82,6 +88,7 @@ export abstract class AppError extends Error {
   readonly details: unknown;
   readonly retryable: boolean;
   readonly headers: Record<string, string>;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -90,6 +97,7 @@ export abstract class AppError extends Error {
     this.details = options.details;
     this.retryable = options.retryable ?? false;
     this.headers = options.headers ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -172,6 +180,23 @@ export class RateLimitedError extends AppError {
       retryable: true,
       headers: { 'retry-after': String(retryAfterSeconds) },
       details: { retryAfterSeconds },
+    });
+  }
+}
+
+/**
+ * 429 SEND_PACING_LIMITED: send pacing refused the send (a daily allowance is spent, or the breaker is open after a
+ * run of failed sends; openwa-facts §7.6). `retryAfterSeconds` (body, `details` and Retry-After) says when it lifts:
+ * the next UTC day for an allowance, the rest of the cooldown for the breaker. Retrying sooner is refused again.
+ */
+export class SendPacingLimitedError extends AppError {
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number, details: Record<string, unknown>) {
+    super('SEND_PACING_LIMITED', message, {
+      retryable: true,
+      retryAfterSeconds,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      details: { ...details, retryAfterSeconds },
     });
   }
 }

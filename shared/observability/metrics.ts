@@ -14,6 +14,8 @@ export interface Metrics {
   readonly auditWriteFailures: Counter;
   readonly auditEntriesDropped: Counter<'action'>;
   readonly auditRetryBuffered: Gauge;
+  /** Sends refused by send pacing, by rule (daily_cap, cold_daily_cap, breaker_open). */
+  readonly sendPacingRefusals: Counter<'rule'>;
 }
 
 /** The audit recorder's share of the metrics. */
@@ -52,6 +54,12 @@ export function createMetrics(): Metrics {
     auditRetryBuffered: new Gauge({
       name: 'waygate_audit_retry_buffered',
       help: 'Audit entries waiting in the retry buffer for the store to accept them',
+      registers: [registry],
+    }),
+    sendPacingRefusals: new Counter({
+      name: 'waygate_send_pacing_refusals_total',
+      help: 'Sends refused by send pacing (429 SEND_PACING_LIMITED), by rule',
+      labelNames: ['rule'],
       registers: [registry],
     }),
   };

@@ -43,6 +43,11 @@ export interface MessageStore {
   insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean>;
   findById(sessionId: string, id: string): Promise<Message | null>;
   findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null>;
+  /**
+   * True when the session holds any message of the chat, in either direction (send pacing: a chat without history is
+   * a cold reach-out). One indexed probe; DynamoDB reads its chat index, which may lag a write by a moment.
+   */
+  hasChat(sessionId: string, chatId: string): Promise<boolean>;
   /** Newest first (timestamp, then createdAt), with the unpaginated total. */
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }>;
   /**

@@ -6,6 +6,7 @@ import type { EventOutbox } from './event-outbox.port.js';
 import type { IdentityStore } from './identity-store.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
+import type { SendPacingStore } from './send-pacing-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
 import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
@@ -37,6 +38,8 @@ export interface DataStore {
   readonly sendIdempotency: SendIdempotencyStore;
   /** Contacts' LID ↔ phone aliases, which history filters resolve. */
   readonly identities: IdentityStore;
+  /** Send pacing: the day's accepted sends and the breaker, per session (written only with SEND_PACING_ENABLED). */
+  readonly sendPacing: SendPacingStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

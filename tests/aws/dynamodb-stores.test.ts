@@ -14,8 +14,10 @@ import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-s
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { identityStoreContract } from '#tests/contract/identity-store.contract.js';
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
+import { messageChatsContract } from '#tests/contract/message-chats.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
+import { sendPacingStoreContract } from '#tests/contract/send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
 import { templateStoreContract } from '#tests/contract/template-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
@@ -137,6 +139,16 @@ templateStoreContract('dynamodb', async () => {
 sendIdempotencyStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.sendIdempotency, sessions: data.sessions, close };
+});
+
+sendPacingStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.sendPacing, sessions: data.sessions, close };
+});
+
+messageChatsContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { messages: data.messages, sessions: data.sessions, close };
 });
 
 describe('dynamodb stores', () => {

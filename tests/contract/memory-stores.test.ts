@@ -10,8 +10,10 @@ import { deliveryFailureStoreContract } from './delivery-failure-store.contract.
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
+import { messageChatsContract } from './message-chats.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
+import { sendPacingStoreContract } from './send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -79,6 +81,16 @@ templateStoreContract('memory', async () => {
 sendIdempotencyStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.sendIdempotency, sessions: data.sessions, close: () => data.close() };
+});
+
+sendPacingStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.sendPacing, sessions: data.sessions, close: () => data.close() };
+});
+
+messageChatsContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { messages: data.messages, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

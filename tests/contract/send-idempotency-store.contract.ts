@@ -7,15 +7,11 @@ import {
   SEND_IDEMPOTENCY_TTL_MS,
   type SendIdempotencyStore,
 } from '#shared/ports/send-idempotency-store.port.js';
-import type { SessionStore } from '#shared/ports/session-store.port.js';
-import { aSession, T0 } from '#tests/helpers/builders.js';
+import { T0 } from '#tests/helpers/builders.js';
+import { type OpenedWithSessions, withTwoSessions } from './two-sessions.js';
 
 /** The store under test plus the session store of the same data store, because keys belong to sessions. */
-export interface OpenedSendIdempotencyStore {
-  store: SendIdempotencyStore;
-  sessions: SessionStore;
-  close(): Promise<void>;
-}
+export type OpenedSendIdempotencyStore = OpenedWithSessions<SendIdempotencyStore>;
 
 const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);
@@ -31,33 +27,18 @@ export function sendIdempotencyStoreContract(
   open: () => Promise<OpenedSendIdempotencyStore>,
 ): void {
   describe(`SendIdempotencyStore contract: ${name}`, () => {
-    let store: SendIdempotencyStore;
-    let close: () => Promise<void>;
-    let s1: string;
-    let s2: string;
-
-    beforeEach(async () => {
-      const opened = await open();
-      ({ store, close } = opened);
-      const [first, second] = [aSession(), aSession()];
-      for (const session of [first, second]) await opened.sessions.create(session);
-      s1 = first.id;
-      s2 = second.id;
-    });
-    afterEach(async () => {
-      await close();
-    });
+    const t = withTwoSessions(open);
     const claim = (sessionId: string, key: string, requestHash: string, messageId: string, now: Date) =>
-      store.claim({ sessionId, key, requestHash, messageId }, now);
+      t.store.claim({ sessionId, key, requestHash, messageId }, now);
 
     it('claims a new key, then answers the standing record to every later claim, writing nothing', async () => {
-      expect(await claim(s1, 'order-1', HASH_A, M1, T0)).toEqual({ claimed: true });
+      expect(await claim(t.s1, 'order-1', HASH_A, M1, T0)).toEqual({ claimed: true });
       const standing = { requestHash: HASH_A, messageId: M1, createdAt: T0.toISOString() };
-      expect(await claim(s1, 'order-1', HASH_A, M2, atMs(1000))).toEqual({
+      expect(await claim(t.s1, 'order-1', HASH_A, M2, atMs(1000))).toEqual({
         claimed: false,
         existing: standing,
       });
-      expect(await claim(s1, 'order-1', HASH_B, M3, atMs(2000))).toEqual({
+      expect(await claim(t.s1, 'order-1', HASH_B, M3, atMs(2000))).toEqual({
         claimed: false,
         existing: standing,
       });
@@ -66,29 +47,29 @@ export function sendIdempotencyStoreContract(
     it('keeps keys per session and tells keys apart exactly (case, punctuation, 255 characters)', async () => {
       const long = `${'~'.repeat(254)}!`;
       for (const key of ['order-1', 'ORDER-1', 'order-1.', long]) {
-        expect(await claim(s1, key, HASH_A, M1, T0)).toEqual({ claimed: true });
+        expect(await claim(t.s1, key, HASH_A, M1, T0)).toEqual({ claimed: true });
       }
-      expect(await claim(s2, 'order-1', HASH_B, M2, T0)).toEqual({ claimed: true });
-      expect(await claim(s1, long, HASH_B, M3, T0)).toMatchObject({
+      expect(await claim(t.s2, 'order-1', HASH_B, M2, T0)).toEqual({ claimed: true });
+      expect(await claim(t.s1, long, HASH_B, M3, T0)).toMatchObject({
         claimed: false,
         existing: { messageId: M1, requestHash: HASH_A },
       });
-      expect(await claim(s2, 'order-1', HASH_A, M3, T0)).toMatchObject({
+      expect(await claim(t.s2, 'order-1', HASH_A, M3, T0)).toMatchObject({
         existing: { messageId: M2, requestHash: HASH_B },
       });
     });
 
     it('holds a key for 24 hours from its claim and lets it be claimed afresh from the instant it expires', async () => {
-      expect(await claim(s1, 'k', HASH_A, M1, T0)).toEqual({ claimed: true });
-      expect(await claim(s1, 'k', HASH_B, M2, atMs(SEND_IDEMPOTENCY_TTL_MS - 1))).toMatchObject({
+      expect(await claim(t.s1, 'k', HASH_A, M1, T0)).toEqual({ claimed: true });
+      expect(await claim(t.s1, 'k', HASH_B, M2, atMs(SEND_IDEMPOTENCY_TTL_MS - 1))).toMatchObject({
         claimed: false,
         existing: { messageId: M1 },
       });
-      expect(await claim(s1, 'k', HASH_B, M2, atMs(SEND_IDEMPOTENCY_TTL_MS))).toEqual({
+      expect(await claim(t.s1, 'k', HASH_B, M2, atMs(SEND_IDEMPOTENCY_TTL_MS))).toEqual({
         claimed: true,
       });
       const renewed = atMs(SEND_IDEMPOTENCY_TTL_MS + 5);
-      expect(await claim(s1, 'k', HASH_A, M3, renewed)).toEqual({
+      expect(await claim(t.s1, 'k', HASH_A, M3, renewed)).toEqual({
         claimed: false,
         existing: {
           requestHash: HASH_B,
@@ -100,7 +81,7 @@ export function sendIdempotencyStoreContract(
 
     it('gives racing claims of one key exactly one win, and every loser the winner’s record', async () => {
       const ids = Array.from({ length: 6 }, (_, i) => `60000000-0000-4000-8000-00000000000${i}`);
-      const claims = await Promise.all(ids.map((id) => claim(s1, 'race', HASH_A, id, T0)));
+      const claims = await Promise.all(ids.map((id) => claim(t.s1, 'race', HASH_A, id, T0)));
       expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
       const winner = ids[claims.findIndex((claim) => claim.claimed)];
       for (const claim of claims) {
@@ -109,26 +90,26 @@ export function sendIdempotencyStoreContract(
     });
 
     it('releases a key only for the message that holds it, so it can be claimed again', async () => {
-      await claim(s1, 'k', HASH_A, M1, T0);
-      expect(await store.release(s1, 'k', M2)).toBe(false);
-      expect(await store.release(s2, 'k', M1)).toBe(false);
-      expect(await claim(s1, 'k', HASH_B, M2, atMs(1))).toMatchObject({ claimed: false });
-      expect(await store.release(s1, 'k', M1)).toBe(true);
-      expect(await store.release(s1, 'k', M1)).toBe(false);
-      expect(await claim(s1, 'k', HASH_B, M2, atMs(2))).toEqual({ claimed: true });
-      expect(await store.release(s1, 'k', M1)).toBe(false);
-      expect(await claim(s1, 'k', HASH_A, M3, atMs(3))).toMatchObject({
+      await claim(t.s1, 'k', HASH_A, M1, T0);
+      expect(await t.store.release(t.s1, 'k', M2)).toBe(false);
+      expect(await t.store.release(t.s2, 'k', M1)).toBe(false);
+      expect(await claim(t.s1, 'k', HASH_B, M2, atMs(1))).toMatchObject({ claimed: false });
+      expect(await t.store.release(t.s1, 'k', M1)).toBe(true);
+      expect(await t.store.release(t.s1, 'k', M1)).toBe(false);
+      expect(await claim(t.s1, 'k', HASH_B, M2, atMs(2))).toEqual({ claimed: true });
+      expect(await t.store.release(t.s1, 'k', M1)).toBe(false);
+      expect(await claim(t.s1, 'k', HASH_A, M3, atMs(3))).toMatchObject({
         existing: { messageId: M2, requestHash: HASH_B },
       });
     });
 
     it('deletes every key of a session, and only those', async () => {
-      for (const key of ['a', 'b', 'c']) await claim(s1, key, HASH_A, M1, T0);
-      await claim(s2, 'a', HASH_B, M2, T0);
-      expect(await store.deleteBySession(s1)).toBe(3);
-      expect(await store.deleteBySession(s1)).toBe(0);
-      expect(await claim(s1, 'a', HASH_B, M3, atMs(1))).toEqual({ claimed: true });
-      expect(await claim(s2, 'a', HASH_A, M3, atMs(1))).toMatchObject({
+      for (const key of ['a', 'b', 'c']) await claim(t.s1, key, HASH_A, M1, T0);
+      await claim(t.s2, 'a', HASH_B, M2, T0);
+      expect(await t.store.deleteBySession(t.s1)).toBe(3);
+      expect(await t.store.deleteBySession(t.s1)).toBe(0);
+      expect(await claim(t.s1, 'a', HASH_B, M3, atMs(1))).toEqual({ claimed: true });
+      expect(await claim(t.s2, 'a', HASH_A, M3, atMs(1))).toMatchObject({
         existing: { messageId: M2 },
       });
     });

@@ -20,8 +20,10 @@ import { deliveryFailureStoreContract } from './delivery-failure-store.contract.
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
+import { messageChatsContract } from './message-chats.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
+import { sendPacingStoreContract } from './send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
@@ -107,6 +109,16 @@ sendIdempotencyStoreContract('sqlite', async () => {
   return { store: data.sendIdempotency, sessions: data.sessions, close };
 });
 
+sendPacingStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.sendPacing, sessions: data.sessions, close };
+});
+
+messageChatsContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { messages: data.messages, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -170,6 +182,7 @@ describe('sqlite stores on disk', () => {
       '0008_templates',
       '0009_send_idempotency_keys',
       '0010_identity_aliases',
+      '0011_send_pacing',
     ]);
   });
 
@@ -197,6 +210,7 @@ describe('sqlite stores on disk', () => {
       '0008_templates',
       '0009_send_idempotency_keys',
       '0010_identity_aliases',
+      '0011_send_pacing',
     ]);
   });
 

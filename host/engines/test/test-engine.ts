@@ -85,6 +85,7 @@ class TestEngine implements MessagingEngine {
 
   async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     if (this.closed) throw new Error('connection closed');
+    if (this.network.refusesSends(this.session.id)) throw new Error('send refused by the network');
     this.network.recordSent(this.session.id, message);
     return { timestamp: Math.floor(Date.now() / 1000) };
   }

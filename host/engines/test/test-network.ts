@@ -131,6 +131,18 @@ export class TestNetwork {
     this.scanQr(sessionId, { phone: issued.phone, pushName });
   }
 
+  private readonly refusingSends = new Set<string>();
+
+  /** When true, the session's sends fail as the network refusing them would (to exercise the send breaker). */
+  refuseSends(sessionId: string, refuse: boolean): void {
+    if (refuse) this.refusingSends.add(sessionId);
+    else this.refusingSends.delete(sessionId);
+  }
+
+  refusesSends(sessionId: string): boolean {
+    return this.refusingSends.has(sessionId);
+  }
+
   /** Messages the sessions sent, in order, as the network received them. */
   readonly sent = new Map<string, OutgoingMessage[]>();
 

@@ -6,6 +6,7 @@
 import {
   type DynamoDBDocumentClient,
   PutCommand,
+  QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   UpdateCommand,
@@ -100,6 +101,22 @@ export class DynamoDbMessageStore implements MessageStore {
 
   findByWaMessageId(sessionId: string, waMessageId: string): Promise<Message | null> {
     return guard(STORE, () => this.readByWa(sessionId, waMessageId));
+  }
+
+  hasChat(sessionId: string, chatId: string): Promise<boolean> {
+    return guard(STORE, async () => {
+      const found = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': `MSGCHAT#${sessionId}#${chatId}` },
+          ProjectionExpression: 'pk',
+          Limit: 1,
+        }),
+      );
+      return (found.Items?.length ?? 0) > 0;
+    });
   }
 
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {

@@ -14,6 +14,7 @@ import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbIdentityStore } from './dynamodb-identity-store.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
+import { DynamoDbSendPacingStore } from './dynamodb-send-pacing-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
@@ -67,6 +68,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     templates: new DynamoDbTemplateStore(doc, table),
     sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
     identities: new DynamoDbIdentityStore(doc, table),
+    sendPacing: new DynamoDbSendPacingStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

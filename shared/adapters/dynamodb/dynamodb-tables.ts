@@ -35,6 +35,10 @@
  *                    expired ones eventually, claims compare `createdAt`.
  * - identity alias   pk `IDENT#<sessionId>`: sk `LID#<lid>` with its `phone`, and sk `PN#<phone>#<lid>` with `lid`
  *                    (a phone's LIDs in one Query); both written in one transaction.
+ * - send pacing      pk `PACING#<sessionId>`, sk `PACING`: the UTC `day` and its `sent`/`cold` counts, the failure
+ *                    streak `failures`, `openUntil` (epoch ms) while the breaker is open, `ttl` (epoch s, a week past
+ *                    the day or the cooldown): changed by conditional updates (dynamodb-send-pacing-store.ts); reads
+ *                    compare `day` and `openUntil`, never relying on TTL.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

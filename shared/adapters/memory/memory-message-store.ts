@@ -104,6 +104,13 @@ export class MemoryMessageStore implements MessageStore {
     return message === undefined ? null : copyMessage(message);
   }
 
+  async hasChat(sessionId: string, chatId: string): Promise<boolean> {
+    for (const message of this.byId.values()) {
+      if (message.sessionId === sessionId && message.chatId === chatId) return true;
+    }
+    return false;
+  }
+
   async list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
     const matching = [...this.byId.values()].filter((message) => matches(message, filter)).sort(newestFirst);
     return {

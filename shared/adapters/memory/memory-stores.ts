@@ -12,6 +12,7 @@ import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryIdentityStore } from './memory-identity-store.js';
 import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
+import { MemorySendPacingStore } from './memory-send-pacing-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 import { MemoryTemplateStore } from './memory-template-store.js';
@@ -24,6 +25,7 @@ export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
 export { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
+export { MemorySendPacingStore } from './memory-send-pacing-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 export { MemoryTemplateStore } from './memory-template-store.js';
@@ -66,6 +68,7 @@ export function createMemoryDataStore(): DataStore {
     templates: new MemoryTemplateStore(),
     sendIdempotency: new MemorySendIdempotencyStore(),
     identities: new MemoryIdentityStore(),
+    sendPacing: new MemorySendPacingStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -240,4 +240,22 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0011_send_pacing',
+    up(db: SqliteDb): void {
+      // Send pacing per session (SendPacingStore): the UTC day `sent` and `cold` count, the streak of failed sends
+      // and until when (epoch ms) the breaker is open. One row per session that sent with pacing on; the cascade
+      // removes it with its session.
+      db.exec(`
+        CREATE TABLE send_pacing (
+          session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+          day TEXT,
+          sent INTEGER NOT NULL DEFAULT 0,
+          cold INTEGER NOT NULL DEFAULT 0,
+          failures INTEGER NOT NULL DEFAULT 0,
+          open_until INTEGER
+        );
+      `);
+    },
+  },
 ];

@@ -83,6 +83,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly updateStatus: Database.Statement<[string, number | null, string]>;
   private readonly fillTimestamp: Database.Statement<[number, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly selectChat: Database.Statement<[string, string], number>;
   private readonly updateContent: Database.Statement<MessageRow>;
   private readonly changeTx: Database.Transaction<ChangeFn>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
@@ -110,6 +111,11 @@ export class SqliteMessageStore implements MessageStore {
     );
     this.fillTimestamp = db.prepare('UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL');
     this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
+    this.selectChat = db
+      .prepare<[string, string], number>(
+        'SELECT 1 FROM messages WHERE session_id = ? AND chat_id = ? LIMIT 1',
+      )
+      .pluck();
     this.updateContent = db.prepare(
       `UPDATE messages SET type = @type, body = @body, metadata = @metadata, media_path = @media_path,
          media_mimetype = @media_mimetype WHERE id = @id`,
@@ -197,6 +203,10 @@ export class SqliteMessageStore implements MessageStore {
       const row = this.selectByWaId.get(sessionId, waMessageId);
       return row === undefined ? null : toMessage(row);
     });
+  }
+
+  async hasChat(sessionId: string, chatId: string): Promise<boolean> {
+    return runSql(STORE, () => this.selectChat.get(sessionId, chatId) !== undefined);
   }
 
   async list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {

@@ -15,6 +15,7 @@ import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js'
 import { SqliteIdentityStore } from './sqlite-identity-store.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
+import { SqliteSendPacingStore } from './sqlite-send-pacing-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
@@ -78,6 +79,7 @@ export function openSqliteDataStore(file: string): DataStore {
     templates: new SqliteTemplateStore(db),
     sendIdempotency: new SqliteSendIdempotencyStore(db),
     identities: new SqliteIdentityStore(db),
+    sendPacing: new SqliteSendPacingStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

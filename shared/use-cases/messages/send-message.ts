@@ -20,6 +20,7 @@ import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { resolveDraft } from './resolve-draft.js';
 import { claimSendKey } from './send-idempotency.js';
+import type { SendPacer } from './send-pacing.js';
 
 export interface SendRequest {
   chatId: string;
@@ -45,6 +46,8 @@ export interface SentMessage {
 
 export type SendDeps = Pick<CoreDeps, 'data' | 'commands' | 'clock' | 'logger'> & {
   outcomes: MessageOutcomes;
+  /** Send pacing (send-pacing.ts), present only with SEND_PACING_ENABLED. */
+  pacing?: SendPacer | null;
 };
 
 /** Sends (see above) and answers the message as it stands. */
@@ -90,6 +93,7 @@ export async function sendOrReplay(
       request.content,
     );
     checkContent(content);
+    await deps.pacing?.admit(caller, session, request.chatId, content);
     message = outgoingMessage(deps, session, id, request, content);
     await deps.data.messages.insert(message);
   } catch (error) {

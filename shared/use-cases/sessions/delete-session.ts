@@ -23,6 +23,7 @@ export async function deleteSession(
   await deps.data.templates.deleteBySession(id);
   await deps.data.sendIdempotency.deleteBySession(id);
   await deps.data.identities.deleteBySession(id);
+  await deps.data.sendPacing.deleteBySession(id);
   await deps.data.sessions.delete(id);
   await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }
