@@ -121,7 +121,13 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     },
   );
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
-  const sink = new MessageSink({ messages: data.messages, events: recorder, clock, logger });
+  const sink = new MessageSink({
+    messages: data.messages,
+    media: backends.media,
+    events: recorder,
+    clock,
+    logger,
+  });
   const webhooks = startDelivery(env, backends, { data, audit, clock, logger });
   relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();

@@ -14,6 +14,7 @@ import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
@@ -120,7 +121,13 @@ export async function startClusterNode(
     clock,
     logger: silentLogger,
     engines: new TestEngineFactory(shared.network),
-    sink: new MessageSink({ messages: shared.messages, events: recorder, clock, logger: silentLogger }),
+    sink: new MessageSink({
+      messages: shared.messages,
+      media: new MemoryMediaStorage(),
+      events: recorder,
+      clock,
+      logger: silentLogger,
+    }),
     audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger, createMetrics()),
     teardownTimeoutMs: 50,
     random: () => 0.5,

@@ -12,6 +12,7 @@ import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
@@ -79,7 +80,13 @@ describe('Host.shutdown', () => {
       clock: systemClock,
       logger: silentLogger,
       engines: new TestEngineFactory(network),
-      sink: new MessageSink({ messages, events: recorder, clock: systemClock, logger: silentLogger }),
+      sink: new MessageSink({
+        messages,
+        media: new MemoryMediaStorage(),
+        events: recorder,
+        clock: systemClock,
+        logger: silentLogger,
+      }),
       audit: new AuditRecorder(new MemoryAuditLogStore(), systemClock, silentLogger, metrics),
       teardownTimeoutMs: 50,
       commands: new CommandQueue(new MemoryQueue({ name: 'q', fifo: true, visibilityTimeoutSeconds: 30 })),

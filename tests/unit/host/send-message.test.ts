@@ -13,6 +13,7 @@ import { sendMessage } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
@@ -36,7 +37,13 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   events.subscribe((event) => {
     seen.push(event);
   });
-  const sink = new MessageSink({ messages, events: recorder, clock: new TestClock(), logger: silentLogger });
+  const sink = new MessageSink({
+    messages,
+    media: new MemoryMediaStorage(),
+    events: recorder,
+    clock: new TestClock(),
+    logger: silentLogger,
+  });
   const message = aMessage({ direction: 'outgoing', status: 'pending', timestamp: null, body: 'hi' });
   await messages.insert(message);
   const waMessageId = message.waMessageId as string;

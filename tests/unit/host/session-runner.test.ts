@@ -6,6 +6,7 @@ import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { SessionRunner } from '#host/sessions/session-runner.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import {
   MemoryAuditLogStore,
@@ -50,6 +51,7 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
       engines: new TestEngineFactory(network),
       sink: new MessageSink({
         messages: new MemoryMessageStore(),
+        media: new MemoryMediaStorage(),
         events: recorder,
         clock: systemClock,
         logger: silentLogger,
