@@ -61,6 +61,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       logger,
       main: backends.main,
       data: backends.data,
+      media: backends.media,
       commands: running.commands,
       host: hostGateway,
       outcomes,

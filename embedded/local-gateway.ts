@@ -200,7 +200,8 @@ async function handle(
     pathParameters: matched ? matched.params : undefined,
   });
   const result = await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
-  const payload = result.body ?? '';
+  // A binary answer (a media file) comes base64-encoded, as API Gateway takes it from a Lambda.
+  const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
   for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
   // One write with a known length (no chunked encoding) keeps small responses to a single syscall.

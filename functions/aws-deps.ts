@@ -9,6 +9,7 @@ import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-
 import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
+import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
 import { createMetrics } from '#shared/observability/metrics.js';
@@ -46,6 +47,7 @@ export function createAwsFunctionDeps(env: Env): Deps {
     logger,
     main: adapters.main,
     data: adapters.data,
+    media: openMediaStorage(env),
     commands: new CommandQueue(adapters.commandQueue),
     host,
     outcomes: new HostRpcMessageOutcomes({ sessions: adapters.data.sessions, clock, rpc, logger }),

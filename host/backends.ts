@@ -1,6 +1,7 @@
 /**
- * The stores, queues (commands, webhooks) and engine auth-state store of this host, by deployment mode: SQLite files and the
- * embedded queue (embedded), or DynamoDB and SQS (aws). Part of the host's composition root.
+ * The stores, queues (commands, webhooks), media archive and engine auth-state store of this host, by deployment mode:
+ * SQLite files, the embedded queue and media files (embedded), or DynamoDB, SQS and S3 (aws). Part of the host's
+ * composition root.
  */
 import path from 'node:path';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
@@ -9,10 +10,12 @@ import { CachingSessionStore } from '#shared/adapters/caching/caching-session-st
 import { CachingWebhookStore } from '#shared/adapters/caching/caching-webhook-store.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
+import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
 import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { Queue } from '#shared/ports/queue.port.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
@@ -33,6 +36,8 @@ export interface Backends {
    * (null without WEBHOOK_QUEUE_URL). host/events/webhook-queue-consumer.ts produces to and consumes it.
    */
   webhookQueue: Queue | null;
+  /** Where the files of messages are archived (STORAGE_TYPE); the functions serve them from the same place. */
+  media: MediaStorage;
   /** Linked-device credentials and Signal keys; opened lazily, so the test engine never touches it. */
   authState(): AuthStateStore;
   close(): Promise<void>;
@@ -45,8 +50,10 @@ export function openBackends(env: Env): Backends {
     data: { ...stores.data, webhooks: new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS) },
   };
   let authState: AuthStateStore | null = null;
+  const media = openMediaStorage(env);
   return {
     ...opened,
+    media,
     authState() {
       authState ??= new CachingAuthStateStore(
         env.AUTH_STATE_STORE === 'dynamodb'
@@ -57,6 +64,7 @@ export function openBackends(env: Env): Backends {
     },
     async close() {
       await authState?.close();
+      await media.close();
       await opened.close();
     },
   };

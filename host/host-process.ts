@@ -127,6 +127,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const sink = new MessageSink({
     messages: data.messages,
     identities: data.identities,
+    media: backends.media,
     events: recorder,
     clock,
     logger,

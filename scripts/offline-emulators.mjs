@@ -1,8 +1,8 @@
 /**
- * The local stand-ins for DynamoDB and SQS that `npm run offline`, the bundle benchmark and tests use: DynamoDB Local
- * (scripts/dynamodb-local.mjs) and the local-aws-sqs emulator on free ports, or emulators that already run
- * (LocalStack), with the tables and queues of a prefix created by the same helpers the adapters' tests use. The SQS
- * emulator answers long polls as SQS does (answerLongPollsLikeSqs).
+ * The local stand-ins for DynamoDB, SQS and S3 that `npm run offline`, the bundle benchmark and tests use: DynamoDB
+ * Local (scripts/dynamodb-local.mjs), the local-aws-sqs emulator and s3rver (scripts/s3-emulator.mjs) on free ports,
+ * or emulators that already run (LocalStack), with the tables, queues and media bucket of a prefix created by the
+ * same helpers the adapters' tests use. The SQS emulator answers long polls as SQS does (answerLongPollsLikeSqs).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort, startDynamoDbLocal } from './dynamodb-local.mjs';
+import { ensureBucket, mediaBucketName, startS3Emulator } from './s3-emulator.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The SDK warns on Node 20 about releases it has not published yet; this process creates the tables and queues.
@@ -175,8 +176,9 @@ export async function ensureStoresAndQueues({
 }
 
 /**
- * DynamoDB Local and the SQS emulator on free ports (or the endpoints given, e.g. LocalStack's), with the tables
- * and queues of the prefixes. Answers the endpoints, the queue URLs and `stop()` (which stops what it started).
+ * DynamoDB Local, the SQS emulator and the S3 emulator on free ports (or the endpoints given, e.g. LocalStack's), with
+ * the tables, queues and media bucket of the prefixes. Answers the endpoints, the queue URLs, the bucket and `stop()`
+ * (which stops what it started).
  */
 export async function startEmulators({
   tablePrefix = 'waygate-offline-',
@@ -184,6 +186,8 @@ export async function startEmulators({
   region = 'us-east-1',
   dynamodbEndpoint,
   sqsEndpoint,
+  s3Endpoint,
+  mediaBucket = mediaBucketName(queuePrefix),
   env = {},
 } = {}) {
   const stops = [];
@@ -206,6 +210,13 @@ export async function startEmulators({
       stops.push(() => emulator.stop());
       sqs = emulator.endpoint;
     }
+    let s3 = s3Endpoint;
+    if (!s3) {
+      const emulator = await startS3Emulator({ port: 0 });
+      stops.push(() => emulator.stop());
+      s3 = emulator.endpoint;
+    }
+    await ensureBucket({ endpoint: s3, region, bucket: mediaBucket });
     const queues = await ensureStoresAndQueues({
       dynamodbEndpoint: dynamodb,
       sqsEndpoint: sqs,
@@ -214,7 +225,16 @@ export async function startEmulators({
       queuePrefix,
       env,
     });
-    return { dynamodbEndpoint: dynamodb, sqsEndpoint: sqs, tablePrefix, queuePrefix, queues, stop };
+    return {
+      dynamodbEndpoint: dynamodb,
+      sqsEndpoint: sqs,
+      s3Endpoint: s3,
+      mediaBucket,
+      tablePrefix,
+      queuePrefix,
+      queues,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

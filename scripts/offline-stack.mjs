@@ -1,6 +1,7 @@
 /**
  * The aws mode on one machine, without Docker: DynamoDB Local (scripts/dynamodb-local.mjs), the local-aws-sqs
- * emulator, the tables and queues the deployment defines (created by the same helpers the adapters' tests use),
+ * emulator, s3rver (scripts/s3-emulator.mjs), the tables, queues and media bucket the deployment defines (created by
+ * the same helpers the adapters' tests use),
  * `serverless offline` serving serverless.yml's functions on `port`, and one host (`dist/host/main.js` with
  * DEPLOYMENT_MODE=aws) that owns the sessions. `npm run offline` (scripts/offline.mjs) runs it until Ctrl-C; tests
  * start the same stack with `startOffline({ ... })` and end it with `stop()`.
@@ -150,9 +151,10 @@ async function buildHost(onOutput) {
  *   host's RPC port; `lambdaPort`, `websocketPort`: serverless-offline's side ports (free ports by default).
  * - `tablePrefix` (env TABLE_PREFIX, default `waygate-offline-`), `queuePrefix` (default the table prefix without
  *   its trailing separator).
- * - `dynamodbEndpoint` / `sqsEndpoint` (env DYNAMODB_ENDPOINT / SQS_ENDPOINT): use emulators that run already
- *   (LocalStack: both http://localhost:4566) instead of starting DynamoDB Local and local-aws-sqs; tables and
- *   queues are created unless they exist.
+ * - `dynamodbEndpoint` / `sqsEndpoint` / `s3Endpoint` (env DYNAMODB_ENDPOINT / SQS_ENDPOINT / S3_ENDPOINT): use
+ *   emulators that run already (LocalStack: all three http://localhost:4566) instead of starting DynamoDB Local,
+ *   local-aws-sqs and s3rver; tables, queues and the media bucket (`<queue prefix>-media`) are created unless they
+ *   exist (S3_BUCKET names another bucket).
  * - `bootstrapAdminKey` (env BOOTSTRAP_ADMIN_KEY; generated when absent): the first admin key, as in a deployment.
  * - `engine` (env ENGINE, default baileys), `dataDir` (default a new temporary folder, removed by `stop()`).
  * - `env`: variables for both the functions and the host (e.g. RATE_LIMIT_MAX, SEND_WAIT_MS, WA_WEBSOCKET_URL);
@@ -163,8 +165,8 @@ async function buildHost(onOutput) {
  * - `webhookTrigger: false` leaves the webhook queue unconsumed; by default scripts/offline-sqs-trigger.mjs feeds
  *   it to the webhookDelivery function as its SQS trigger would (serverless offline serves HTTP events only).
  * - `onOutput(name, line)`: every line the children print (default: dropped; their last lines are in errors).
- * Answers `{ url, apiKey, hostUrl, dataDir, dynamodbEndpoint, sqsEndpoint, tablePrefix, queues, env, children,
- * stop() }`.
+ * Answers `{ url, apiKey, hostUrl, dataDir, dynamodbEndpoint, sqsEndpoint, s3Endpoint, mediaBucket, tablePrefix,
+ * queues, env, children, stop() }`.
  */
 export async function startOffline(options = {}) {
   const onOutput = options.onOutput ?? (() => {});
@@ -199,6 +201,8 @@ export async function startOffline(options = {}) {
       region,
       dynamodbEndpoint: options.dynamodbEndpoint ?? baseEnv.DYNAMODB_ENDPOINT,
       sqsEndpoint: options.sqsEndpoint ?? baseEnv.SQS_ENDPOINT,
+      s3Endpoint: options.s3Endpoint ?? baseEnv.S3_ENDPOINT,
+      ...(baseEnv.S3_BUCKET ? { mediaBucket: baseEnv.S3_BUCKET } : {}),
       env: baseEnv,
     });
     cleanups.push(() => emulators.stop());
@@ -213,6 +217,8 @@ export async function startOffline(options = {}) {
       DEPLOYMENT_MODE: 'aws',
       DYNAMODB_ENDPOINT: emulators.dynamodbEndpoint,
       SQS_ENDPOINT: emulators.sqsEndpoint,
+      S3_ENDPOINT: emulators.s3Endpoint,
+      S3_BUCKET: emulators.mediaBucket,
       TABLE_PREFIX: tablePrefix,
       COMMAND_QUEUE_URL: queues.commandQueueUrl,
       WEBHOOK_QUEUE_URL: queues.standardQueueUrl,
@@ -322,6 +328,8 @@ export async function startOffline(options = {}) {
       dataDir,
       dynamodbEndpoint: emulators.dynamodbEndpoint,
       sqsEndpoint: emulators.sqsEndpoint,
+      s3Endpoint: emulators.s3Endpoint,
+      mediaBucket: emulators.mediaBucket,
       tablePrefix,
       queues,
       env: awsEnv,

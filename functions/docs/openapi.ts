@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import type { AnyRoute } from '#functions/http/route.js';
+import type { AnyRoute, BinaryResponse } from '#functions/http/route.js';
 import { capabilityRow, type EngineCapability, enginesLacking } from '#shared/domain/engine-capabilities.js';
 import { IdempotencyKey } from '#shared/domain/idempotency-key.js';
 
@@ -71,6 +71,30 @@ const PACED_429: JsonSchema = {
   },
   content: ERROR_CONTENT,
 };
+/** A raw success answer: its media type (any body: bytes), and the headers it always carries. */
+function binarySuccess(binary: BinaryResponse): JsonSchema {
+  return {
+    description: binary.description,
+    headers: Object.fromEntries(
+      Object.entries(binary.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' } },
+      ]),
+    ),
+    content: { [binary.mediaType]: { schema: { type: 'string', format: 'binary' } } },
+  };
+}
+
+/** A 302 to where the file is served from instead (no body). */
+function redirectResponse(description: string): JsonSchema {
+  return {
+    description,
+    headers: {
+      Location: { description: 'Where to fetch the file', schema: { type: 'string', format: 'uri' } },
+      'Cache-Control': { description: '`no-store`: the URL expires', schema: { type: 'string' } },
+    },
+  };
+}
 
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): JsonSchema {
   const components: Record<string, JsonSchema> = { Error: ErrorSchema };
@@ -96,13 +120,15 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const responses: Record<string, JsonSchema> = {
-      [route.success]:
-        route.success === 204 || !route.response
+      [route.success]: route.binaryResponse
+        ? binarySuccess(route.binaryResponse)
+        : route.success === 204 || !route.response
           ? { description: STATUS_CODES[route.success] ?? 'Success' }
           : {
               description: STATUS_CODES[route.success] ?? 'Success',
               content: { 'application/json': { schema: convert(route.response, 'output') } },
             },
+      ...(route.binaryResponse?.redirect ? { 302: redirectResponse(route.binaryResponse.redirect) } : {}),
     };
     const errors = new Set([
       ...(COMMON_ERRORS[route.auth === 'public' ? 'public' : 'authenticated'] ?? []),

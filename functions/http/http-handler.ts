@@ -123,7 +123,10 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
     idempotencyKey,
   });
   if (result instanceof RawResponse) {
-    return { statusCode: result.statusCode, headers: { ...result.headers }, body: result.body };
+    const { statusCode, body } = result;
+    if (typeof body === 'string') return { statusCode, headers: { ...result.headers }, body };
+    const encoded = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
+    return { statusCode, headers: { ...result.headers }, body: encoded, isBase64Encoded: true };
   }
   if (result instanceof WithHeaders) return jsonResponse(route.success, result.body, { ...result.headers });
   if (route.success === 204) return { statusCode: 204, headers: {}, body: '' };

@@ -10,11 +10,14 @@ import type { Role } from '#shared/domain/roles.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A response the route builds itself (non-JSON bodies such as Prometheus text or the docs page). */
+/**
+ * A response the route builds itself (non-JSON bodies such as Prometheus text, the docs page or a media file). A
+ * byte body travels base64-encoded in the Lambda answer (`isBase64Encoded`), as API Gateway wants binary bodies.
+ */
 export class RawResponse {
   constructor(
     readonly statusCode: number,
-    readonly body: string,
+    readonly body: string | Uint8Array,
     readonly headers: Record<string, string>,
   ) {}
 }
@@ -25,6 +28,17 @@ export class WithHeaders {
     readonly body: unknown,
     readonly headers: Record<string, string>,
   ) {}
+}
+
+/** How a route's raw success answer is documented: its media type, its headers and, if it may, a redirect instead. */
+export interface BinaryResponse {
+  /** The success body's media type, or a media range when it varies (any type: star-slash-star). */
+  mediaType: string;
+  description: string;
+  /** Response headers the success answer always carries, by name, with what they say. */
+  headers: Record<string, string>;
+  /** When the route may answer 302 to the file's location instead, what says when. */
+  redirect?: string;
 }
 
 export type RouteAuth =
@@ -61,6 +75,8 @@ export interface RouteDefinition<
   body?: B;
   /** Schema of the success body, for the OpenAPI document. */
   response?: Schema;
+  /** A success answered with raw bytes instead of JSON (the OpenAPI document describes it so). */
+  binaryResponse?: BinaryResponse;
   success: 200 | 201 | 204;
   /** Error statuses this route documents besides the common ones (never 501: that comes from `capability`). */
   errors?: readonly number[];
@@ -97,6 +113,7 @@ export interface AnyRoute {
   query?: Schema;
   body?: Schema;
   response?: Schema;
+  binaryResponse?: BinaryResponse;
   success: 200 | 201 | 204;
   errors?: readonly number[];
   capability?: EngineCapability;

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '#functions/http/route.js';
-import { ChatId } from '#shared/domain/message.js';
-import { MessageIdField } from '#shared/domain/send-requests.js';
 import { listReactions, ReactionGroup } from '#shared/use-cases/messages/list-reactions.js';
-
-const ReactionParams = z.strictObject({
-  sessionId: z.uuid({ message: 'must be a session id (uuid)' }),
-  chatId: ChatId,
-  messageId: MessageIdField,
-});
+import { ChatMessageParams } from './params.js';
 
 /** GET …/messages/{chatId}/{messageId}/reactions: the message's reactions, grouped by emoji. */
 export const listReactionsRoute = defineRoute({
@@ -17,7 +10,7 @@ export const listReactionsRoute = defineRoute({
   summary: 'Reactions to a message',
   tag: 'Messages',
   auth: { role: 'viewer' },
-  params: ReactionParams,
+  params: ChatMessageParams,
   response: z.array(ReactionGroup),
   success: 200,
   errors: [404],

@@ -3,6 +3,7 @@ import type { AnyRoute } from '#functions/http/route.js';
 import { deleteMessageRoute } from './delete-message.route.js';
 import { editMessageRoute } from './edit-message.route.js';
 import { forwardRoute } from './forward.route.js';
+import { getMediaRoute } from './get-media.route.js';
 import { listMessagesRoute } from './list-messages.route.js';
 import { listReactionsRoute } from './list-reactions.route.js';
 import { reactRoute } from './react.route.js';
@@ -24,4 +25,5 @@ export const messageRoutes: readonly AnyRoute[] = [
   editMessageRoute,
   deleteMessageRoute,
   listReactionsRoute,
+  getMediaRoute,
 ];

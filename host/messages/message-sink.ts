@@ -12,6 +12,7 @@ import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import { type ChangeReport, changeEvent } from './change-events.js';
 
@@ -21,6 +22,8 @@ const KNOWN_ALIASES_MAX = 10_000;
 export interface MessageSinkDeps {
   messages: MessageStore;
   identities: IdentityStore;
+  /** The media archive: a revoke removes the file of the message it clears. */
+  media: MediaStorage;
   events: EventRecorder;
   clock: Clock;
   logger: Logger;
@@ -133,7 +136,22 @@ export class MessageSink {
       },
     );
     if (entry) await this.announce(entry);
+    if (change.outcome === 'updated')
+      await this.dropReleasedMedia(sessionId, change.previous, change.message);
     return change;
+  }
+
+  /**
+   * Deletes the archived file a change took off its row (a revoke: what was sent is gone for everyone). After the row
+   * is written, so a failure leaves at worst an orphaned file, never a row pointing at nothing; it is logged.
+   */
+  private async dropReleasedMedia(sessionId: string, previous: Message, message: Message): Promise<void> {
+    if (!previous.mediaPath || previous.mediaPath === message.mediaPath) return;
+    try {
+      await this.deps.media.delete(previous.mediaPath);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, sessionId, messageId: message.id }, 'revoked media not deleted');
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import { DeploymentEnv } from './env/deployment.js';
 import { EngineEnv } from './env/engine.js';
 import { HostsEnv } from './env/hosts.js';
 import { KeysEnv } from './env/keys.js';
+import { MediaEnv } from './env/media.js';
 import { PacingEnv } from './env/pacing.js';
 import { ServerEnv } from './env/server.js';
 import { StorageEnv } from './env/storage.js';
@@ -24,7 +25,8 @@ const EnvSchema = ServerEnv.extend(StorageEnv.shape)
   .extend(DeploymentEnv.shape)
   .extend(HostsEnv.shape)
   .extend(WebhooksEnv.shape)
-  .extend(PacingEnv.shape);
+  .extend(PacingEnv.shape)
+  .extend(MediaEnv.shape);
 
 export type RawEnv = z.input<typeof EnvSchema>;
 
@@ -39,6 +41,8 @@ export type Env = Omit<
   | 'MULTI_NODE'
   | 'NODE_ID'
   | 'NODE_URL'
+  | 'STORAGE_TYPE'
+  | 'STORAGE_LOCAL_PATH'
 > & {
   AUTH_DIR: string;
   MAIN_DATABASE_NAME: string;
@@ -51,6 +55,9 @@ export type Env = Omit<
   NODE_ID: string;
   /** Where functions reach this host's RPC API: NODE_URL, or http://<hostname>:<HOST_PORT>. */
   NODE_URL: string;
+  /** Where message media is kept: files under STORAGE_LOCAL_PATH, or the S3_BUCKET. */
+  STORAGE_TYPE: 'local' | 's3';
+  STORAGE_LOCAL_PATH: string;
 };
 
 /** Thrown at boot when any variable is bad; the message names each one. */
@@ -77,6 +84,15 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (!aws && parsed.AUTH_STATE_STORE === 'dynamodb') {
     problems.push('AUTH_STATE_STORE: dynamodb needs DEPLOYMENT_MODE=aws');
   }
+  const storage = parsed.STORAGE_TYPE ?? (aws ? 's3' : 'local');
+  if (aws && storage === 'local') {
+    problems.push("STORAGE_TYPE: local needs DEPLOYMENT_MODE=embedded (functions cannot read a host's disk)");
+  }
+  if (storage === 's3' && !parsed.S3_BUCKET) {
+    problems.push(
+      `S3_BUCKET: required when STORAGE_TYPE=s3${aws ? ' (the default with DEPLOYMENT_MODE=aws)' : ''}`,
+    );
+  }
   if (parsed.LEASE_RENEW_MS * 2 > parsed.LEASE_TTL_MS) {
     problems.push(
       'LEASE_RENEW_MS: must be at most half of LEASE_TTL_MS, so one lost renewal never ends a lease',
@@ -93,6 +109,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     BOOTSTRAP_KEY_FILE: path.resolve(dataDir, parsed.BOOTSTRAP_KEY_FILE ?? '.api-key'),
     AUTH_DIR: path.resolve(dataDir, parsed.AUTH_DIR ?? 'auth'),
     AUTH_STATE_STORE: parsed.AUTH_STATE_STORE ?? (aws ? 'dynamodb' : 'file'),
+    STORAGE_TYPE: storage,
+    STORAGE_LOCAL_PATH: path.resolve(dataDir, parsed.STORAGE_LOCAL_PATH ?? 'media'),
     MULTI_NODE: parsed.MULTI_NODE ?? aws,
     NODE_ID: parsed.NODE_ID ?? `${hostname}-${randomBytes(4).toString('hex')}`,
     NODE_URL: parsed.NODE_URL ?? `http://${hostname}:${parsed.HOST_PORT}`,

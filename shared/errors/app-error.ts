@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'INVALID_JSON'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'MEDIA_TOO_LARGE'
+  | 'MEDIA_KEY_INVALID'
   | 'WEBHOOK_LIMIT'
   | 'AUTOMATION_RULE_LIMIT'
   | 'TEMPLATE_LIMIT'
@@ -29,6 +31,7 @@ export type ErrorCode =
   | 'MESSAGE_NOT_FORWARDABLE'
   | 'MESSAGE_NOT_EDITABLE'
   | 'MESSAGE_NOT_REVOCABLE'
+  | 'MEDIA_NOT_FOUND'
   | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'SESSION_NAME_EXISTS'
@@ -153,6 +156,17 @@ export class PayloadTooLargeError extends AppError {
   readonly status = 413;
   constructor(limit: number) {
     super('PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`);
+  }
+}
+
+/**
+ * 413: media larger than MEDIA_DOWNLOAD_MAX_BYTES, refused by the media storage before any of it is kept. A host that
+ * archives an incoming file logs it and stores the message without its media.
+ */
+export class MediaTooLargeError extends AppError {
+  readonly status = 413;
+  constructor(limit: number) {
+    super('MEDIA_TOO_LARGE', `Media exceeds the ${limit}-byte limit`, { details: { maxBytes: limit } });
   }
 }
 

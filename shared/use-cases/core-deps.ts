@@ -4,6 +4,7 @@ import type { EngineKind } from '#shared/domain/engine-capabilities.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
@@ -13,6 +14,8 @@ export interface CoreDeps {
   logger: Logger;
   main: MainStore;
   data: DataStore;
+  /** The media archive (files of messages, by their rows' mediaPath). */
+  media: MediaStorage;
   commands: CommandQueue;
   host: HostGateway;
   /** Tells a waiting send request when its message settled. */

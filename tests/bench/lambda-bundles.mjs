@@ -199,6 +199,7 @@ function localEnvironment(declared, emulators) {
     TABLE_PREFIX: emulators.tablePrefix,
     COMMAND_QUEUE_URL: emulators.queues.commandQueueUrl,
     WEBHOOK_QUEUE_URL: emulators.queues.standardQueueUrl,
+    S3_BUCKET: emulators.mediaBucket,
     HOST_RPC_TOKEN: 'bench-host-rpc-token-0123456789abcdef0123',
   };
   const env = {};
@@ -216,6 +217,7 @@ function localEnvironment(declared, emulators) {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: emulators.dynamodbEndpoint,
     SQS_ENDPOINT: emulators.sqsEndpoint,
+    S3_ENDPOINT: emulators.s3Endpoint,
     ...env,
     LOG_LEVEL: 'silent',
   };

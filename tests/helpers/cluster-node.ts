@@ -15,6 +15,7 @@ import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-clien
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   MemoryAuditLogStore,
@@ -124,6 +125,7 @@ export async function startClusterNode(
     sink: new MessageSink({
       messages: shared.messages,
       identities: new MemoryIdentityStore(),
+      media: new MemoryMediaStorage(),
       events: recorder,
       clock,
       logger: silentLogger,

@@ -1,20 +1,23 @@
 /**
- * Global setup of the jest project `api-aws`: one DynamoDB Local and one SQS emulator for the whole run (each test
- * gateway makes its own tables and queues on them under a fresh prefix), announced to the workers through
- * WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT. Endpoints set beforehand (LocalStack:
- * http://localhost:4566 for both) are used as they are and nothing is started.
+ * Global setup of the jest project `api-aws`: one DynamoDB Local, one SQS emulator and one S3 emulator for the whole
+ * run (each test gateway makes its own tables, queues and media bucket on them under a fresh prefix), announced to
+ * the workers through WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT / WAYGATE_TEST_S3_ENDPOINT.
+ * Endpoints set beforehand (LocalStack: http://localhost:4566 for all three) are used as they are and nothing is
+ * started.
  */
 import { startEmulators } from '#scripts/offline-emulators.mjs';
 
 export default async function globalSetup() {
   const emulators = await startEmulators({
-    // A probe prefix: creating its tables and queues proves both emulators answer before any test starts.
+    // A probe prefix: creating its tables, queues and bucket proves the emulators answer before any test starts.
     tablePrefix: 'api-aws-probe-',
     dynamodbEndpoint: process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT,
     sqsEndpoint: process.env.WAYGATE_TEST_SQS_ENDPOINT,
+    s3Endpoint: process.env.WAYGATE_TEST_S3_ENDPOINT,
   });
   process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT = emulators.dynamodbEndpoint;
   process.env.WAYGATE_TEST_SQS_ENDPOINT = emulators.sqsEndpoint;
+  process.env.WAYGATE_TEST_S3_ENDPOINT = emulators.s3Endpoint;
   // The global teardown runs in this same process.
   globalThis.__waygateApiAwsEmulators = emulators;
 }

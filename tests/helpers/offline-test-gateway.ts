@@ -1,6 +1,7 @@
 /**
  * The aws mode for the API suite (jest project `api-aws`), behind the same TestGateway interface as the embedded
- * server. Per gateway: fresh tables and queues under a new prefix on the emulators the project's global setup
+ * server. Per gateway: fresh tables, queues and media bucket under a new prefix on the emulators the project's global
+ * setup
  * started (offline-global-setup.mjs); the host in this process (DEPLOYMENT_MODE=aws, the test engine, so tests drive
  * `gw.network` and see `gw.gateway.events` as they do embedded); and serverless offline serving serverless.yml's
  * functions as a child (scripts/offline-stack.mjs with `host: false`), which is what `gw.url` answers.
@@ -14,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { pino } from 'pino';
 import { type RunningGateway, startGateway } from '#embedded/gateway.js';
@@ -47,6 +49,8 @@ const offlineStack = () =>
 interface Deployment {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
+  s3Endpoint: string;
+  mediaBucket: string;
   tablePrefix: string;
   queuePrefix: string;
   queues: SqsQueueUrls;
@@ -65,23 +69,27 @@ interface Functions {
 
 let counter = 0;
 
-function emulatorEndpoints(): { dynamodbEndpoint: string; sqsEndpoint: string } {
+type Endpoints = { dynamodbEndpoint: string; sqsEndpoint: string; s3Endpoint: string };
+
+function emulatorEndpoints(): Endpoints {
   const dynamodbEndpoint = process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT;
   const sqsEndpoint = process.env.WAYGATE_TEST_SQS_ENDPOINT;
-  if (!dynamodbEndpoint || !sqsEndpoint) {
+  const s3Endpoint = process.env.WAYGATE_TEST_S3_ENDPOINT;
+  if (!dynamodbEndpoint || !sqsEndpoint || !s3Endpoint) {
     throw new Error(
-      'WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT are unset: run the API suite through the jest ' +
-        'project api-aws, whose global setup starts the emulators',
+      'WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT / WAYGATE_TEST_S3_ENDPOINT are unset: run the API ' +
+        'suite through the jest project api-aws, whose global setup starts the emulators',
     );
   }
-  return { dynamodbEndpoint, sqsEndpoint };
+  return { dynamodbEndpoint, sqsEndpoint, s3Endpoint };
 }
 
-/** Both tables and the four queues of a new prefix, made by the helpers the deployment's emulators use. */
+/** Both tables, the four queues and the media bucket of a new prefix, as the deployment's emulators make them. */
 async function createStores(
-  endpoints: { dynamodbEndpoint: string; sqsEndpoint: string },
+  endpoints: Endpoints,
   tablePrefix: string,
   queuePrefix: string,
+  mediaBucket: string,
   overrides: Record<string, string>,
 ): Promise<SqsQueueUrls> {
   const dynamo = new DynamoDBClient({
@@ -90,6 +98,12 @@ async function createStores(
     credentials: CREDENTIALS,
   });
   const sqs = new SQSClient({ endpoint: endpoints.sqsEndpoint, region: REGION, credentials: CREDENTIALS });
+  const s3 = new S3Client({
+    endpoint: endpoints.s3Endpoint,
+    region: REGION,
+    credentials: CREDENTIALS,
+    forcePathStyle: true,
+  });
   try {
     const [queues] = await Promise.all([
       createSqsQueues(sqs, {
@@ -98,11 +112,13 @@ async function createStores(
         maxReceiveCount: Number(overrides.COMMAND_MAX_RECEIVES ?? 5),
       }),
       createTables(dynamo, tablePrefix),
+      s3.send(new CreateBucketCommand({ Bucket: mediaBucket })),
     ]);
     return queues;
   } finally {
     dynamo.destroy();
     sqs.destroy();
+    s3.destroy();
   }
 }
 
@@ -115,13 +131,19 @@ const sameOverrides = (a: Record<string, string>, b: Record<string, string>) =>
 async function startFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
   const offline = await offlineStack();
   const own = functionsOverrides(overrides);
-  const env: Record<string, string> = { ...TEST_DEFAULTS, HOST_RPC_TOKEN: d.hostRpcToken, ...own };
+  const env: Record<string, string> = {
+    ...TEST_DEFAULTS,
+    HOST_RPC_TOKEN: d.hostRpcToken,
+    S3_BUCKET: d.mediaBucket,
+    ...own,
+  };
   if (verbose) env.LOG_LEVEL = 'info';
   const stack = await offline.startOffline({
     host: false,
     port: await offline.freePort(),
     dynamodbEndpoint: d.dynamodbEndpoint,
     sqsEndpoint: d.sqsEndpoint,
+    s3Endpoint: d.s3Endpoint,
     tablePrefix: d.tablePrefix,
     queuePrefix: d.queuePrefix,
     bootstrapAdminKey: d.adminKey,
@@ -146,6 +168,8 @@ async function startHost(
     AWS_REGION: REGION,
     DYNAMODB_ENDPOINT: d.dynamodbEndpoint,
     SQS_ENDPOINT: d.sqsEndpoint,
+    S3_ENDPOINT: d.s3Endpoint,
+    S3_BUCKET: d.mediaBucket,
     TABLE_PREFIX: d.tablePrefix,
     COMMAND_QUEUE_URL: d.queues.commandQueueUrl,
     WEBHOOK_QUEUE_URL: d.queues.standardQueueUrl,
@@ -206,11 +230,13 @@ export async function startOfflineTestGateway(overrides: Record<string, string> 
   counter += 1;
   const tablePrefix = `api-${process.pid}-${counter}-${randomBytes(3).toString('hex')}-`;
   const queuePrefix = tablePrefix.slice(0, -1);
+  const mediaBucket = `${queuePrefix}-media`;
   const deployment: Deployment = {
     ...endpoints,
     tablePrefix,
     queuePrefix,
-    queues: await createStores(endpoints, tablePrefix, queuePrefix, overrides),
+    mediaBucket,
+    queues: await createStores(endpoints, tablePrefix, queuePrefix, mediaBucket, overrides),
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-api-aws-')),
     network: new TestNetwork(),
     adminKey: overrides.BOOTSTRAP_ADMIN_KEY ?? (await offlineStack()).generateAdminKey(),

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Creates Waygate's tables and queues in LocalStack once it is ready: the shapes of serverless.yml (and of
-# shared/adapters/dynamodb/dynamodb-tables.ts and shared/adapters/sqs/sqs-queues.ts, which the tests and
-# `npm run offline` use): two PAY_PER_REQUEST tables with pk/sk and the sparse GSIs gsi1/gsi2, TTL on `ttl` in the
-# data table; a FIFO command queue and a standard webhook queue, each with a dead-letter queue of its own type.
-# Safe to run again: what exists is left as it is.
+# Creates Waygate's tables, queues and media bucket in LocalStack once it is ready: the shapes of serverless.yml (and
+# of shared/adapters/dynamodb/dynamodb-tables.ts, shared/adapters/sqs/sqs-queues.ts and scripts/s3-emulator.mjs,
+# which the tests and `npm run offline` use): two PAY_PER_REQUEST tables with pk/sk and the sparse GSIs gsi1/gsi2,
+# TTL on `ttl` in the data table; a FIFO command queue and a standard webhook queue, each with a dead-letter queue of
+# its own type; a bucket for message media (S3_BUCKET, default `<QUEUE_PREFIX>-media`). Safe to run again: what
+# exists is left as it is.
 set -euo pipefail
 
 TABLE_PREFIX="${TABLE_PREFIX:-waygate-local-}"
 QUEUE_PREFIX="${QUEUE_PREFIX:-waygate-local}"
 VISIBILITY="${COMMAND_VISIBILITY_TIMEOUT_S:-60}"
 MAX_RECEIVES="${COMMAND_MAX_RECEIVES:-5}"
+MEDIA_BUCKET="${S3_BUCKET:-${QUEUE_PREFIX}-media}"
 
 create_table() {
   local name="$1"
@@ -56,6 +58,16 @@ create_queue_pair() {
     --query QueueUrl --output text
 }
 
+create_bucket() {
+  local name="$1"
+  if awslocal s3api head-bucket --bucket "$name" >/dev/null 2>&1; then
+    echo "waygate: bucket $name exists"
+    return
+  fi
+  awslocal s3api create-bucket --bucket "$name" >/dev/null
+  echo "waygate: bucket $name created"
+}
+
 create_table "${TABLE_PREFIX}data"
 create_table "${TABLE_PREFIX}main"
 awslocal dynamodb update-time-to-live --table-name "${TABLE_PREFIX}data" \
@@ -63,3 +75,4 @@ awslocal dynamodb update-time-to-live --table-name "${TABLE_PREFIX}data" \
 
 echo "waygate: command queue $(create_queue_pair "${QUEUE_PREFIX}-commands" true)"
 echo "waygate: webhook queue $(create_queue_pair "${QUEUE_PREFIX}-events" false)"
+create_bucket "$MEDIA_BUCKET"

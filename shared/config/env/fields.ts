@@ -47,6 +47,13 @@ export const limit = (fallback: number) =>
     return Number.isFinite(n) && n > 0 && value !== '' ? Math.floor(n) : fallback;
   }, z.number().int().positive());
 
+/** Like `limit`, but 0 is a value of its own (a cap of 0 turns the feature off); negative or unparseable is the default. */
+export const limitOrZero = (fallback: number) =>
+  z.preprocess((value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
+    return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
+  }, z.number().int().nonnegative());
+
 /** Retention in days: 0 or less disables (null); an unparseable value uses the default. */
 export const retentionDays = (fallback: number) =>
   z.preprocess((value) => {

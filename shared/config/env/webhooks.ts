@@ -1,6 +1,6 @@
 /** Env of events, webhooks and autoreply (spec Limits; openwa-facts §4.6–4.8). */
 import { z } from 'zod';
-import { commaList, flag, limit, retentionDays } from './fields.js';
+import { commaList, flag, limit, limitOrZero, retentionDays } from './fields.js';
 
 export const WebhooksEnv = z.object({
   /** Embedded mode: relay deliveries through the embedded durable queue instead of dispatching inline. */
@@ -18,6 +18,8 @@ export const WebhooksEnv = z.object({
   WEBHOOK_RETRY_DELAY: limit(5_000),
   /** Serialized body cap; a larger event is never sent (a failure row with 0 attempts). */
   WEBHOOK_MAX_PAYLOAD_BYTES: limit(1_048_576),
+  /** Media up to this size (decoded bytes) travels inside an event's payload; larger is left out. 0 = never. */
+  WEBHOOK_MEDIA_INLINE_MAX_BYTES: limitOrZero(1_048_576),
   /** Inline dispatch: deliveries in flight at once, and how many may wait for a slot. */
   WEBHOOK_DISPATCH_CONCURRENCY: limit(16),
   WEBHOOK_DISPATCH_MAX_QUEUED: limit(1_000),

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import type { Caller } from '#shared/domain/caller.js';
 import { reactionsOf } from '#shared/domain/message-changes.js';
-import { NotFoundError } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
+import { findChatMessage } from './find-chat-message.js';
 
 export const ReactionGroup = z
   .object({
@@ -26,14 +26,7 @@ export async function listReactions(
   messageId: string,
 ): Promise<ReactionGroup[]> {
   await loadSession(deps.data.sessions, caller, sessionId);
-  const message =
-    (await deps.data.messages.findByWaMessageId(sessionId, messageId)) ??
-    (z.uuid().safeParse(messageId).success ? await deps.data.messages.findById(sessionId, messageId) : null);
-  if (!message || message.chatId !== chatId) {
-    throw new NotFoundError(`Message '${messageId}' not found in chat ${chatId}`, {
-      code: 'MESSAGE_NOT_FOUND',
-    });
-  }
+  const message = await findChatMessage(deps.data.messages, sessionId, chatId, messageId);
   const groups = new Map<string, ReactionGroup>();
   for (const [senderId, { emoji, timestamp }] of Object.entries(reactionsOf(message))) {
     const group = groups.get(emoji) ?? { emoji, senders: [] };

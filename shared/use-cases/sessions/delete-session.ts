@@ -5,10 +5,10 @@ import { assertNoTeardownPending } from './teardown-fence.js';
 
 /**
  * Deletes a session: refusals (teardown pending, another owner) come first; only then is the engine stopped, the
- * credentials wiped and the row removed.
+ * credentials wiped, its archived media removed and the row removed.
  */
 export async function deleteSession(
-  deps: Pick<CoreDeps, 'data' | 'host' | 'audit' | 'clock'>,
+  deps: Pick<CoreDeps, 'data' | 'media' | 'host' | 'audit' | 'clock'>,
   caller: Caller,
   id: string,
 ): Promise<void> {
@@ -24,6 +24,8 @@ export async function deleteSession(
   await deps.data.sendIdempotency.deleteBySession(id);
   await deps.data.identities.deleteBySession(id);
   await deps.data.sendPacing.deleteBySession(id);
+  // After the rows that point at them: a failure part-way never leaves a row whose media is gone.
+  await deps.media.deleteBySession(id);
   await deps.data.sessions.delete(id);
   await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

@@ -2,12 +2,14 @@
  * A Lambda may be frozen right after answering: every audit entry a request recorded, awaited or left to the
  * background, is stored by the time the handler returns, and none is written twice.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import { installDeps } from '#functions/deps.js';
 import { createFunctionDeps } from '#functions/function-deps.js';
 import { handler as sessionsHandler } from '#functions/sessions/handler.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
   createMemoryDataStore,
@@ -47,6 +49,7 @@ async function lambda() {
     logger: silentLogger,
     main,
     data: createMemoryDataStore(),
+    media: new MemoryMediaStorage(),
     commands: new CommandQueue(
       new MemoryQueue({ name: 'commands', fifo: true, visibilityTimeoutSeconds: 30 }),
     ),

@@ -5,6 +5,7 @@
  * have it. A route whose use case forgets the check, or checks another capability, fails here. The OpenAPI
  * document describes exactly these 501s.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -15,6 +16,7 @@ import { createResourceHandler } from '#functions/http/http-handler.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { API_RESOURCES, allRoutes } from '#functions/manifest.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import { createMemoryDataStore, createMemoryMainStore } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
@@ -93,6 +95,7 @@ async function gatewayWith(engine: EngineKind) {
     logger: silentLogger,
     main,
     data,
+    media: new MemoryMediaStorage(),
     commands: new CommandQueue(queue),
     host,
     outcomes: new InProcessMessageOutcomes(),

@@ -13,6 +13,7 @@ import { MessageSink } from '#host/messages/message-sink.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
@@ -83,6 +84,7 @@ describe('Host.shutdown', () => {
       sink: new MessageSink({
         messages,
         identities: new MemoryIdentityStore(),
+        media: new MemoryMediaStorage(),
         events: recorder,
         clock: systemClock,
         logger: silentLogger,

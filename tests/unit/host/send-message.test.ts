@@ -14,6 +14,7 @@ import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
@@ -40,6 +41,7 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   const sink = new MessageSink({
     messages,
     identities: new MemoryIdentityStore(),
+    media: new MemoryMediaStorage(),
     events: recorder,
     clock: new TestClock(),
     logger: silentLogger,

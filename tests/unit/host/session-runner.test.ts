@@ -7,6 +7,7 @@ import { MessageSink } from '#host/messages/message-sink.js';
 import { SessionRunner } from '#host/sessions/session-runner.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import {
   MemoryAuditLogStore,
@@ -52,6 +53,7 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
       sink: new MessageSink({
         messages: new MemoryMessageStore(),
         identities: new MemoryIdentityStore(),
+        media: new MemoryMediaStorage(),
         events: recorder,
         clock: systemClock,
         logger: silentLogger,

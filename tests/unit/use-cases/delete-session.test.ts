@@ -1,9 +1,10 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
- * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys and send pacing state,
- * and nothing of another session.
+ * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys, send pacing state and
+ * archived media, and nothing of another session.
  */
 import { describe, expect, it } from '@jest/globals';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { SYSTEM_CALLER } from '#shared/domain/caller.js';
@@ -17,8 +18,10 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks, rules, templates, send keys and pacing with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules, templates, send keys, pacing and media with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
+    const media = new MemoryMediaStorage();
+    const paths = new Map<string, string>();
     const clock = new TestClock();
     const discarded: string[] = [];
     const host = {
@@ -32,6 +35,13 @@ describe('deleteSession', () => {
     for (const session of [gone, kept]) {
       await data.sessions.create(session);
       await data.messages.insert(aMessage({ sessionId: session.id }));
+      const stored = await media.put({
+        sessionId: session.id,
+        messageId: 'IMG-1',
+        mimetype: 'image/jpeg',
+        data: new Uint8Array([1, 2, 3]),
+      });
+      paths.set(session.id, stored.path);
       await data.webhooks.create(aWebhook({ sessionId: session.id }), NO_CAP);
       await data.automationRules.create(anAutomationRule({ sessionId: session.id }), NO_CAP);
       await data.templates.create(aTemplate({ sessionId: session.id }), NO_CAP);
@@ -42,7 +52,7 @@ describe('deleteSession', () => {
       await data.sendPacing.recordFailure(session.id, { threshold: 5, cooldownMs: 1000, now: 0 });
     }
 
-    await deleteSession({ data, host, audit, clock }, SYSTEM_CALLER, gone.id);
+    await deleteSession({ data, media, host, audit, clock }, SYSTEM_CALLER, gone.id);
 
     expect(discarded).toEqual([gone.id]);
     expect(await data.sessions.findById(gone.id)).toBeNull();
@@ -58,5 +68,7 @@ describe('deleteSession', () => {
     expect(await data.sendIdempotency.deleteBySession(kept.id)).toBe(1);
     expect(await data.sendPacing.deleteBySession(gone.id)).toBe(0);
     expect(await data.sendPacing.deleteBySession(kept.id)).toBe(1);
+    expect(await media.stat(paths.get(gone.id) ?? '')).toBeNull();
+    expect(await media.stat(paths.get(kept.id) ?? '')).toMatchObject({ size: 3, mimetype: 'image/jpeg' });
   });
 });
