@@ -132,6 +132,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     outcomes,
     messages: data.messages,
     sessions: data.sessions,
+    data,
     fences: data.fences,
     events: recorder,
     clock,

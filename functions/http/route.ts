@@ -61,7 +61,7 @@ export interface RouteDefinition<
   body?: B;
   /** Schema of the success body, for the OpenAPI document. */
   response?: Schema;
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   /** Error statuses this route documents besides the common ones (never 501: that comes from `capability`). */
   errors?: readonly number[];
   /**
@@ -92,7 +92,7 @@ export interface AnyRoute {
   query?: Schema;
   body?: Schema;
   response?: Schema;
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   errors?: readonly number[];
   capability?: EngineCapability;
   rateLimited?: boolean;

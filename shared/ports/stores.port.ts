@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './api-key-store.port.js';
 import type { AuditLogStore } from './audit-log-store.port.js';
 import type { AutomationRuleStore } from './automation-rule-store.port.js';
+import type { BatchStore } from './batch-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { MessageStore } from './message-store.port.js';
@@ -20,7 +21,7 @@ export interface MainStore {
 
 /**
  * The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules, message
- * templates; the rest as they land.
+ * templates, send idempotency keys, message batches; the rest as they land.
  */
 export interface DataStore {
   readonly sessions: SessionStore;
@@ -34,6 +35,8 @@ export interface DataStore {
   readonly templates: TemplateStore;
   /** The Idempotency-Keys of single sends. */
   readonly sendIdempotency: SendIdempotencyStore;
+  /** send-bulk jobs: what each holds and how far it got. */
+  readonly batches: BatchStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { aMessage } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
@@ -73,6 +74,11 @@ templateStoreContract('memory', async () => {
 sendIdempotencyStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.sendIdempotency, sessions: data.sessions, close: () => data.close() };
+});
+
+batchStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.batches, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

@@ -16,6 +16,7 @@ import { aMessage, anApiKey, anAuditEntry, aSession } from '#tests/helpers/build
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
@@ -101,6 +102,11 @@ sendIdempotencyStoreContract('sqlite', async () => {
   return { store: data.sendIdempotency, sessions: data.sessions, close };
 });
 
+batchStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.batches, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -163,6 +169,7 @@ describe('sqlite stores on disk', () => {
       '0007_event_outbox',
       '0008_templates',
       '0009_send_idempotency_keys',
+      '0010_message_batches',
     ]);
   });
 
@@ -189,6 +196,7 @@ describe('sqlite stores on disk', () => {
       '0007_event_outbox',
       '0008_templates',
       '0009_send_idempotency_keys',
+      '0010_message_batches',
     ]);
   });
 

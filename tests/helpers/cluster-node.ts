@@ -16,6 +16,7 @@ import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-mes
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
+  createMemoryDataStore,
   MemoryAuditLogStore,
   MemoryMessageStore,
   MemorySessionStore,
@@ -116,6 +117,12 @@ export async function startClusterNode(
     sessions: shared.sessions,
     messages: shared.messages,
     fences: shared.fences,
+    data: {
+      ...createMemoryDataStore(),
+      sessions: shared.sessions,
+      messages: shared.messages,
+      fences: shared.fences,
+    },
     events: recorder,
     clock,
     logger: silentLogger,

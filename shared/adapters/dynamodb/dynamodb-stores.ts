@@ -9,6 +9,7 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
+import { DynamoDbBatchStore } from './dynamodb-batch-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
@@ -65,6 +66,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     automationRules: new DynamoDbAutomationRuleStore(doc, table),
     templates: new DynamoDbTemplateStore(doc, table),
     sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
+    batches: new DynamoDbBatchStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

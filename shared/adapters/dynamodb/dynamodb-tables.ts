@@ -33,6 +33,10 @@
  * - send key         pk `SENDKEYS#<sessionId>`, sk `KEY#<Idempotency-Key>`, `requestHash`, `messageId`, `createdAt`
  *                    (ISO), `ttl` (epoch s, 24 h on): claimed by a conditional put (absent or expired); TTL removes
  *                    expired ones eventually, claims compare `createdAt`.
+ * - message batch    pk `BATCHES#<sessionId>`, sk `BATCH#<batchId>` (snake_case columns of batch-rows.ts, its
+ *                    items left out; the conditional put keeps batchIds unique per session); the items' JSON in
+ *                    parts sk `BATCHPART#<batchId>#<i>` (`v`), written in the same transaction. While unfinished:
+ *                    gsi1pk `BATCHES#UNFINISHED`, gsi1sk `<sessionId>#<created_at>#<batchId>` (cap count, resume).
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -22,6 +22,7 @@ export async function deleteSession(
   await deps.data.automationRules.deleteBySession(id);
   await deps.data.templates.deleteBySession(id);
   await deps.data.sendIdempotency.deleteBySession(id);
+  await deps.data.batches.deleteBySession(id);
   await deps.data.sessions.delete(id);
   await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

@@ -15,6 +15,7 @@ import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.j
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
+  createMemoryDataStore,
   MemoryAuditLogStore,
   MemorySessionStore,
   MemoryTeardownFenceStore,
@@ -74,6 +75,7 @@ describe('Host.shutdown', () => {
       outcomes: new InProcessMessageOutcomes(),
       sessions,
       messages,
+      data: { ...createMemoryDataStore(), sessions, messages },
       fences: new MemoryTeardownFenceStore(),
       events: recorder,
       clock: systemClock,

@@ -1,7 +1,7 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
- * behave like it): its messages, webhooks, automation rules, templates and send idempotency keys, and nothing
- * of another session.
+ * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys and message
+ * batches, and nothing of another session.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
@@ -11,13 +11,20 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { deleteSession } from '#shared/use-cases/sessions/delete-session.js';
-import { aMessage, anAutomationRule, aSession, aTemplate, aWebhook } from '#tests/helpers/builders.js';
+import {
+  aBatch,
+  aMessage,
+  anAutomationRule,
+  aSession,
+  aTemplate,
+  aWebhook,
+} from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks, rules, templates and send keys with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules, templates, send keys and batches with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
     const clock = new TestClock();
     const discarded: string[] = [];
@@ -39,6 +46,7 @@ describe('deleteSession', () => {
         { sessionId: session.id, key: 'k', requestHash: 'h', messageId: 'm' },
         clock.now(),
       );
+      await data.batches.create(aBatch({ sessionId: session.id, batchId: 'b' }));
     }
 
     await deleteSession({ data, host, audit, clock }, SYSTEM_CALLER, gone.id);
@@ -55,5 +63,7 @@ describe('deleteSession', () => {
     expect(await data.templates.listBySession(kept.id)).toHaveLength(1);
     expect(await data.sendIdempotency.deleteBySession(gone.id)).toBe(0);
     expect(await data.sendIdempotency.deleteBySession(kept.id)).toBe(1);
+    expect(await data.batches.find(gone.id, 'b')).toBeNull();
+    expect(await data.batches.listUnfinished(kept.id)).toHaveLength(1);
   });
 });
