@@ -6,102 +6,25 @@
  * stopOnError fails it; a batch waits for its session to be ready and pauses when the session leaves this host.
  */
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { type BatchRunnerDeps, runBatch } from '#host/batches/batch-runner.js';
-import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { createMemoryDataStore } from '#shared/adapters/memory/memory-stores.js';
-import { SessionCommand } from '#shared/domain/commands.js';
+import { runBatch } from '#host/batches/batch-runner.js';
 import { cancelledBatch, type MessageBatch, versionOf } from '#shared/domain/message-batch.js';
-import type { Session } from '#shared/domain/session.js';
-import { silentLogger } from '#shared/ports/logger.port.js';
-import type { Queue } from '#shared/ports/queue.port.js';
-import type { DataStore } from '#shared/ports/stores.port.js';
-import { CommandQueue } from '#shared/queue/command-queue.js';
-import { aBatch, aSession } from '#tests/helpers/builders.js';
-import { TestClock } from '#tests/helpers/test-clock.js';
+import { aBatch } from '#tests/helpers/builders.js';
+import { FakeBatchHost } from '#tests/helpers/fake-batch-host.js';
 
-let data: DataStore;
-let outcomes: InProcessMessageOutcomes;
-let session: Session;
-/** What the fake host sent, in order: chat and text. */
-let sent: { chatId: string; text: string }[];
-let refused: Set<string>;
-let sleeps: number[];
-let local: boolean;
-/** Runs when the fake host takes a send command, before it carries it out. */
-let onSendCommand: (() => Promise<void>) | null;
-/** Runs when the runner starts a delay. */
-let onSleep: (() => Promise<void>) | null;
-let deps: BatchRunnerDeps;
-
-/** The host behind the queue: carries out each send command a moment later, as a consumer would. */
-function fakeHostQueue(): Queue {
-  let ids = 0;
-  const carryOut = async (command: SessionCommand) => {
-    if (command.type !== 'message.send') return;
-    await onSendCommand?.();
-    const row = await data.messages.findById(command.sessionId, command.messageId);
-    if (!row?.waMessageId) return;
-    if (refused.has(row.chatId)) {
-      await data.messages.advanceStatus(row.sessionId, row.waMessageId, 'failed');
-    } else {
-      sent.push({ chatId: row.chatId, text: row.body ?? '' });
-      await data.messages.advanceStatus(row.sessionId, row.waMessageId, 'sent', 1_700_000_000);
-    }
-    outcomes.notify(row.sessionId, row.id);
-  };
-  return {
-    name: 'commands',
-    async send(message) {
-      const command = SessionCommand.parse(JSON.parse(message.body));
-      setImmediate(() => void carryOut(command));
-      ids += 1;
-      return { id: String(ids) };
-    },
-    receive: async () => [],
-    delete: async () => undefined,
-    changeVisibility: async () => undefined,
-    depth: async () => 0,
-  };
-}
+let host: FakeBatchHost;
 
 beforeEach(async () => {
-  data = createMemoryDataStore();
-  outcomes = new InProcessMessageOutcomes();
-  session = aSession({ status: 'ready', phone: '15550009999' });
-  await data.sessions.create(session);
-  [sent, refused, sleeps, local, onSendCommand, onSleep] = [[], new Set(), [], true, null, null];
-  deps = {
-    send: {
-      data,
-      commands: new CommandQueue(fakeHostQueue()),
-      clock: new TestClock(),
-      logger: silentLogger,
-      outcomes,
-    },
-    isLocal: () => local,
-    // No real waiting, but a turn of the event loop, as a timer would give the fake host.
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      await onSleep?.();
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-    random: () => 0.5,
-    pollMs: 5,
-  };
+  host = await new FakeBatchHost().start();
 });
 
-async function stored(overrides: Partial<MessageBatch> = {}, items = 3): Promise<MessageBatch> {
-  const batch = aBatch({ sessionId: session.id, ...overrides }, items);
-  await data.batches.create(batch);
-  return batch;
-}
+const stored = (overrides: Partial<MessageBatch> = {}, items = 3) => host.stored(overrides, items);
 
 const run = (batch: MessageBatch, signal = new AbortController().signal) =>
-  runBatch(deps, session.id, batch.batchId, signal);
-const reread = async (batch: MessageBatch) => (await data.batches.find(session.id, batch.batchId))!;
+  runBatch(host.deps, host.session.id, batch.batchId, signal);
+const reread = (batch: MessageBatch) => host.reread(batch);
 const cancel = async (batch: MessageBatch) => {
   const current = await reread(batch);
-  expect(await data.batches.update(cancelledBatch(current, 'now'), versionOf(current))).toBe(true);
+  expect(await host.data.batches.update(cancelledBatch(current, 'now'), versionOf(current))).toBe(true);
 };
 
 describe('runBatch', () => {
@@ -109,12 +32,12 @@ describe('runBatch', () => {
     const batch = await stored();
     expect(await run(batch)).toBe('finished');
 
-    expect(sent).toEqual([
+    expect(host.sent).toEqual([
       { chatId: '15550001000@c.us', text: 'Hi Ada 0 #0' },
       { chatId: '15550001001@c.us', text: 'Hi Ada 1 #1' },
       { chatId: '15550001002@c.us', text: 'Hi Ada 2 #2' },
     ]);
-    expect(sleeps).toEqual([1000, 1000]);
+    expect(host.sleeps).toEqual([1000, 1000]);
     const done = await reread(batch);
     expect(done).toMatchObject({
       status: 'completed',
@@ -123,7 +46,10 @@ describe('runBatch', () => {
     });
     expect(done.startedAt).not.toBeNull();
     expect(done.completedAt).not.toBeNull();
-    const { messages } = await data.messages.list({ sessionId: session.id }, { limit: 10, offset: 0 });
+    const { messages } = await host.data.messages.list(
+      { sessionId: host.session.id },
+      { limit: 10, offset: 0 },
+    );
     for (const [index, result] of done.results.entries()) {
       const row = messages.find((message) => message.waMessageId === result.messageId);
       expect(row).toMatchObject({
@@ -140,13 +66,13 @@ describe('runBatch', () => {
     await run(
       await stored({ options: { ...base.options, delayBetweenMessages: 2000, randomizeDelay: true } }),
     );
-    expect(sleeps).toEqual([2500, 2500]);
+    expect(host.sleeps).toEqual([2500, 2500]);
   });
 
   it('resumes a processing batch from currentIndex', async () => {
     const batch = await stored();
     const started = { ...batch, status: 'processing' as const, startedAt: 'earlier' };
-    await data.batches.update(started, versionOf(batch));
+    await host.data.batches.update(started, versionOf(batch));
     const first = { chatId: '15550001000@c.us', status: 'sent' as const, messageId: 'WA-BEFORE' };
     const progressed = {
       ...started,
@@ -154,10 +80,10 @@ describe('runBatch', () => {
       results: [first],
       progress: { ...batch.progress, sent: 1, pending: 2 },
     };
-    await data.batches.update(progressed, versionOf(started));
+    await host.data.batches.update(progressed, versionOf(started));
 
     expect(await run(batch)).toBe('finished');
-    expect(sent.map((message) => message.chatId)).toEqual(['15550001001@c.us', '15550001002@c.us']);
+    expect(host.sent.map((message) => message.chatId)).toEqual(['15550001001@c.us', '15550001002@c.us']);
     const done = await reread(batch);
     expect(done).toMatchObject({ status: 'completed', startedAt: 'earlier', progress: { sent: 3 } });
     expect(done.results[0]).toEqual(first);
@@ -167,23 +93,26 @@ describe('runBatch', () => {
     const batch = await stored();
     const stopping = new AbortController();
     // The host stops while the first item's send is queued; the send goes out after the run stopped waiting.
-    onSendCommand = async () => {
+    host.onSendCommand = async () => {
       stopping.abort();
-      onSendCommand = null;
+      host.onSendCommand = null;
       await new Promise((resolve) => setTimeout(resolve, 20));
     };
     expect(await run(batch, stopping.signal)).toBe('paused');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sent).toHaveLength(1);
+    expect(host.sent).toHaveLength(1);
     expect(await reread(batch)).toMatchObject({ status: 'processing', currentIndex: 0, results: [] });
 
     expect(await run(batch)).toBe('finished');
-    expect(sent.map((message) => message.chatId)).toEqual([
+    expect(host.sent.map((message) => message.chatId)).toEqual([
       '15550001000@c.us',
       '15550001001@c.us',
       '15550001002@c.us',
     ]);
-    const { messages, total } = await data.messages.list({ sessionId: session.id }, { limit: 10, offset: 0 });
+    const { messages, total } = await host.data.messages.list(
+      { sessionId: host.session.id },
+      { limit: 10, offset: 0 },
+    );
     expect(total).toBe(3);
     const first = messages.find((message) => message.chatId === '15550001000@c.us');
     expect((await reread(batch)).results[0]).toMatchObject({ status: 'sent', messageId: first?.waMessageId });
@@ -191,9 +120,9 @@ describe('runBatch', () => {
 
   it('stops before the next item once cancelled', async () => {
     const batch = await stored();
-    onSleep = () => cancel(batch);
+    host.onSleep = () => cancel(batch);
     expect(await run(batch)).toBe('finished');
-    expect(sent).toHaveLength(1);
+    expect(host.sent).toHaveLength(1);
     expect(await reread(batch)).toMatchObject({
       status: 'cancelled',
       currentIndex: 1,
@@ -203,12 +132,12 @@ describe('runBatch', () => {
 
   it('records an item that was on its way when the batch was cancelled as what became of it', async () => {
     const batch = await stored();
-    onSendCommand = async () => {
-      onSendCommand = null;
+    host.onSendCommand = async () => {
+      host.onSendCommand = null;
       await cancel(batch);
     };
     expect(await run(batch)).toBe('finished');
-    expect(sent).toHaveLength(1);
+    expect(host.sent).toHaveLength(1);
     expect(await reread(batch)).toMatchObject({
       status: 'cancelled',
       currentIndex: 1,
@@ -218,7 +147,7 @@ describe('runBatch', () => {
   });
 
   it('goes on after a failed item, and fails the batch there with stopOnError', async () => {
-    refused.add('15550001001@c.us');
+    host.refused.add('15550001001@c.us');
     const going = await stored();
     await run(going);
     expect(await reread(going)).toMatchObject({
@@ -231,10 +160,10 @@ describe('runBatch', () => {
       messageId: expect.any(String),
     });
 
-    sent = [];
+    host.sent = [];
     const stopping = await stored({ options: { ...going.options, stopOnError: true } });
     await run(stopping);
-    expect(sent.map((message) => message.chatId)).toEqual(['15550001000@c.us']);
+    expect(host.sent.map((message) => message.chatId)).toEqual(['15550001000@c.us']);
     expect(await reread(stopping)).toMatchObject({
       status: 'failed',
       currentIndex: 2,
@@ -244,32 +173,32 @@ describe('runBatch', () => {
 
   it('waits while its session is not ready, and pauses with nothing sent when the session is not run here', async () => {
     const batch = await stored({}, 1);
-    local = false;
+    host.local = false;
     expect(await run(batch)).toBe('paused');
     expect(await reread(batch)).toMatchObject({ status: 'processing', currentIndex: 0 });
-    expect(sent).toEqual([]);
+    expect(host.sent).toEqual([]);
 
-    local = true;
-    await data.sessions.update(session.id, { status: 'disconnected' });
+    host.local = true;
+    await host.data.sessions.update(host.session.id, { status: 'disconnected' });
     const running = run(batch);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(sent).toEqual([]);
-    expect(sleeps.length).toBeGreaterThan(0);
-    await data.sessions.update(session.id, { status: 'ready' });
+    expect(host.sent).toEqual([]);
+    expect(host.sleeps.length).toBeGreaterThan(0);
+    await host.data.sessions.update(host.session.id, { status: 'ready' });
     expect(await running).toBe('finished');
-    expect(sent).toHaveLength(1);
+    expect(host.sent).toHaveLength(1);
   });
 
   it('waits when the send path finds the session cannot send yet, then sends the item once', async () => {
     const batch = await stored({}, 1);
     // Ready by status, but not yet able to send (no phone): the send use case refuses until it can.
-    await data.sessions.update(session.id, { phone: null });
+    await host.data.sessions.update(host.session.id, { phone: null });
     const running = run(batch);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(sent).toEqual([]);
-    await data.sessions.update(session.id, { phone: '15550009999' });
+    expect(host.sent).toEqual([]);
+    await host.data.sessions.update(host.session.id, { phone: '15550009999' });
     expect(await running).toBe('finished');
-    expect(sent).toHaveLength(1);
+    expect(host.sent).toHaveLength(1);
     expect(await reread(batch)).toMatchObject({ status: 'completed', progress: { sent: 1 } });
   });
 
@@ -281,7 +210,7 @@ describe('runBatch', () => {
       ],
     });
     expect(await run(batch)).toBe('finished');
-    expect(sent.map((message) => message.text)).toEqual(['fine']);
+    expect(host.sent.map((message) => message.text)).toEqual(['fine']);
     expect(await reread(batch)).toMatchObject({
       status: 'completed',
       results: [
@@ -293,11 +222,11 @@ describe('runBatch', () => {
 
   it('finishes when the batch or its session is gone', async () => {
     const batch = await stored({}, 1);
-    await data.batches.deleteBySession(session.id);
+    await host.data.batches.deleteBySession(host.session.id);
     expect(await run(batch)).toBe('finished');
     const orphan = await stored({}, 1);
-    await data.sessions.delete(session.id);
+    await host.data.sessions.delete(host.session.id);
     expect(await run(orphan)).toBe('finished');
-    expect(sent).toEqual([]);
+    expect(host.sent).toEqual([]);
   });
 });
