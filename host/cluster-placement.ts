@@ -107,8 +107,13 @@ export class ClusterPlacement {
     return null;
   }
 
-  /** A send for a session with no local runner: forwarded to its live owner, or adopted here when lapsed. */
-  async placeSend(command: CommandOf<'message.send'>, forwarded: boolean): Promise<'forwarded' | 'local'> {
+  /**
+   * A send or batch for a session with no local runner: forwarded to its live owner, or adopted here when lapsed.
+   */
+  async placeSend(
+    command: CommandOf<'message.send' | 'batch.run'>,
+    forwarded: boolean,
+  ): Promise<'forwarded' | 'local'> {
     const session = await this.deps.sessions.findById(command.sessionId);
     if (!session) return 'local';
     const owner = this.otherLiveOwner(session);

@@ -149,6 +149,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     outcomes,
     messages: data.messages,
     sessions: data.sessions,
+    data,
     fences: data.fences,
     events: recorder,
     clock,

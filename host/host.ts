@@ -3,6 +3,7 @@
  * HostGateway port. In the embedded mode functions call it directly; in aws mode through its RPC server.
  */
 
+import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
 import {
@@ -16,8 +17,10 @@ import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import type { Metrics } from '#shared/observability/metrics.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
+import type { DataStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 import type { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
+import { HostBatches } from './batches/host-batches.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
 import { sendMessage } from './messages/send-message.js';
@@ -29,11 +32,19 @@ import { SessionStatusWriter } from './sessions/status-writer.js';
 
 /** How long a queued send waits for its (resuming or reconnecting) session to be ready before it fails. */
 const SEND_READY_WAIT_MS = 30_000;
+/** How often a batch waiting for its session to be ready (or for an item's outcome) looks again. */
+const BATCH_POLL_MS = 500;
+
+/** Waits `ms`, or less when `signal` aborts first (the host stopping). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  delay(ms, undefined, { signal, ref: false }).catch(() => undefined);
 
 export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
   metrics: Metrics;
   messages: MessageStore;
+  /** The data store the send use case works on: message batches send their items through it. */
+  data: DataStore;
   /** Settled sends are told here; waiting send requests (in-process, or over the RPC) listen. */
   outcomes: InProcessMessageOutcomes;
   /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
@@ -46,6 +57,7 @@ export class Host implements HostGateway {
   private readonly runners = new Map<string, SessionRunner>();
   private readonly sendsInFlight = new Set<string>();
   private readonly settled: SettledSends;
+  private readonly batches: HostBatches;
   private readonly placement: ClusterPlacement | null;
   private readonly deps: HostDeps;
 
@@ -60,6 +72,14 @@ export class Host implements HostGateway {
           endLocal: (id) => this.runners.get(id)?.shutdown() ?? Promise.resolve(),
         })
       : null;
+    const { data, commands, clock, logger, outcomes } = this.deps;
+    this.batches = new HostBatches({
+      send: { data, commands, clock, logger, outcomes },
+      isLocal: (id) => this.runners.has(id),
+      sleep,
+      random: deps.random ?? Math.random,
+      pollMs: BATCH_POLL_MS,
+    });
     this.operations = {
       ...sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) }),
       ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
@@ -77,6 +97,7 @@ export class Host implements HostGateway {
   readonly commandHandlers: CommandHandlers = {
     'session.start': (command, forwarded) => this.handleStart(command, forwarded),
     'message.send': (command, forwarded) => this.handleSend(command, forwarded),
+    'batch.run': (command, forwarded) => this.handleBatch(command, forwarded),
   };
 
   /** Carries out a command another host forwarded to this owner (or any queued command). */
@@ -124,6 +145,8 @@ export class Host implements HostGateway {
     this.runners.set(session.id, runner);
     this.deps.metrics.activeEngines.set(this.runners.size);
     await runner.launch();
+    // Batches of the session that were under way (before a restart, on a host that lost it, before a stop) go on.
+    void this.batches.resume(session.id);
   }
 
   /** Carries out a send command (see host/messages/send-message.ts); multi-node: where the session runs. */
@@ -144,6 +167,18 @@ export class Host implements HostGateway {
       },
       command,
     );
+  }
+
+  /**
+   * Carries out a batch command: the batch runs in the background where its session runs (multi-node: forwarded to
+   * the owner, or the session adopted here when its owner is gone), so the session's queued sends are not held
+   * behind it. A session not running here now resumes the batch when it is launched again.
+   */
+  async handleBatch(command: CommandOf<'batch.run'>, forwarded = false): Promise<void> {
+    if (this.placement && !this.runners.has(command.sessionId)) {
+      if ((await this.placement.placeSend(command, forwarded)) === 'forwarded') return;
+    }
+    if (this.runners.has(command.sessionId)) this.batches.run(command.sessionId, command.batchId);
   }
 
   /**
@@ -185,6 +220,7 @@ export class Host implements HostGateway {
    */
   async shutdown(): Promise<void> {
     this.placement?.beginShutdown();
+    await this.batches.stop();
     await Promise.allSettled([...this.runners.values()].map((runner) => runner.shutdown()));
     await this.deps.sink.drain();
     await this.placement?.releaseAll();

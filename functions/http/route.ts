@@ -77,7 +77,7 @@ export interface RouteDefinition<
   response?: Schema;
   /** A success answered with raw bytes instead of JSON (the OpenAPI document describes it so). */
   binaryResponse?: BinaryResponse;
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   /** Error statuses this route documents besides the common ones (never 501: that comes from `capability`). */
   errors?: readonly number[];
   /**
@@ -114,7 +114,7 @@ export interface AnyRoute {
   body?: Schema;
   response?: Schema;
   binaryResponse?: BinaryResponse;
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   errors?: readonly number[];
   capability?: EngineCapability;
   rateLimited?: boolean;

@@ -1,13 +1,16 @@
 /** The routes of the messages resource group (its Lambda), in the order the router tries them. */
 import type { AnyRoute } from '#functions/http/route.js';
+import { cancelBatchRoute } from './cancel-batch.route.js';
 import { deleteMessageRoute } from './delete-message.route.js';
 import { editMessageRoute } from './edit-message.route.js';
 import { forwardRoute } from './forward.route.js';
+import { getBatchRoute } from './get-batch.route.js';
 import { getMediaRoute } from './get-media.route.js';
 import { listMessagesRoute } from './list-messages.route.js';
 import { listReactionsRoute } from './list-reactions.route.js';
 import { reactRoute } from './react.route.js';
 import { replyRoute } from './reply.route.js';
+import { sendBulkRoute } from './send-bulk.route.js';
 import { sendContactRoute } from './send-contact.route.js';
 import { sendLocationRoute } from './send-location.route.js';
 import { sendTemplateRoute } from './send-template.route.js';
@@ -26,4 +29,7 @@ export const messageRoutes: readonly AnyRoute[] = [
   deleteMessageRoute,
   listReactionsRoute,
   getMediaRoute,
+  sendBulkRoute,
+  getBatchRoute,
+  cancelBatchRoute,
 ];

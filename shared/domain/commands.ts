@@ -21,7 +21,22 @@ export const SendMessageCommand = z.object({
   requestedAt: z.iso.datetime({ offset: true }),
 });
 
-export const SessionCommand = z.discriminatedUnion('type', [StartSessionCommand, SendMessageCommand]);
+/**
+ * Run the session's message batch `batchId` (its stored row says what to send and how far it got). The host that runs
+ * the session sends it item by item; running it again where it already runs, or once it finished, does nothing.
+ */
+export const RunBatchCommand = z.object({
+  type: z.literal('batch.run'),
+  sessionId: Uuid,
+  batchId: z.string().min(1).max(100),
+  requestedAt: z.iso.datetime({ offset: true }),
+});
+
+export const SessionCommand = z.discriminatedUnion('type', [
+  StartSessionCommand,
+  SendMessageCommand,
+  RunBatchCommand,
+]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandType = SessionCommand['type'];
 export type CommandOf<T extends SessionCommandType> = Extract<SessionCommand, { type: T }>;

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'TEMPLATE_LIMIT'
   | 'TEMPLATE_VARIABLES_MISSING'
   | 'TEMPLATE_RENDER_TOO_LONG'
+  | 'BATCH_ID_TAKEN'
+  | 'BATCH_FINISHED'
   | 'SESSION_NOT_STARTED'
   | 'SESSION_ALREADY_STARTED'
   | 'SESSION_NOT_READY'
@@ -44,6 +46,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'SEND_PACING_LIMITED'
+  | 'BATCH_LIMIT'
   | 'ENGINE_UNSUPPORTED'
   | 'SESSION_LOGOUT_INCOMPLETE'
   | 'SESSION_STOP_INCOMPLETE'
@@ -186,11 +189,17 @@ export class UnprocessableError extends AppError {
   readonly status = 422;
 }
 
-/** 429: too many requests; carries Retry-After. */
+/** 429: too many requests (or too much running at once: BATCH_LIMIT); carries Retry-After. */
 export class RateLimitedError extends AppError {
   readonly status = 429;
-  constructor(retryAfterSeconds: number) {
-    super('RATE_LIMITED', 'Too many requests', {
+  constructor(
+    retryAfterSeconds: number,
+    reason: { code: 'RATE_LIMITED' | 'BATCH_LIMIT'; message: string } = {
+      code: 'RATE_LIMITED',
+      message: 'Too many requests',
+    },
+  ) {
+    super(reason.code, reason.message, {
       retryable: true,
       headers: { 'retry-after': String(retryAfterSeconds) },
       details: { retryAfterSeconds },

@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from './api-key-store.port.js';
 import type { AuditLogStore } from './audit-log-store.port.js';
 import type { AutomationRuleStore } from './automation-rule-store.port.js';
+import type { BatchStore } from './batch-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { IdentityStore } from './identity-store.port.js';
@@ -22,7 +23,7 @@ export interface MainStore {
 
 /**
  * The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules, message
- * templates; the rest as they land.
+ * templates, send idempotency keys, message batches; the rest as they land.
  */
 export interface DataStore {
   readonly sessions: SessionStore;
@@ -40,6 +41,8 @@ export interface DataStore {
   readonly identities: IdentityStore;
   /** Send pacing: the day's accepted sends and the breaker, per session (written only with SEND_PACING_ENABLED). */
   readonly sendPacing: SendPacingStore;
+  /** send-bulk jobs: what each holds and how far it got. */
+  readonly batches: BatchStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
 import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.js';
 import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
+import { batchStoreContract } from '#tests/contract/batch-store.contract.js';
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { identityStoreContract } from '#tests/contract/identity-store.contract.js';
@@ -22,6 +23,7 @@ import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contrac
 import { templateStoreContract } from '#tests/contract/template-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
 import {
+  aBatch,
   aMessage,
   anApiKey,
   anAutomationRule,
@@ -151,8 +153,13 @@ messageChatsContract('dynamodb', async () => {
   return { messages: data.messages, sessions: data.sessions, close };
 });
 
+batchStoreContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.batches, sessions: data.sessions, close };
+});
+
 describe('dynamodb stores', () => {
-  it('rejects a message, webhook, rule or template of an unknown session with NotFoundError, not a retryable 503', async () => {
+  it('rejects a message, webhook, rule, template or batch of an unknown session with NotFoundError, not a retryable 503', async () => {
     const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
     try {
       const unknown = '00000000-0000-4000-8000-000000000000';
@@ -168,6 +175,8 @@ describe('dynamodb stores', () => {
       await expect(data.templates.create(aTemplate({ sessionId: unknown }), cap)).rejects.toMatchObject(
         notFound,
       );
+      await expect(data.batches.create(aBatch({ sessionId: unknown }))).rejects.toMatchObject(notFound);
+      expect(await data.batches.countUnfinished()).toBe(0);
       const session = aSession();
       await data.sessions.create(session);
       expect(await data.messages.insert(aMessage({ sessionId: session.id }))).toBe(true);

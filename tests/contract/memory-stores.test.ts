@@ -6,6 +6,7 @@ import { aMessage } from '#tests/helpers/builders.js';
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -91,6 +92,11 @@ sendPacingStoreContract('memory', async () => {
 messageChatsContract('memory', async () => {
   const data = createMemoryDataStore();
   return { messages: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+batchStoreContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.batches, sessions: data.sessions, close: () => data.close() };
 });
 
 describe('memory stores lifecycle', () => {

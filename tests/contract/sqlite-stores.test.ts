@@ -16,6 +16,7 @@ import { aMessage, anApiKey, anAuditEntry, aSession } from '#tests/helpers/build
 import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -119,6 +120,11 @@ messageChatsContract('sqlite', async () => {
   return { messages: data.messages, sessions: data.sessions, close };
 });
 
+batchStoreContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.batches, sessions: data.sessions, close };
+});
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -183,6 +189,7 @@ describe('sqlite stores on disk', () => {
       '0009_send_idempotency_keys',
       '0010_identity_aliases',
       '0011_send_pacing',
+      '0012_message_batches',
     ]);
   });
 
@@ -211,6 +218,7 @@ describe('sqlite stores on disk', () => {
       '0009_send_idempotency_keys',
       '0010_identity_aliases',
       '0011_send_pacing',
+      '0012_message_batches',
     ]);
   });
 

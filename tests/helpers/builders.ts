@@ -8,6 +8,7 @@ import type { AuditEntry } from '#shared/domain/audit.js';
 import type { AutomationRule } from '#shared/domain/automation-rule.js';
 import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
+import { type BulkItem, type MessageBatch, newBatch } from '#shared/domain/message-batch.js';
 import type { Session } from '#shared/domain/session.js';
 import type { Template } from '#shared/domain/template.js';
 import type { DeliveryFailure, Webhook } from '#shared/domain/webhook.js';
@@ -164,6 +165,25 @@ export function aTemplate(overrides: Partial<Template> = {}): Template {
     updatedAt: createdAt,
     ...overrides,
   };
+}
+
+/** A pending batch of `items` texts (to numbered chats, `Hi {{name}} #<i>` with a name), unique ids, no delay jitter. */
+export function aBatch(overrides: Partial<MessageBatch> = {}, items = 2): MessageBatch {
+  const messages: BulkItem[] = Array.from({ length: items }, (_item, i) => ({
+    chatId: `1555000${String(1000 + i)}@c.us`,
+    type: 'text',
+    content: { text: `Hi {{name}} #${i}` },
+    variables: { name: `Ada ${i}` },
+  }));
+  const base = newBatch({
+    id: randomUUID(),
+    batchId: `batch_${randomBytes(6).toString('hex')}`,
+    sessionId: randomUUID(),
+    messages: overrides.messages ?? messages,
+    options: { delayBetweenMessages: 1000, randomizeDelay: false, stopOnError: false },
+    now: overrides.createdAt ?? new Date().toISOString(),
+  });
+  return { ...base, ...overrides };
 }
 
 /** A delivery that exhausted 3 attempts against a 503, with a unique idempotency key. */

@@ -18,6 +18,7 @@ import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-sto
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
+  createMemoryDataStore,
   MemoryAuditLogStore,
   MemoryMessageStore,
   MemorySessionStore,
@@ -118,6 +119,12 @@ export async function startClusterNode(
     sessions: shared.sessions,
     messages: shared.messages,
     fences: shared.fences,
+    data: {
+      ...createMemoryDataStore(),
+      sessions: shared.sessions,
+      messages: shared.messages,
+      fences: shared.fences,
+    },
     events: recorder,
     clock,
     logger: silentLogger,

@@ -86,6 +86,7 @@ class TestEngine implements MessagingEngine {
   async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     if (this.closed) throw new Error('connection closed');
     if (this.network.refusesSends(this.session.id)) throw new Error('send refused by the network');
+    if (this.network.refusedChats.has(message.chatId)) throw new Error('the network refused the message');
     this.network.recordSent(this.session.id, message);
     return { timestamp: Math.floor(Date.now() / 1000) };
   }

@@ -145,6 +145,8 @@ export class TestNetwork {
 
   /** Messages the sessions sent, in order, as the network received them. */
   readonly sent = new Map<string, OutgoingMessage[]>();
+  /** Chats the network refuses messages to: a send to one fails (as a blocked or unknown number would). */
+  readonly refusedChats = new Set<string>();
 
   recordSent(sessionId: string, message: OutgoingMessage): void {
     this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), message]);

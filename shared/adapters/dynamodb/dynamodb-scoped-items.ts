@@ -19,6 +19,7 @@ import {
   isConditionFailed,
   putNew,
   queryAll,
+  sessionExistsCheck,
   setExpression,
 } from './dynamodb-support.js';
 
@@ -103,7 +104,7 @@ export class DynamoDbScopedItems<T extends Scoped> {
     };
     try {
       await this.transact([
-        this.sessionCheck(record.sessionId),
+        sessionExistsCheck(this.table, record.sessionId),
         counter,
         putNew(this.table, item),
         ...companions.map((companion) => companion.write),
@@ -231,16 +232,5 @@ export class DynamoDbScopedItems<T extends Scoped> {
 
   private partition(sessionId: string): string {
     return `${this.spec.family}#${sessionId}`;
-  }
-
-  /** The session row must exist, as for messages: nothing is written for an unknown or deleted session. */
-  private sessionCheck(sessionId: string) {
-    return {
-      ConditionCheck: {
-        TableName: this.table,
-        Key: { pk: 'SESSIONS', sk: `SESSION#${sessionId}` },
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    };
   }
 }

@@ -9,6 +9,7 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
+import { DynamoDbBatchStore } from './dynamodb-batch-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbIdentityStore } from './dynamodb-identity-store.js';
@@ -69,6 +70,7 @@ export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOpti
     sendIdempotency: new DynamoDbSendIdempotencyStore(doc, table),
     identities: new DynamoDbIdentityStore(doc, table),
     sendPacing: new DynamoDbSendPacingStore(doc, table),
+    batches: new DynamoDbBatchStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

@@ -193,6 +193,20 @@ export async function deletePartition(
   return sortKeys;
 }
 
+/**
+ * A transaction's check that the session row exists: nothing a session owns is written for an unknown or deleted
+ * session.
+ */
+export function sessionExistsCheck(table: string, sessionId: string) {
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: { pk: 'SESSIONS', sk: `SESSION#${sessionId}` },
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
+}
+
 /** A transaction's Put that only creates: its condition fails where an item with that key stands already. */
 export function putNew(table: string, item: Item) {
   return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };

@@ -39,6 +39,10 @@
  *                    streak `failures`, `openUntil` (epoch ms) while the breaker is open, `ttl` (epoch s, a week past
  *                    the day or the cooldown): changed by conditional updates (dynamodb-send-pacing-store.ts); reads
  *                    compare `day` and `openUntil`, never relying on TTL.
+ * - message batch    pk `BATCHES#<sessionId>`, sk `BATCH#<batchId>` (snake_case columns of batch-rows.ts, its
+ *                    items left out; the conditional put keeps batchIds unique per session); the items' JSON in
+ *                    parts sk `BATCHPART#<batchId>#<i>` (`v`), written in the same transaction. While unfinished:
+ *                    gsi1pk `BATCHES#UNFINISHED`, gsi1sk `<sessionId>#<created_at>#<batchId>` (cap count, resume).
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

@@ -7,6 +7,7 @@ import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
+import { MemoryBatchStore } from './memory-batch-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryIdentityStore } from './memory-identity-store.js';
@@ -21,6 +22,7 @@ import { MemoryWebhookStore } from './memory-webhook-store.js';
 export { MemoryApiKeyStore } from './memory-api-key-store.js';
 export { MemoryAuditLogStore } from './memory-audit-log-store.js';
 export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
+export { MemoryBatchStore } from './memory-batch-store.js';
 export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
@@ -54,7 +56,7 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, failures, rules, templates). */
+/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, failures, rules, templates, …). */
 export function createMemoryDataStore(): DataStore {
   const outbox = new MemoryEventOutbox();
   return {
@@ -69,6 +71,7 @@ export function createMemoryDataStore(): DataStore {
     sendIdempotency: new MemorySendIdempotencyStore(),
     identities: new MemoryIdentityStore(),
     sendPacing: new MemorySendPacingStore(),
+    batches: new MemoryBatchStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Schema of the data store: sessions, teardown fences, messages, webhooks and their delivery failures, automation
- * rules and their cooldowns. Timestamps are ISO-8601 UTC strings, so text order is time order; `config`,
- * `metadata`, `events`, `headers`, `filters` and `conditions` are JSON text.
+ * rules and their cooldowns, templates, send idempotency keys, message batches. Timestamps are ISO-8601 UTC
+ * strings, so text order is time order; `config`, `metadata`, `events`, `headers`, `filters`, `conditions` and the
+ * batches' `messages`, `options`, `progress` and `results` are JSON text.
  */
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
@@ -255,6 +256,32 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
           failures INTEGER NOT NULL DEFAULT 0,
           open_until INTEGER
         );
+      `);
+    },
+  },
+  {
+    id: '0012_message_batches',
+    up(db: SqliteDb): void {
+      // A send-bulk job (spec "Message batch (stored job)", snake_case columns); batch_id is unique per session.
+      // The status index serves the concurrency cap's count and a session's unfinished batches at resume.
+      db.exec(`
+        CREATE TABLE message_batches (
+          id TEXT PRIMARY KEY,
+          batch_id TEXT NOT NULL,
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          status TEXT NOT NULL DEFAULT 'pending',
+          messages TEXT NOT NULL,
+          options TEXT NOT NULL,
+          progress TEXT NOT NULL,
+          results TEXT NOT NULL DEFAULT '[]',
+          current_index INTEGER NOT NULL DEFAULT 0,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          started_at TEXT,
+          completed_at TEXT
+        );
+        CREATE UNIQUE INDEX idx_message_batches_batch_id ON message_batches (session_id, batch_id);
+        CREATE INDEX idx_message_batches_status ON message_batches (status, session_id, created_at);
       `);
     },
   },

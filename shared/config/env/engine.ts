@@ -11,4 +11,6 @@ export const EngineEnv = z.object({
   BAILEYS_CONNECT_TIMEOUT_MS: limit(20_000),
   ENGINE_TEARDOWN_TIMEOUT_MS: limit(10_000),
   SEND_WAIT_MS: limit(5_000),
+  /** Message batches (send-bulk) under way at once, across sessions; another is refused with 429 BATCH_LIMIT. */
+  BULK_MAX_CONCURRENT_BATCHES: limit(50),
 });

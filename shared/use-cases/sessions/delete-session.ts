@@ -26,6 +26,7 @@ export async function deleteSession(
   await deps.data.sendPacing.deleteBySession(id);
   // After the rows that point at them: a failure part-way never leaves a row whose media is gone.
   await deps.media.deleteBySession(id);
+  await deps.data.batches.deleteBySession(id);
   await deps.data.sessions.delete(id);
   await deps.audit.record(caller, { action: 'session_deleted', sessionId: id, sessionName: session.name });
 }

@@ -45,7 +45,7 @@ function setUp(send: (command: CommandOf<'message.send'>) => Promise<void>) {
   const commands = new CommandQueue(queue);
   consumer = new CommandConsumer(
     commands,
-    { 'message.send': send, 'session.start': async () => {} },
+    { 'message.send': send, 'session.start': async () => {}, 'batch.run': async () => {} },
     silentLogger,
     createMetrics(),
     { waitTimeSeconds: 1, visibilityTimeoutSeconds: 30, maxMessages: 10 },

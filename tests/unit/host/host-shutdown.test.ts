@@ -17,6 +17,7 @@ import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import {
+  createMemoryDataStore,
   MemoryAuditLogStore,
   MemorySessionStore,
   MemoryTeardownFenceStore,
@@ -76,6 +77,7 @@ describe('Host.shutdown', () => {
       outcomes: new InProcessMessageOutcomes(),
       sessions,
       messages,
+      data: { ...createMemoryDataStore(), sessions, messages },
       fences: new MemoryTeardownFenceStore(),
       events: recorder,
       clock: systemClock,

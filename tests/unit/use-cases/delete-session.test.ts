@@ -1,7 +1,7 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
- * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys, send pacing state and
- * archived media, and nothing of another session.
+ * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys, send pacing state,
+ * message batches and archived media, and nothing of another session.
  */
 import { describe, expect, it } from '@jest/globals';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
@@ -12,13 +12,20 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { deleteSession } from '#shared/use-cases/sessions/delete-session.js';
-import { aMessage, anAutomationRule, aSession, aTemplate, aWebhook } from '#tests/helpers/builders.js';
+import {
+  aBatch,
+  aMessage,
+  anAutomationRule,
+  aSession,
+  aTemplate,
+  aWebhook,
+} from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks, rules, templates, send keys, pacing and media with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules, templates, send keys, pacing, batches and media with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
     const media = new MemoryMediaStorage();
     const paths = new Map<string, string>();
@@ -50,6 +57,7 @@ describe('deleteSession', () => {
         clock.now(),
       );
       await data.sendPacing.recordFailure(session.id, { threshold: 5, cooldownMs: 1000, now: 0 });
+      await data.batches.create(aBatch({ sessionId: session.id, batchId: 'b' }));
     }
 
     await deleteSession({ data, media, host, audit, clock }, SYSTEM_CALLER, gone.id);
@@ -70,5 +78,7 @@ describe('deleteSession', () => {
     expect(await data.sendPacing.deleteBySession(kept.id)).toBe(1);
     expect(await media.stat(paths.get(gone.id) ?? '')).toBeNull();
     expect(await media.stat(paths.get(kept.id) ?? '')).toMatchObject({ size: 3, mimetype: 'image/jpeg' });
+    expect(await data.batches.find(gone.id, 'b')).toBeNull();
+    expect(await data.batches.listUnfinished(kept.id)).toHaveLength(1);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * BatchStore over the data SQLite file: one row per batch (batch-rows.ts). batch_id is unique per session by a
+ * UNIQUE index, so two racing creates cannot both take it; `update` is one conditional UPDATE, a compare-and-set.
+ */
+import type Database from 'better-sqlite3';
+import { type BatchRow, batchChanges, fromBatchRow, toBatchRow } from '#shared/adapters/batch-rows.js';
+import type { BatchVersion, MessageBatch } from '#shared/domain/message-batch.js';
+import { NotFoundError } from '#shared/errors/app-error.js';
+import { type BatchStore, batchIdTaken } from '#shared/ports/batch-store.port.js';
+import type { SqliteDb } from './sqlite-database.js';
+import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+
+const STORE = 'Batch store';
+const UNFINISHED = "status IN ('pending', 'processing')";
+
+/** Batches in SQLite; a session's batches go with it (ON DELETE CASCADE). */
+export class SqliteBatchStore implements BatchStore {
+  private readonly insert: Database.Statement<BatchRow>;
+  private readonly select: Database.Statement<[string, string], BatchRow>;
+  private readonly selectUnfinished: Database.Statement<[string], BatchRow>;
+  private readonly countAll: Database.Statement<[], { n: number }>;
+  private readonly compareAndSet: Database.Statement<Record<string, unknown>>;
+  private readonly deleteSession: Database.Statement<[string]>;
+
+  constructor(db: SqliteDb) {
+    this.insert = db.prepare(
+      `INSERT INTO message_batches (id, batch_id, session_id, status, messages, options, progress, results,
+         current_index, created_at, updated_at, started_at, completed_at)
+       VALUES (@id, @batch_id, @session_id, @status, @messages, @options, @progress, @results, @current_index,
+         @created_at, @updated_at, @started_at, @completed_at)`,
+    );
+    this.select = db.prepare('SELECT * FROM message_batches WHERE session_id = ? AND batch_id = ?');
+    this.selectUnfinished = db.prepare(
+      `SELECT * FROM message_batches WHERE session_id = ? AND ${UNFINISHED} ORDER BY created_at, batch_id`,
+    );
+    this.countAll = db.prepare(`SELECT COUNT(*) AS n FROM message_batches WHERE ${UNFINISHED}`);
+    this.compareAndSet = db.prepare(
+      `UPDATE message_batches SET status = @status, progress = @progress, results = @results,
+         current_index = @current_index, updated_at = @updated_at, started_at = @started_at,
+         completed_at = @completed_at
+       WHERE session_id = @session_id AND batch_id = @batch_id
+         AND status = @expected_status AND current_index = @expected_index`,
+    );
+    this.deleteSession = db.prepare('DELETE FROM message_batches WHERE session_id = ?');
+  }
+
+  async create(batch: MessageBatch): Promise<void> {
+    runSql(
+      STORE,
+      () => {
+        try {
+          this.insert.run(toBatchRow(batch));
+        } catch (error) {
+          if (isForeignKeyViolation(error)) {
+            throw new NotFoundError(`Session ${batch.sessionId} not found`, { cause: error });
+          }
+          throw error;
+        }
+      },
+      (target) => (target === 'message_batches.session_id' ? batchIdTaken(batch.batchId) : undefined),
+    );
+  }
+
+  async find(sessionId: string, batchId: string): Promise<MessageBatch | null> {
+    return runSql(STORE, () => {
+      const row = this.select.get(sessionId, batchId);
+      return row === undefined ? null : fromBatchRow(row);
+    });
+  }
+
+  async listUnfinished(sessionId: string): Promise<MessageBatch[]> {
+    return runSql(STORE, () => this.selectUnfinished.all(sessionId).map(fromBatchRow));
+  }
+
+  async countUnfinished(): Promise<number> {
+    return runSql(STORE, () => this.countAll.get()?.n ?? 0);
+  }
+
+  async update(batch: MessageBatch, expected: BatchVersion): Promise<boolean> {
+    const params = {
+      ...batchChanges(batch),
+      session_id: batch.sessionId,
+      batch_id: batch.batchId,
+      expected_status: expected.status,
+      expected_index: expected.currentIndex,
+    };
+    return runSql(STORE, () => this.compareAndSet.run(params).changes > 0);
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    return runSql(STORE, () => this.deleteSession.run(sessionId).changes);
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * Message batches (spec "Message batch (stored job)"; openwa-facts §2 SendBulkMessageDto, §3 "Bulk batch"): the
+ * stored job and the pure steps that move it on. A batch is sent one item after the other by the host that runs its
+ * session; `currentIndex` is the next item to send, `results` holds one entry per item done so far, in order, and
+ * `progress` always adds up to `total` (sent + failed + pending + cancelled).
+ */
+import { z } from 'zod';
+import { IsoTimestamp } from './common.js';
+import { ChatId } from './message.js';
+import { TEXT_MAX, TextContent } from './outgoing-content.js';
+import type { SendDraft } from './send-requests.js';
+import { TemplateVariablesInput } from './template.js';
+import { renderTemplate } from './template-rendering.js';
+
+export const BATCH_STATUSES = ['pending', 'processing', 'completed', 'cancelled', 'failed'] as const;
+export const BatchStatus = z.enum(BATCH_STATUSES);
+export type BatchStatus = z.infer<typeof BatchStatus>;
+
+/** The statuses a batch never leaves. */
+export const FINISHED_BATCH_STATUSES: ReadonlySet<BatchStatus> = new Set([
+  'completed',
+  'cancelled',
+  'failed',
+]);
+
+/** Items one batch may hold (openwa: 100). */
+export const BULK_MAX_ITEMS = 100;
+
+/** Item types openwa knows that are not sendable in a batch yet (media sends are being built). */
+const NOT_YET_SUPPORTED_TYPES: readonly string[] = ['image', 'video', 'audio', 'document'];
+
+/** A text item: `{{ name }}` placeholders of its text are filled from `variables` when it has them. */
+export const TextBulkItem = z.strictObject({
+  chatId: ChatId,
+  type: z.literal('text'),
+  content: z.strictObject({
+    text: z.string().min(1).max(TEXT_MAX),
+    mentions: TextContent.shape.mentions,
+  }),
+  variables: TemplateVariablesInput.optional(),
+});
+
+/**
+ * One message of a batch, by `type`. Media types join as further members of this union once media sends exist;
+ * until then they are refused by name rather than as an unknown type.
+ */
+export const BulkItem = z.discriminatedUnion('type', [TextBulkItem], {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const type = (issue.input as { type?: unknown } | undefined)?.type;
+    return typeof type === 'string' && NOT_YET_SUPPORTED_TYPES.includes(type)
+      ? `type '${type}' is not supported in batches yet: only 'text' items can be sent for now`
+      : "type must be 'text'";
+  },
+});
+export type BulkItem = z.infer<typeof BulkItem>;
+
+/**
+ * What an item sends: its text with every `{{ name }}` filled from `variables` when it has them (a text without
+ * variables goes out as written). Throws what rendering throws: TEMPLATE_VARIABLES_MISSING, TEMPLATE_RENDER_TOO_LONG.
+ */
+export function bulkItemDraft(item: BulkItem): SendDraft {
+  const { text, mentions } = item.content;
+  const rendered =
+    item.variables === undefined
+      ? text
+      : renderTemplate({ header: null, body: text, footer: null }, item.variables);
+  return { type: 'text', text: rendered, ...(mentions ? { mentions } : {}) };
+}
+
+/** How a batch paces and stops (openwa defaults: 3 s apart, randomized, going on after a failure). */
+export const BatchOptions = z.strictObject({
+  /** Milliseconds between two sends, 1000–60000. */
+  delayBetweenMessages: z.number().int().min(1000).max(60_000).default(3000),
+  /** Each wait is drawn between the delay and one and a half times it, so sends do not come at a fixed beat. */
+  randomizeDelay: z.boolean().default(true),
+  /** The first failed item fails the batch; the items after it are cancelled. */
+  stopOnError: z.boolean().default(false),
+});
+export type BatchOptions = z.infer<typeof BatchOptions>;
+
+export const BatchProgress = z.object({
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+  cancelled: z.number().int(),
+});
+export type BatchProgress = z.infer<typeof BatchProgress>;
+
+/** What became of one item: `messageId` is the network id of the message it sent. */
+export const BatchItemResult = z.object({
+  chatId: z.string(),
+  status: z.enum(['sent', 'failed']),
+  messageId: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  sentAt: IsoTimestamp.optional(),
+});
+export type BatchItemResult = z.infer<typeof BatchItemResult>;
+
+/** The stored job (its table's columns are the snake_case of these names). */
+export interface MessageBatch {
+  id: string;
+  /** The client's name for it (or `batch_<hex>`), unique per session. */
+  batchId: string;
+  sessionId: string;
+  status: BatchStatus;
+  messages: BulkItem[];
+  options: BatchOptions;
+  progress: BatchProgress;
+  results: BatchItemResult[];
+  /** The next item to send. */
+  currentIndex: number;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+/** The state a conditional batch write expects to find: what the writer read. */
+export interface BatchVersion {
+  status: BatchStatus;
+  currentIndex: number;
+}
+
+/** A batch's name, unique per session: it appears in the status URL, so only URL-safe characters. */
+export const BatchIdField = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._~-]+$/, 'must be letters, digits, . _ ~ or -')
+  .refine((id) => id !== '.' && id !== '..', 'must not be "." or ".."');
+
+/**
+ * The serialized items of one batch may take this many characters at most: a batch is stored whole (DynamoDB
+ * splits it into parts), and 100 texts of 4096 characters fit with room for their variables.
+ */
+export const BULK_MAX_CHARS = 1_000_000;
+
+/** POST …/messages/send-bulk (openwa SendBulkMessageDto). */
+export const SendBulkBody = z.strictObject({
+  batchId: BatchIdField.optional(),
+  messages: z
+    .array(BulkItem)
+    .min(1)
+    .max(BULK_MAX_ITEMS)
+    .refine(
+      (items) => JSON.stringify(items).length <= BULK_MAX_CHARS,
+      `the messages may take ${BULK_MAX_CHARS} characters at most (texts and variables together)`,
+    ),
+  options: BatchOptions.prefault({}),
+});
+export type SendBulkBody = z.infer<typeof SendBulkBody>;
+
+/** The 202 of send-bulk: the batch is stored and queued. */
+export const BulkAccepted = z
+  .object({
+    batchId: z.string(),
+    status: BatchStatus,
+    totalMessages: z.number().int(),
+    /** Now plus one delay per item (openwa's estimate). */
+    estimatedCompletionTime: IsoTimestamp,
+    statusUrl: z.string(),
+  })
+  .meta({ id: 'BulkAccepted' });
+export type BulkAccepted = z.infer<typeof BulkAccepted>;
+
+/** GET …/messages/batch/{batchId}: where a batch stands. */
+export const BatchStatusView = z
+  .object({
+    batchId: z.string(),
+    status: BatchStatus,
+    progress: BatchProgress,
+    results: z.array(BatchItemResult),
+    startedAt: IsoTimestamp.nullable(),
+    completedAt: IsoTimestamp.nullable(),
+  })
+  .meta({ id: 'BatchStatus' });
+export type BatchStatusView = z.infer<typeof BatchStatusView>;
+
+export function batchStatusView(batch: MessageBatch): BatchStatusView {
+  const { batchId, status, progress, results, startedAt, completedAt } = batch;
+  return { batchId, status, progress, results, startedAt, completedAt };
+}
+
+/** POST …/messages/batch/{batchId}/cancel: the batch as the cancel left it. */
+export const BatchCancelView = BatchStatusView.pick({ batchId: true, status: true, progress: true }).meta({
+  id: 'BatchCancelled',
+});
+export type BatchCancelView = z.infer<typeof BatchCancelView>;
+
+/** A new batch of `messages`, nothing sent yet. */
+export function newBatch(fields: {
+  id: string;
+  batchId: string;
+  sessionId: string;
+  messages: BulkItem[];
+  options: BatchOptions;
+  now: string;
+}): MessageBatch {
+  const total = fields.messages.length;
+  return {
+    id: fields.id,
+    batchId: fields.batchId,
+    sessionId: fields.sessionId,
+    status: 'pending',
+    messages: fields.messages,
+    options: fields.options,
+    progress: { total, sent: 0, failed: 0, pending: total, cancelled: 0 },
+    results: [],
+    currentIndex: 0,
+    createdAt: fields.now,
+    updatedAt: fields.now,
+    startedAt: null,
+    completedAt: null,
+  };
+}
+
+export function isBatchFinished(batch: { status: BatchStatus }): boolean {
+  return FINISHED_BATCH_STATUSES.has(batch.status);
+}
+
+/** What a conditional write of this batch expects to find. */
+export function versionOf(batch: MessageBatch): BatchVersion {
+  return { status: batch.status, currentIndex: batch.currentIndex };
+}
+
+/** The batch as its first send begins (a resumed one keeps its first start time). */
+export function startedBatch(batch: MessageBatch, now: string): MessageBatch {
+  return { ...batch, status: 'processing', startedAt: batch.startedAt ?? now, updatedAt: now };
+}
+
+/** Ends a batch: `status`, with every item not yet sent counted as cancelled. */
+export function endedBatch(batch: MessageBatch, status: BatchStatus, now: string): MessageBatch {
+  const { pending, cancelled } = batch.progress;
+  return {
+    ...batch,
+    status,
+    progress: { ...batch.progress, pending: 0, cancelled: cancelled + pending },
+    updatedAt: now,
+    completedAt: now,
+  };
+}
+
+/** A cancel: the items not sent yet (the one being sent included) are cancelled. */
+export function cancelledBatch(batch: MessageBatch, now: string): MessageBatch {
+  return endedBatch(batch, 'cancelled', now);
+}
+
+/**
+ * Records the outcome of item `currentIndex`. A processing batch completes with its last item, or fails at a failed
+ * one when `stopOnError` is set (the rest cancelled). A batch cancelled while the item was being sent stays
+ * cancelled, and the item moves from cancelled to what really became of it.
+ */
+export function recordedBatch(batch: MessageBatch, result: BatchItemResult, now: string): MessageBatch {
+  const progress = { ...batch.progress };
+  if (result.status === 'sent') progress.sent += 1;
+  else progress.failed += 1;
+  if (batch.status === 'cancelled') progress.cancelled -= 1;
+  else progress.pending -= 1;
+  const next: MessageBatch = {
+    ...batch,
+    progress,
+    results: [...batch.results, result],
+    currentIndex: batch.currentIndex + 1,
+    updatedAt: now,
+  };
+  if (batch.status !== 'processing') return next;
+  if (result.status === 'failed' && batch.options.stopOnError) return endedBatch(next, 'failed', now);
+  return next.currentIndex >= next.messages.length ? endedBatch(next, 'completed', now) : next;
+}
+
+/** How long to wait after an item before the next one; `random` is in [0, 1). */
+export function delayAfterItem(options: BatchOptions, random: number): number {
+  const base = options.delayBetweenMessages;
+  return options.randomizeDelay ? Math.round(base * (1 + random / 2)) : base;
+}
