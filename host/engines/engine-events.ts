@@ -31,8 +31,10 @@ export const InboundMessage = z.object({
   /** Epoch seconds. */
   timestamp: z.number(),
   pushName: z.string().nullable(),
-  /** What the kind carries beside its body (a location, contact cards, the message a reply quotes). */
+  /** What the kind carries beside its body (a location, contact cards, a file's description, a quote). */
   metadata: ReceivedMetadata.optional(),
+  /** The file of a media message, downloaded by the engine before the hand-over (absent when `media.omitted`). */
+  mediaBytes: z.instanceof(Uint8Array).optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 

@@ -7,6 +7,9 @@ import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';
 import { TestNetwork } from './test/test-network.js';
 
+/** How long the engine waits for a received file before storing its message without it. */
+const MEDIA_DOWNLOAD_TIMEOUT_MS = 60_000;
+
 export interface SelectedEngine {
   factory: EngineFactory;
   /** The test engine's network (ENGINE=test), for tests to act as the phone. */
@@ -32,6 +35,7 @@ export function selectEngine(
         logger: pino({ level: env.BAILEYS_LOG_LEVEL, base: { component: 'baileys' } }),
         messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
         connectTimeoutMs: env.BAILEYS_CONNECT_TIMEOUT_MS,
+        media: { maxBytes: env.MEDIA_DOWNLOAD_MAX_BYTES, timeoutMs: MEDIA_DOWNLOAD_TIMEOUT_MS },
       };
       // Baileys is loaded with the first session's engine (see DeferredEngineFactory).
       const factory = new DeferredEngineFactory(

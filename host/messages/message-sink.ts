@@ -8,13 +8,17 @@ import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engine
 import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
+import { MediaTooLargeError } from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
-import type { MediaStorage } from '#shared/ports/media-storage.port.js';
+import type { MediaStorage, StoredMedia } from '#shared/ports/media-storage.port.js';
 import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import { type ChangeReport, changeEvent } from './change-events.js';
+
+/** Network ids the archive takes as keys as they are; others are archived under the row's id. */
+const SAFE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Remembered pairings before the memo starts over (a bound on memory, not on correctness). */
 const KNOWN_ALIASES_MAX = 10_000;
@@ -60,8 +64,10 @@ export class MessageSink {
   }
 
   private async store(sessionId: string, inbound: InboundMessage): Promise<void> {
+    const id = randomUUID();
+    const file = await this.archive(sessionId, id, inbound);
     const message: Message = {
-      id: randomUUID(),
+      id,
       sessionId,
       waMessageId: inbound.waMessageId,
       chatId: inbound.chatId,
@@ -73,10 +79,10 @@ export class MessageSink {
       type: inbound.type,
       direction: 'incoming',
       timestamp: inbound.timestamp,
-      metadata: metadataOf(inbound),
+      metadata: metadataOf(file.inbound),
       status: 'delivered',
-      mediaPath: null,
-      mediaMimetype: null,
+      mediaPath: file.stored?.path ?? null,
+      mediaMimetype: file.stored?.mimetype ?? null,
       createdAt: this.deps.clock.now().toISOString(),
     };
     let entry: OutboxEntry | undefined;
@@ -90,6 +96,33 @@ export class MessageSink {
       return entry;
     });
     if (inserted && entry) await this.announce(entry);
+  }
+
+  /**
+   * Archives the file of a media message before its row is stored, under its network id (so a message the network
+   * delivers twice overwrites its own file instead of leaving a second one). A file over the archive's cap is
+   * described as omitted; a storage failure rejects, leaving the message unacknowledged for the network to resend.
+   */
+  private async archive(
+    sessionId: string,
+    id: string,
+    inbound: InboundMessage,
+  ): Promise<{ inbound: InboundMessage; stored: StoredMedia | null }> {
+    const media = inbound.metadata?.media;
+    if (!inbound.mediaBytes || !media) return { inbound, stored: null };
+    try {
+      const stored = await this.deps.media.put({
+        sessionId,
+        messageId: SAFE_KEY.test(inbound.waMessageId) ? inbound.waMessageId : id,
+        mimetype: media.mimetype,
+        data: inbound.mediaBytes,
+      });
+      return { inbound, stored };
+    } catch (error) {
+      if (!(error instanceof MediaTooLargeError)) throw error;
+      const omitted = { ...media, omitted: 'too_large' as const };
+      return { inbound: { ...inbound, metadata: { ...inbound.metadata, media: omitted } }, stored: null };
+    }
   }
 
   /**

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type Message, MessageStatus } from './message.js';
 import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
-import { LocationMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
+import { LocationMetadata, MediaMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
 import { SessionStatus } from './session.js';
 import { isGroupChat } from './wa-ids.js';
 
@@ -59,6 +59,8 @@ export const MessageEventData = z.object({
   vCards: VCardsMetadata.optional(),
   /** The message a reply quotes; `body` is `''` when it had no text, as a message's own body is. */
   quotedMessage: z.object({ id: z.string(), body: z.string() }).optional(),
+  /** A media message's file: its type, name and size (served by `GET …/messages/{chatId}/{messageId}/media`). */
+  media: MediaMetadata.optional(),
 });
 export type MessageEventData = z.infer<typeof MessageEventData>;
 
@@ -88,12 +90,14 @@ export function messageEventData(message: Message): MessageEventData {
  */
 function kindFields(
   metadata: Message['metadata'],
-): Pick<MessageEventData, 'location' | 'vCards' | 'quotedMessage'> {
+): Pick<MessageEventData, 'location' | 'vCards' | 'quotedMessage' | 'media'> {
   if (!metadata) return {};
   const location = LocationMetadata.safeParse(metadata.location).data;
   const vCards = VCardsMetadata.safeParse(metadata.vCards).data;
   const quoted = QuotedMetadata.safeParse(metadata.quotedMessage).data;
+  const media = MediaMetadata.safeParse(metadata.media).data;
   return {
+    ...(media ? { media } : {}),
     ...(location ? { location } : {}),
     ...(vCards ? { vCards } : {}),
     ...(quoted ? { quotedMessage: { id: quoted.id, body: quoted.body ?? '' } } : {}),

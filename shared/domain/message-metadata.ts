@@ -30,8 +30,24 @@ export type QuotedMetadata = z.infer<typeof QuotedMetadata>;
 /** The vCards of a contact card (one per contact shared). */
 export const VCardsMetadata = z.array(z.string());
 
+/**
+ * A message's file as the row describes it (the bytes are in the media archive under the row's `mediaPath`):
+ * its type, name and size; `omitted` when the file was not archived (`too_large` for MEDIA_DOWNLOAD_MAX_BYTES,
+ * `download_failed` when the network would not give it).
+ */
+export const MediaMetadata = z.object({
+  mimetype: z.string(),
+  filename: z.string().optional(),
+  sizeBytes: z.number().int().nonnegative().optional(),
+  /** Duration of audio and video, in seconds. */
+  seconds: z.number().int().nonnegative().optional(),
+  omitted: z.enum(['too_large', 'download_failed']).optional(),
+});
+export type MediaMetadata = z.infer<typeof MediaMetadata>;
+
 /** The kind-specific part of a received message's metadata. */
 export const ReceivedMetadata = z.object({
+  media: MediaMetadata.optional(),
   location: LocationMetadata.optional(),
   vCards: VCardsMetadata.optional(),
   quotedMessage: QuotedMetadata.optional(),

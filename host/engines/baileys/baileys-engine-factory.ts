@@ -5,6 +5,7 @@ import type { EngineEmitter } from '#host/engines/engine-events.js';
 import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysEngine } from './baileys-engine.js';
+import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { quietLibsignal } from './quiet-libsignal.js';
 import { assertReceiptPatch } from './receipt-patch.js';
 import { RecentMessages } from './recent-messages.js';
@@ -20,6 +21,8 @@ export interface BaileysFactoryOptions {
   messageStoreLimit: number;
   /** How long a new socket may take to reach the server's first stanza. */
   connectTimeoutMs: number;
+  /** Received media: the size cap (MEDIA_DOWNLOAD_MAX_BYTES) and the download deadline. */
+  media: InboundMediaOptions;
 }
 
 export class BaileysEngineFactory implements EngineFactory {
@@ -45,6 +48,7 @@ export class BaileysEngineFactory implements EngineFactory {
       logger: this.options.logger,
       recentMessages: this.recentMessages,
       connectTimeoutMs: this.options.connectTimeoutMs,
+      media: this.options.media,
     });
     // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
     this.engines.set(session.id, new Set([engine]));

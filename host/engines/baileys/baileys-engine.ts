@@ -13,6 +13,7 @@ import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
 import { BaileysConnection } from './baileys-connection.js';
 import { BaileysInbound } from './baileys-inbound.js';
+import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { BaileysPairing } from './baileys-pairing.js';
 import { BaileysSending } from './baileys-sending.js';
 import type { RecentMessages } from './recent-messages.js';
@@ -26,6 +27,8 @@ export interface BaileysEngineOptions {
   recentMessages: RecentMessages;
   /** How long a new socket may take to reach the server's first stanza (see BaileysConnection). */
   connectTimeoutMs: number;
+  /** Received media: the size cap and the download deadline. */
+  media: InboundMediaOptions;
 }
 
 export class BaileysEngine implements MessagingEngine {
@@ -39,7 +42,7 @@ export class BaileysEngine implements MessagingEngine {
     this.sending = new BaileysSending(session.id, socket, options.recentMessages);
     this.pairing = new BaileysPairing(socket);
     this.calls = new BaileysCalls(events);
-    const inbound = new BaileysInbound(events);
+    const inbound = new BaileysInbound(events, options.media);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
       webSocketUrl: options.webSocketUrl,

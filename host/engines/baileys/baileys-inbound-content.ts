@@ -1,16 +1,22 @@
 /**
  * What a contact's message holds, as the gateway stores it: its kind, body and kind-specific metadata
- * (shared/domain/message-metadata.ts). Received so far: texts (a reply is a text that quotes another message),
- * locations and contact cards. Media, reactions, edits, revokes and protocol messages are not: they need a media
- * archive and store changes of their own, and are dropped until then.
+ * (shared/domain/message-metadata.ts): texts (a reply is a text that quotes another message), locations, contact
+ * cards and media (image, video, audio, voice note, document, sticker: the caption as body, the file described in
+ * `metadata.media`; the engine downloads it). Reactions, edits and revokes change other messages
+ * (baileys-inbound-changes.ts); other protocol messages are not messages of a chat.
  */
 import { normalizeMessageContent, type proto } from '@whiskeysockets/baileys';
-import type { LocationMetadata, QuotedMetadata, ReceivedMetadata } from '#shared/domain/message-metadata.js';
+import type {
+  LocationMetadata,
+  MediaMetadata,
+  QuotedMetadata,
+  ReceivedMetadata,
+} from '#shared/domain/message-metadata.js';
 import { toNeutralJid } from './baileys-jids.js';
 
 /** A received message's kind (the stored `type`), body and metadata. */
 export interface InboundContent {
-  type: 'text' | 'location' | 'contact';
+  type: 'text' | 'location' | 'contact' | MediaType;
   body: string | null;
   metadata?: ReceivedMetadata;
 }
@@ -56,6 +62,8 @@ function kindOf(message: proto.IMessage | null | undefined): Kind | null {
       context: location.contextInfo,
     };
   }
+  const media = mediaOf(content);
+  if (media) return media;
   const card = content.contactMessage ?? content.contactsArrayMessage;
   const cards = content.contactMessage
     ? [content.contactMessage]
@@ -69,6 +77,51 @@ function kindOf(message: proto.IMessage | null | undefined): Kind | null {
     };
   }
   return null;
+}
+
+type MediaType = 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker';
+
+/** The fields every WhatsApp media message shares (what the kind reads). */
+interface MediaFields {
+  mimetype?: string | null;
+  fileLength?: number | Long | null;
+  caption?: string | null;
+  fileName?: string | null;
+  seconds?: number | null;
+  contextInfo?: proto.IContextInfo | null;
+}
+
+interface Long {
+  toNumber(): number;
+}
+
+/** A media message's kind: its caption as body, its file described (the bytes come with the download). */
+function mediaOf(content: proto.IMessage): Kind | null {
+  const document = content.documentMessage ?? content.documentWithCaptionMessage?.message?.documentMessage;
+  const found: Array<[MediaType, MediaFields | null | undefined]> = [
+    ['image', content.imageMessage],
+    ['video', content.videoMessage],
+    [content.audioMessage?.ptt ? 'voice' : 'audio', content.audioMessage],
+    ['document', document],
+    ['sticker', content.stickerMessage],
+  ];
+  const hit = found.find(([, fields]) => fields);
+  if (!hit?.[1]) return null;
+  const [type, fields] = hit;
+  const length = fields.fileLength;
+  const size =
+    length === null || length === undefined
+      ? undefined
+      : typeof length === 'number'
+        ? length
+        : length.toNumber();
+  const media: MediaMetadata = {
+    mimetype: fields.mimetype || 'application/octet-stream',
+    ...(fields.fileName ? { filename: fields.fileName } : {}),
+    ...(size !== undefined && Number.isFinite(size) ? { sizeBytes: size } : {}),
+    ...(fields.seconds ? { seconds: fields.seconds } : {}),
+  };
+  return { type, body: fields.caption || null, metadata: { media }, context: fields.contextInfo };
 }
 
 function locationOf(location: proto.Message.ILocationMessage): LocationMetadata {

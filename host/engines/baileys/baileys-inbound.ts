@@ -14,6 +14,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
 import type { EngineEmitter, InboundChange, InboundMessage } from '#host/engines/engine-events.js';
 import { changeFromBaileys } from './baileys-inbound-changes.js';
+import { type InboundMediaOptions, withMediaFile } from './baileys-inbound-media.js';
 import { aliasOf } from './baileys-jids.js';
 import { inboundFromBaileys, statusFromBaileys, statusFromOwnUpsert } from './baileys-messages.js';
 
@@ -28,7 +29,10 @@ export class BaileysInbound {
    */
   private readonly handOver: (message: InboundMessage | InboundChange) => Promise<void>;
 
-  constructor(private readonly events: EngineEmitter) {
+  constructor(
+    private readonly events: EngineEmitter,
+    private readonly media: InboundMediaOptions,
+  ) {
     this.handOver = AsyncResource.bind((item: InboundMessage | InboundChange) =>
       'change' in item ? this.events.receiveChange(item) : this.events.receive(item),
     );
@@ -39,7 +43,15 @@ export class BaileysInbound {
     this.reportAliases(message as WAMessage);
     const inbound = received(message as WAMessage, ownPhone(socket));
     this.handedOver.add(message);
-    if (inbound) await this.handOver(inbound);
+    if (inbound) await this.handOver(await this.complete(message as WAMessage, inbound));
+  }
+
+  /** A media message with its file downloaded (or its omission noted); anything else as it is. */
+  private complete(
+    message: WAMessage,
+    inbound: InboundMessage | InboundChange,
+  ): Promise<InboundMessage | InboundChange> {
+    return 'change' in inbound ? Promise.resolve(inbound) : withMediaFile(message, inbound, this.media);
   }
 
   private reportAliases(message: WAMessage): void {
@@ -60,7 +72,11 @@ export class BaileysInbound {
         this.reportAliases(message);
         const inbound = received(message, phone);
         // Nothing to hold an acknowledgement for here: a failure is logged by the runner.
-        if (inbound) void this.handOver(inbound).catch(() => undefined);
+        if (inbound) {
+          void this.complete(message, inbound)
+            .then((complete) => this.handOver(complete))
+            .catch(() => undefined);
+        }
       }
     });
     socket.ev.on('lid-mapping.update', ({ lid, pn }) => {

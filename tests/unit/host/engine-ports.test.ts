@@ -35,6 +35,7 @@ const baileys = () =>
     logger: pino({ level: 'silent' }),
     messageStoreLimit: 10,
     connectTimeoutMs: 1_000,
+    media: { maxBytes: 1024, timeoutMs: 1_000 },
   });
 
 const factories: [string, () => EngineFactory][] = [

@@ -1,0 +1,54 @@
+/**
+ * Downloads the file of a contact's media message before the message is handed over, through Baileys' real download
+ * path (the media host named in the message, decrypted and checked with the message's media key). The message is
+ * never held back by its file: one over the size cap is not fetched, and one the network will not give (gone,
+ * undecryptable, too slow) is described as omitted while the message itself is stored.
+ */
+import { downloadMediaMessage, type WAMessage } from '@whiskeysockets/baileys';
+import type { InboundMessage } from '#host/engines/engine-events.js';
+import type { MediaMetadata } from '#shared/domain/message-metadata.js';
+
+export interface InboundMediaOptions {
+  /** The archive's size cap (MEDIA_DOWNLOAD_MAX_BYTES): a larger file is not downloaded. */
+  maxBytes: number;
+  /** How long one download may take before the message is stored without its file. */
+  timeoutMs: number;
+}
+
+/** `inbound` with its file attached, or with `metadata.media.omitted` saying why there is none. */
+export async function withMediaFile(
+  message: WAMessage,
+  inbound: InboundMessage,
+  options: InboundMediaOptions,
+): Promise<InboundMessage> {
+  const media = inbound.metadata?.media;
+  if (!media) return inbound;
+  if ((media.sizeBytes ?? 0) > options.maxBytes) return omitted(inbound, media, 'too_large');
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const bytes = await Promise.race([
+      downloadMediaMessage(message, 'buffer', {}),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('media download timed out')), options.timeoutMs);
+      }),
+    ]);
+    if (bytes.byteLength > options.maxBytes) return omitted(inbound, media, 'too_large');
+    return {
+      ...inbound,
+      metadata: { ...inbound.metadata, media: { ...media, sizeBytes: bytes.byteLength } },
+      mediaBytes: Uint8Array.from(bytes),
+    };
+  } catch {
+    return omitted(inbound, media, 'download_failed');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function omitted(
+  inbound: InboundMessage,
+  media: MediaMetadata,
+  reason: NonNullable<MediaMetadata['omitted']>,
+): InboundMessage {
+  return { ...inbound, metadata: { ...inbound.metadata, media: { ...media, omitted: reason } } };
+}

@@ -1,0 +1,92 @@
+/**
+ * A contact's media, end to end: the simulated contact encrypts and uploads each file to the simulator's media host
+ * as WhatsApp does, the gateway's real Baileys client downloads and decrypts it before acknowledging the message,
+ * and the gateway stores the row (type, caption as body, `metadata.media`), archives the file and serves it back,
+ * byte for byte, from its media route; message.received describes the file.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
+import { linkSessionByQr } from '#tests/helpers/link-session.js';
+import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
+import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
+import { assertSimCaTrusted } from '#tests/wa-sim/tls/sim-tls.js';
+
+const PREFIX = `1556${String(process.pid % 10_000).padStart(4, '0')}`;
+const PHONE = `${PREFIX}001`;
+const CONTACT = `${PREFIX}900`;
+const CONTACT_ID = `${CONTACT}@c.us`;
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('Baileys inbound media against the simulator', () => {
+  let sim: SimulatorProcess;
+  let gw: TestGateway;
+  let sessionId: string;
+  const events: GatewayEvent[] = [];
+
+  beforeAll(async () => {
+    assertSimCaTrusted();
+    ({ sim, gw } = await startSimulatedGateway(events));
+    await sim.admin.ok('/contacts', { number: CONTACT, name: 'Carla' });
+    sessionId = (await linkSessionByQr(gw, sim, PHONE)).id;
+  }, 40_000);
+  afterAll(async () => {
+    await gw?.close();
+    await sim?.stop();
+  });
+
+  /** The contact sends `content`; resolves with the stored row and the event once published. */
+  async function contactSends(content: Record<string, unknown>) {
+    const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${CONTACT}/messages`, {
+      to: PHONE,
+      content,
+    });
+    const event = await waitFor(() => {
+      const found = events.find((e) => e.event === 'message.received' && e.data.id === id);
+      return found?.event === 'message.received' ? (found.data as MessageEventData) : undefined;
+    }, 20_000);
+    const page = await gw.request('GET', `/api/sessions/${sessionId}/messages?chatId=${CONTACT_ID}`);
+    const row = (page.body.messages as Message[]).find((m) => m.waMessageId === id) as Message;
+    return { id, event, row };
+  }
+
+  const served = (id: string) =>
+    fetch(`${gw.url}/api/sessions/${sessionId}/messages/${encodeURIComponent(CONTACT_ID)}/${id}/media`, {
+      headers: { 'x-api-key': gw.adminKey },
+    });
+
+  it.each([
+    ['image', { mimetype: 'image/png', caption: 'the view' }, 'image', 'the view'],
+    ['audio', { mimetype: 'audio/ogg; codecs=opus', ptt: true, seconds: 3 }, 'voice', null],
+    [
+      'document',
+      { mimetype: 'application/pdf', fileName: 'q3.pdf', caption: 'numbers' },
+      'document',
+      'numbers',
+    ],
+    ['sticker', { mimetype: 'image/webp' }, 'sticker', null],
+  ] as const)(
+    'stores, archives and serves a %s',
+    async (kind, fields, type, body) => {
+      const bytes = randomBytes(kind === 'document' ? 40_000 : 6_000);
+      const { id, event, row } = await contactSends({
+        type: kind,
+        data: bytes.toString('base64'),
+        ...fields,
+      });
+      expect(row).toMatchObject({ type, body, direction: 'incoming', mediaMimetype: expect.any(String) });
+      expect(row.mediaPath).toEqual(expect.stringContaining(sessionId));
+      expect(row.metadata?.media).toMatchObject({ mimetype: fields.mimetype, sizeBytes: bytes.length });
+      if ('fileName' in fields) expect(row.metadata?.media).toMatchObject({ filename: fields.fileName });
+      expect(event).toMatchObject({ type, media: { mimetype: fields.mimetype, sizeBytes: bytes.length } });
+      const file = await served(id);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes));
+    },
+    40_000,
+  );
+});
