@@ -143,9 +143,13 @@ describe('matchesFilters', () => {
       const withMedia = message({ media: { mimetype: 'image/jpeg' } });
       expect(passes(withMedia, { field: 'hasMedia', operator: 'is', value: true })).toBe(true);
       expect(passes(message(), { field: 'hasMedia', operator: 'is', value: false })).toBe(true);
-      expect(passes(message({ media: null } as Record<string, unknown>), { field: 'hasMedia', operator: 'is', value: true })).toBe(
-        false,
-      );
+      expect(
+        passes(message({ media: null } as Record<string, unknown>), {
+          field: 'hasMedia',
+          operator: 'is',
+          value: true,
+        }),
+      ).toBe(false);
     });
   });
 
