@@ -7,6 +7,7 @@ import { listMessagesRoute } from './list-messages.route.js';
 import { listReactionsRoute } from './list-reactions.route.js';
 import { reactRoute } from './react.route.js';
 import { replyRoute } from './reply.route.js';
+import { searchMessagesRoute } from './search-messages.route.js';
 import { sendContactRoute } from './send-contact.route.js';
 import { sendLocationRoute } from './send-location.route.js';
 import { sendTemplateRoute } from './send-template.route.js';
@@ -14,6 +15,7 @@ import { sendTextRoute } from './send-text.route.js';
 
 export const messageRoutes: readonly AnyRoute[] = [
   listMessagesRoute,
+  searchMessagesRoute,
   sendTextRoute,
   sendTemplateRoute,
   sendLocationRoute,

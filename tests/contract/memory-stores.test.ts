@@ -9,6 +9,7 @@ import { automationRuleStoreContract } from './automation-rule-store.contract.js
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
+import { messageReadsContract } from './message-reads.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
@@ -53,6 +54,11 @@ deliveryFailureStoreContract('memory', async () => {
 eventOutboxContract('memory', async () => {
   const data = createMemoryDataStore();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+messageReadsContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.messages, sessions: data.sessions, close: () => data.close() };
 });
 
 messageChangesContract('memory', async () => {

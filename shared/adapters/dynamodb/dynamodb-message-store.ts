@@ -2,6 +2,7 @@
  * Messages in DynamoDB. A message and its network-id lock item are written in one transaction (with a check
  * that the session exists), so (sessionId, waMessageId) stays unique. History pages query gsi1 (per session) or
  * gsi2 (per session and chat) newest first; `from` is a filter expression because it must also match `author`.
+ * Search reads the same indexes, a bounded number of items (dynamodb-message-search.ts).
  */
 import {
   type DynamoDBDocumentClient,
@@ -18,6 +19,8 @@ import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/e
 import type {
   ContentChange,
   MessageFilter,
+  MessageSearch,
+  MessageSearchPage,
   MessageStore,
   OutboxEntryOfChange,
   StatusChange,
@@ -25,6 +28,11 @@ import type {
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
 import { messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
+import {
+  DEFAULT_SEARCH_SCAN_LIMIT,
+  searchMessageItems,
+  searchTextAttribute,
+} from './dynamodb-message-search.js';
 import {
   batchDelete,
   cancellationCodes,
@@ -46,6 +54,8 @@ export class DynamoDbMessageStore implements MessageStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
+    /** Items a search reads at most (SEARCH_SCAN_LIMIT). */
+    private readonly searchScanLimit = DEFAULT_SEARCH_SCAN_LIMIT,
   ) {}
 
   insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
@@ -54,6 +64,7 @@ export class DynamoDbMessageStore implements MessageStore {
       const item = {
         ...copy(message),
         ...messageKey(message.id),
+        ...searchTextAttribute(message),
         gsi1pk: `MSG#${message.sessionId}`,
         gsi1sk: order,
         gsi2pk: `MSGCHAT#${message.sessionId}#${message.chatId}`,
@@ -126,6 +137,10 @@ export class DynamoDbMessageStore implements MessageStore {
       const { items, total } = await queryPage(this.doc, input, page);
       return { messages: items.map(toMessage), total };
     });
+  }
+
+  search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {
+    return guard(STORE, () => searchMessageItems(this.doc, this.table, search, page, this.searchScanLimit));
   }
 
   advanceStatus(
