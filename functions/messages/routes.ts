@@ -10,6 +10,7 @@ import { listMessagesRoute } from './list-messages.route.js';
 import { listReactionsRoute } from './list-reactions.route.js';
 import { reactRoute } from './react.route.js';
 import { replyRoute } from './reply.route.js';
+import { searchMessagesRoute } from './search-messages.route.js';
 import { sendBulkRoute } from './send-bulk.route.js';
 import { sendContactRoute } from './send-contact.route.js';
 import { sendLocationRoute } from './send-location.route.js';
@@ -18,6 +19,7 @@ import { sendTextRoute } from './send-text.route.js';
 
 export const messageRoutes: readonly AnyRoute[] = [
   listMessagesRoute,
+  searchMessagesRoute,
   sendTextRoute,
   sendTemplateRoute,
   sendLocationRoute,

@@ -1,6 +1,7 @@
 import type { Page } from '#shared/domain/common.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
 import type { MessageChange } from '#shared/domain/message-changes.js';
+import type { SearchTerm } from '#shared/domain/message-search.js';
 import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from './event-outbox.port.js';
 
 export interface MessageFilter {
@@ -15,6 +16,28 @@ export interface MessageFilter {
 export function filterIds(value: string | readonly string[] | undefined): readonly string[] {
   if (value === undefined) return [];
   return typeof value === 'string' ? [value] : value;
+}
+
+/** A full-text search of one session's messages (what matches: shared/domain/message-search.ts). */
+export interface MessageSearch {
+  sessionId: string;
+  chatId?: string;
+  /** At least one. */
+  terms: readonly SearchTerm[];
+  /** Matches are counted up to this many; past them the answer is `truncated`. */
+  maxMatches: number;
+}
+
+/** A page of search results. */
+export interface MessageSearchPage {
+  messages: Message[];
+  /** Matches found, at most `maxMatches`; a page never reaches past them. */
+  total: number;
+  /**
+   * The search stopped before it had looked at every message, so more may match: more than `maxMatches` did, or
+   * (DynamoDB) it read its budget of items first; `total` then counts what it found until it stopped.
+   */
+  truncated: boolean;
 }
 
 export type StatusChange =
@@ -50,6 +73,15 @@ export interface MessageStore {
   hasChat(sessionId: string, chatId: string): Promise<boolean>;
   /** Newest first (timestamp, then createdAt), with the unpaginated total. */
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }>;
+  /**
+   * Messages whose body matches the search, newest first. SQLite answers from a full-text index in the order rows
+   * were stored (the history order, except for a message stored after a later one or still without a timestamp);
+   * memory does the same. DynamoDB has no full-text index: it reads the session's (or chat's) history index newest
+   * first, at most its configured budget of items (SEARCH_SCAN_LIMIT, default 5,000), and answers what matched
+   * among them, `truncated` when items were left unread; each search costs about (items read × their average
+   * size ÷ 8 KB) read units, ½ unit per 4 KB of eventually consistent index reads.
+   */
+  search(search: MessageSearch, page: Page): Promise<MessageSearchPage>;
   /**
    * Advances the status of the row with this network id if `status` is later than its current one; `timestamp`
    * (epoch seconds) fills the row's timestamp when it has none yet (an outgoing message once it is sent), even when

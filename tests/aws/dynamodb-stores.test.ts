@@ -3,8 +3,11 @@
  * fresh tables under a unique prefix, deleted again on close, so tests never see each other's items.
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { messageKey } from '#shared/adapters/dynamodb/dynamodb-message-items.js';
 import { openDynamoDbDataStore, openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
 import { createTables, tableNames } from '#shared/adapters/dynamodb/dynamodb-tables.js';
+import { parseSearchQuery } from '#shared/domain/message-search.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
@@ -16,6 +19,7 @@ import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { identityStoreContract } from '#tests/contract/identity-store.contract.js';
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageChatsContract } from '#tests/contract/message-chats.contract.js';
+import { messageReadsContract } from '#tests/contract/message-reads.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from '#tests/contract/send-pacing-store.contract.js';
@@ -109,6 +113,11 @@ messageStoreContract('dynamodb', async () => {
 eventOutboxContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageReadsContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.messages, sessions: data.sessions, close };
 });
 
 messageChangesContract('dynamodb', async () => {
@@ -225,6 +234,58 @@ describe('dynamodb stores', () => {
       expect((await data.messages.list({ sessionId: session.id }, { limit: 10, offset: 0 })).total).toBe(1);
     } finally {
       await close();
+    }
+  });
+
+  it('searches only the newest SEARCH_SCAN_LIMIT items of the history index and says truncated', async () => {
+    const { tablePrefix, drop } = await freshTables();
+    const data = openDynamoDbDataStore({ client, tablePrefix, searchScanLimit: 3 });
+    try {
+      const session = aSession();
+      await data.sessions.create(session);
+      const bodies = ['needle 1', 'needle 2', 'needle 3', 'needle 4', 'hay', 'needle 5', 'hay'];
+      for (const [i, body] of bodies.entries()) {
+        await data.messages.insert(aMessage({ sessionId: session.id, body, timestamp: i + 1 }));
+      }
+      const search = { sessionId: session.id, terms: parseSearchQuery('needle'), maxMatches: 1000 };
+      const page = { limit: 10, offset: 0 };
+      const bounded = await data.messages.search(search, page);
+      expect(bounded.messages.map((m) => m.body)).toEqual(['needle 5']);
+      expect(bounded).toMatchObject({ total: 1, truncated: true });
+      const whole = openDynamoDbDataStore({ client, tablePrefix, searchScanLimit: 8 });
+      expect(await whole.messages.search(search, page)).toMatchObject({ total: 5, truncated: false });
+      const chat = await data.messages.search({ ...search, chatId: '4915112345678@c.us' }, page);
+      expect(chat).toMatchObject({ total: 1, truncated: true });
+    } finally {
+      await data.close();
+      await drop();
+    }
+  });
+
+  it('finds a message stored before search existed (no searchText) by its body', async () => {
+    const { tablePrefix, drop } = await freshTables();
+    const data = openDynamoDbDataStore({ client, tablePrefix });
+    try {
+      const session = aSession();
+      await data.sessions.create(session);
+      const legacy = aMessage({ sessionId: session.id, body: 'Old Café note' });
+      const empty = aMessage({ sessionId: session.id, body: null, type: 'image' });
+      for (const message of [legacy, empty]) {
+        await data.messages.insert(message);
+        await DynamoDBDocumentClient.from(client).send(
+          new UpdateCommand({
+            TableName: tableNames(tablePrefix).data,
+            Key: messageKey(message.id),
+            UpdateExpression: 'REMOVE searchText',
+          }),
+        );
+      }
+      const search = { sessionId: session.id, terms: parseSearchQuery('cafe note'), maxMatches: 10 };
+      const found = await data.messages.search(search, { limit: 10, offset: 0 });
+      expect(found).toEqual({ messages: [legacy], total: 1, truncated: false });
+    } finally {
+      await data.close();
+      await drop();
     }
   });
 });

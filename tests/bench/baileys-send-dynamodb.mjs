@@ -9,21 +9,12 @@
 // factory's store for the DynamoDB one before the session starts; the adapters come from `npm run build`
 // (dist/shared). Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { enginePhase, warmUp, withLinkedGateway } from './baileys-send.mjs';
 import { IN_FLIGHT, RECEIPTS, TOTAL } from './baileys-send-support.mjs';
 import { round } from './baileys-support.mjs';
-import { cpuSeconds, ROOT } from './support.mjs';
+import { built, cpuSeconds } from './support.mjs';
 
 const TABLE_PREFIX = 'bench_';
-
-/** Imports one module of the adapter bundle that `npm run build` writes to dist/shared. */
-async function built(relative) {
-  const file = path.join(ROOT, 'dist/shared', relative);
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-  return import(pathToFileURL(file).href);
-}
 
 /** A DynamoDB client for DynamoDB Local that counts every request attempt by operation. */
 function countingClient(DynamoDBClient, endpoint) {

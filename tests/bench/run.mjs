@@ -7,6 +7,7 @@ import { baileysLink } from './baileys-link.mjs';
 import { baileysRss } from './baileys-rss.mjs';
 import { baileysSend } from './baileys-send.mjs';
 import { baileysSendDynamoDb } from './baileys-send-dynamodb.mjs';
+import { historySearch } from './history-search.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { lambdaBundles } from './lambda-bundles.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
@@ -70,6 +71,16 @@ const benches = {
   inbound: async () => {
     const r = await baileysInbound();
     return { ...r, goals: { sequentialP99Ms: '< 50' }, met: r.sequential.latencyMs.p99 < 50 };
+  },
+  // History (by chat, by sender) and full-text search over BENCH_HISTORY_ROWS (1,000,000) messages of one session in
+  // the embedded store; the search goal is judged on the mix of query kinds, each kind reported beside it.
+  history: async () => {
+    const r = await historySearch();
+    return {
+      ...r,
+      goals: { historyP99Ms: '< 20', searchP99Ms: '< 50' },
+      met: r.historyMs.byChat.p99 < 20 && r.historyMs.byFrom.p99 < 20 && r.searchMs.mixed.p99 < 50,
+    };
   },
   // Webhooks end to end in each mode: latency and fan-out rate (goals: embedded inline), and the reliability run.
   webhooks: async () => {

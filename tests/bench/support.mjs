@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +18,13 @@ export async function freePort() {
     });
     server.on('error', reject);
   });
+}
+
+/** Imports one module of the bundle that `npm run build` writes to dist/shared (adapters for benchmarks). */
+export async function built(relative) {
+  const file = path.join(ROOT, 'dist/shared', relative);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  return import(pathToFileURL(file).href);
 }
 
 export function tempDataDir() {

@@ -10,6 +10,7 @@ import { DATA_STORE_MIGRATIONS } from '#shared/adapters/sqlite/data-store.migrat
 import { MAIN_STORE_MIGRATIONS } from '#shared/adapters/sqlite/main-store.migrations.js';
 import { openSqlite, runMigrations } from '#shared/adapters/sqlite/sqlite-database.js';
 import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import { parseSearchQuery } from '#shared/domain/message-search.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { aMessage, anApiKey, anAuditEntry, aSession } from '#tests/helpers/builders.js';
@@ -22,6 +23,7 @@ import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageChatsContract } from './message-chats.contract.js';
+import { messageReadsContract } from './message-reads.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from './send-pacing-store.contract.js';
@@ -76,6 +78,11 @@ messageStoreContract('sqlite', async () => {
 eventOutboxContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageReadsContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.messages, sessions: data.sessions, close };
 });
 
 messageChangesContract('sqlite', async () => {
@@ -190,7 +197,44 @@ describe('sqlite stores on disk', () => {
       '0010_identity_aliases',
       '0011_send_pacing',
       '0012_message_batches',
+      '0013_message_search',
     ]);
+  });
+
+  it('indexes the messages stored before the search migration, which later changes keep up to date', async () => {
+    const file = path.join(dir, 'before-search.sqlite');
+    const db = openSqlite(file);
+    runMigrations(
+      db,
+      DATA_STORE_MIGRATIONS.filter((migration) => migration.id < '0010'),
+    );
+    db.close();
+    const session = aSession();
+    // The file still lacks the index: write the rows the way a gateway of that version did.
+    const legacy = new Database(file);
+    legacy
+      .prepare(
+        'INSERT INTO sessions (id, name, status, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(session.id, session.name, 'created', '{}', session.createdAt, session.updatedAt);
+    const insert = legacy.prepare(
+      `INSERT INTO messages (id, session_id, wa_message_id, chat_id, from_jid, to_jid, body, timestamp, created_at)
+       VALUES (?, ?, ?, 'c@c.us', 'c@c.us', 'me@c.us', ?, ?, ?)`,
+    );
+    insert.run('m1', session.id, 'W1', 'Old news from Zürich', 1, new Date(1000).toISOString());
+    insert.run('m2', session.id, 'W2', null, 2, new Date(2000).toISOString());
+    legacy.close();
+
+    const store = openSqliteDataStore(file);
+    const search = (q: string) =>
+      store.messages.search(
+        { sessionId: session.id, terms: parseSearchQuery(q), maxMatches: 10 },
+        { limit: 10, offset: 0 },
+      );
+    expect((await search('zurich news')).messages.map((m) => m.id)).toEqual(['m1']);
+    await store.messages.insert(aMessage({ id: 'm3', sessionId: session.id, body: 'fresh news' }));
+    expect((await search('news')).messages.map((m) => m.id)).toEqual(['m3', 'm1']);
+    await store.close();
   });
 
   it('treats re-running the migrations on a migrated file as a no-op', () => {
@@ -219,6 +263,7 @@ describe('sqlite stores on disk', () => {
       '0010_identity_aliases',
       '0011_send_pacing',
       '0012_message_batches',
+      '0013_message_search',
     ]);
   });
 

@@ -19,6 +19,7 @@ export type AwsEnv = Pick<
   | 'TABLE_PREFIX'
   | 'COMMAND_QUEUE_URL'
   | 'WEBHOOK_QUEUE_URL'
+  | 'SEARCH_SCAN_LIMIT'
 >;
 
 export interface AwsAdapters {
@@ -40,7 +41,7 @@ export function openAwsAdapters(env: AwsEnv): AwsAdapters {
   const sqs = new SQSClient({ region: env.AWS_REGION, ...endpoint(env.SQS_ENDPOINT) });
   const stores = { client: dynamoDb, tablePrefix: env.TABLE_PREFIX };
   const main = openDynamoDbMainStore(stores);
-  const data = openDynamoDbDataStore(stores);
+  const data = openDynamoDbDataStore({ ...stores, searchScanLimit: env.SEARCH_SCAN_LIMIT });
   return {
     main,
     data,

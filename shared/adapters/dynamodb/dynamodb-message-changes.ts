@@ -9,6 +9,7 @@ import { ConflictError } from '#shared/errors/app-error.js';
 import type { ContentChange, OutboxEntryOfChange } from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { messageKey, toMessage, waKey } from './dynamodb-message-items.js';
+import { searchTextAttribute } from './dynamodb-message-search.js';
 import { cancellationCodes, failedAt, getItem, isConditionFailed, putNew } from './dynamodb-support.js';
 
 const MAX_ATTEMPTS = 10;
@@ -42,7 +43,7 @@ export async function applyContentChange(
         revision === 0 ? 'attribute_not_exists(changeRevision)' : 'changeRevision = :revision',
       UpdateExpression:
         'SET #type = :type, body = :body, metadata = :metadata, mediaPath = :mediaPath, ' +
-        'mediaMimetype = :mediaMimetype, changeRevision = :next',
+        'mediaMimetype = :mediaMimetype, searchText = :searchText, changeRevision = :next',
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: {
         ...(revision === 0 ? {} : { ':revision': revision }),
@@ -51,6 +52,7 @@ export async function applyContentChange(
         ':metadata': message.metadata,
         ':mediaPath': message.mediaPath,
         ':mediaMimetype': message.mediaMimetype,
+        ':searchText': searchTextAttribute(message).searchText,
         ':next': revision + 1,
       },
     };

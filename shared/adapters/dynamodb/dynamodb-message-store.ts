@@ -2,6 +2,7 @@
  * Messages in DynamoDB. A message and its network-id lock item are written in one transaction (with a check
  * that the session exists), so (sessionId, waMessageId) stays unique. History pages query gsi1 (per session) or
  * gsi2 (per session and chat) newest first; `from` is a filter expression because it must also match `author`.
+ * Search reads the same indexes, a bounded number of items (dynamodb-message-search.ts).
  */
 import {
   type DynamoDBDocumentClient,
@@ -20,6 +21,8 @@ import {
   type ContentChange,
   filterIds,
   type MessageFilter,
+  type MessageSearch,
+  type MessageSearchPage,
   type MessageStore,
   type OutboxEntryOfChange,
   type StatusChange,
@@ -27,6 +30,11 @@ import {
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
 import { messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
+import {
+  DEFAULT_SEARCH_SCAN_LIMIT,
+  searchMessageItems,
+  searchTextAttribute,
+} from './dynamodb-message-search.js';
 import {
   batchDelete,
   cancellationCodes,
@@ -48,6 +56,8 @@ export class DynamoDbMessageStore implements MessageStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
+    /** Items a search reads at most (SEARCH_SCAN_LIMIT). */
+    private readonly searchScanLimit = DEFAULT_SEARCH_SCAN_LIMIT,
   ) {}
 
   insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
@@ -56,6 +66,7 @@ export class DynamoDbMessageStore implements MessageStore {
       const item = {
         ...copy(message),
         ...messageKey(message.id),
+        ...searchTextAttribute(message),
         gsi1pk: `MSG#${message.sessionId}`,
         gsi1sk: order,
         gsi2pk: `MSGCHAT#${message.sessionId}#${message.chatId}`,
@@ -162,6 +173,10 @@ export class DynamoDbMessageStore implements MessageStore {
       const { items, total } = await queryPage(this.doc, input, page);
       return { messages: items.map(toMessage), total };
     });
+  }
+
+  search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {
+    return guard(STORE, () => searchMessageItems(this.doc, this.table, search, page, this.searchScanLimit));
   }
 
   advanceStatus(

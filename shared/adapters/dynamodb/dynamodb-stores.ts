@@ -27,6 +27,8 @@ import { DynamoDbWebhookStore } from './dynamodb-webhook-store.js';
 export interface DynamoDbStoreOptions {
   client: DynamoDBClient;
   tablePrefix: string;
+  /** Items a message search reads at most (default DEFAULT_SEARCH_SCAN_LIMIT). */
+  searchScanLimit?: number;
 }
 
 function lifecycleOf(client: DynamoDBClient, table: string, store: string) {
@@ -55,13 +57,17 @@ export function openDynamoDbMainStore({ client, tablePrefix }: DynamoDbStoreOpti
 }
 
 /** The data store on `<tablePrefix>data`. */
-export function openDynamoDbDataStore({ client, tablePrefix }: DynamoDbStoreOptions): DataStore {
+export function openDynamoDbDataStore({
+  client,
+  tablePrefix,
+  searchScanLimit,
+}: DynamoDbStoreOptions): DataStore {
   const table = tableNames(tablePrefix).data;
   const doc = documentClient(client);
   return {
     sessions: new DynamoDbSessionStore(doc, table),
     fences: new DynamoDbTeardownFenceStore(doc, table),
-    messages: new DynamoDbMessageStore(doc, table),
+    messages: new DynamoDbMessageStore(doc, table, searchScanLimit),
     outbox: new DynamoDbEventOutbox(doc, table),
     webhooks: new DynamoDbWebhookStore(doc, table),
     deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),

@@ -12,7 +12,8 @@
  * - fence            pk `FENCE#<name>`, sk `FENCE`, `expiresAt` (ISO), `ttl` (epoch s) so DynamoDB TTL deletes
  *                    settled fences eventually; reads compare `expiresAt` and never rely on TTL having run.
  * - message          pk `MESSAGE#<id>`, sk `MESSAGE` (ids unique store-wide); gsi1pk `MSG#<sessionId>`,
- *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey).
+ *                    gsi2pk `MSGCHAT#<sessionId>#<chatId>`, both sks the history order key (see messageOrderKey);
+ *                    `searchText` the folded words of the body, which search filters on (dynamodb-message-search.ts).
  * - network id       pk `WAMSG#<sessionId>#<waMessageId>`, sk `LOCK`, `messageId`: written with the message in one
  *                    transaction; it deduplicates re-fired inbound messages and serves findByWaMessageId.
  * - outbox entry     pk `OUTBOX#<id>`, sk `OUTBOX`, the event as JSON text; gsi1pk `OUTBOX#<0-3>` (a shard of the

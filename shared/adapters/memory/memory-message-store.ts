@@ -2,12 +2,15 @@
 import type { Page } from '#shared/domain/common.js';
 import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
 import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
+import { matchesSearch, searchTextOf } from '#shared/domain/message-search.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
 import {
   type ContentChange,
   filterIds,
   type MessageFilter,
+  type MessageSearch,
+  type MessageSearchPage,
   type MessageStore,
   type OutboxEntryOfChange,
   type StatusChange,
@@ -116,6 +119,23 @@ export class MemoryMessageStore implements MessageStore {
     return {
       messages: matching.slice(page.offset, page.offset + page.limit).map(copyMessage),
       total: matching.length,
+    };
+  }
+
+  /** Newest stored first, as SQLite's index answers (the Map keeps insertion order, also across updates). */
+  async search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {
+    const found: Message[] = [];
+    for (const message of [...this.byId.values()].reverse()) {
+      if (found.length > search.maxMatches) break;
+      if (message.sessionId !== search.sessionId) continue;
+      if (search.chatId !== undefined && message.chatId !== search.chatId) continue;
+      if (matchesSearch(searchTextOf(message.body), search.terms)) found.push(message);
+    }
+    const total = Math.min(found.length, search.maxMatches);
+    return {
+      messages: found.slice(page.offset, Math.min(page.offset + page.limit, total)).map(copyMessage),
+      total,
+      truncated: found.length > search.maxMatches,
     };
   }
 

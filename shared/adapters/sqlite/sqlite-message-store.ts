@@ -1,7 +1,9 @@
 /**
  * MessageStore over the data SQLite file. Insert, the network-id lookup and the status advance run for every
  * inbound message and acknowledgement, so their statements are prepared once; `advanceStatus` reads and writes in
- * one IMMEDIATE transaction, so two acks racing (also across processes) never move a status backwards.
+ * one IMMEDIATE transaction, so two acks racing (also across processes) never move a status backwards. History pages
+ * and search are read by sqlite-message-reads.ts; the search index follows the table through triggers (migration
+ * 0010), so no write here has to know about it.
  */
 import type Database from 'better-sqlite3';
 import type { Page } from '#shared/domain/common.js';
@@ -10,18 +12,20 @@ import { isStatusAdvance } from '#shared/domain/message.js';
 import { applyMessageChange, type MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import {
-  type ContentChange,
-  filterIds,
-  type MessageFilter,
-  type MessageStore,
-  type OutboxEntryOfChange,
-  type StatusChange,
+import type {
+  ContentChange,
+  MessageFilter,
+  MessageSearch,
+  MessageSearchPage,
+  MessageStore,
+  OutboxEntryOfChange,
+  StatusChange,
 } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
+import { SqliteMessageReads } from './sqlite-message-reads.js';
 import { type MessageRow, toMessage, toRow } from './sqlite-message-rows.js';
-import { isForeignKeyViolation, runSql, StatementCache } from './sqlite-store-support.js';
+import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
 
 type AdvanceFn = (
   sessionId: string,
@@ -37,42 +41,13 @@ type ChangeFn = (
   outbox: OutboxEntryOfChange | undefined,
 ) => ContentChange;
 type InsertFn = (message: Message, outbox: OutboxEntryFor | undefined) => boolean;
-type ReadPageFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
 
 const STORE = 'Message store';
-
-/** The list order; every list index ends in these columns, so SQLite reads pages in index order. */
-const ORDER = 'ORDER BY timestamp DESC, created_at DESC, id DESC';
 
 function duplicateId(target: string): ConflictError {
   return target.startsWith('event_outbox.')
     ? new ConflictError('CONFLICT', 'An outbox entry with this id already exists')
     : new ConflictError('CONFLICT', 'A message with this id already exists');
-}
-
-/** `@name0, @name1, …` for `ids`, with their parameters added to `params`. */
-function placeholders(name: string, ids: readonly string[], params: Record<string, unknown>): string {
-  return ids
-    .map((id, i) => {
-      params[`${name}${i}`] = id;
-      return `@${name}${i}`;
-    })
-    .join(', ');
-}
-
-/** WHERE clause and parameters for a filter; the text depends only on which filters are set and how many ids. */
-function whereOf(filter: MessageFilter): { where: string; params: Record<string, unknown> } {
-  const conditions = ['session_id = @session_id'];
-  const params: Record<string, unknown> = { session_id: filter.sessionId };
-  const chats = filterIds(filter.chatId);
-  if (chats.length > 0) conditions.push(`chat_id IN (${placeholders('chat', chats, params)})`);
-  const senders = filterIds(filter.from);
-  if (senders.length > 0) {
-    // In a group message `from` is the group and `author` the participant; a sender filter means either.
-    const list = placeholders('from', senders, params);
-    conditions.push(`(from_jid IN (${list}) OR author IN (${list}))`);
-  }
-  return { where: `WHERE ${conditions.join(' AND ')}`, params };
 }
 
 /** Messages in SQLite, unique by (session, network id) when the network id is set. */
@@ -88,9 +63,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly changeTx: Database.Transaction<ChangeFn>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
   private readonly insertTx: Database.Transaction<InsertFn>;
-  private readonly readPage: Database.Transaction<ReadPageFn>;
-  private readonly rows: StatementCache<MessageRow>;
-  private readonly totals: StatementCache<{ total: number }>;
+  private readonly reads: SqliteMessageReads;
 
   constructor(
     db: SqliteDb,
@@ -140,8 +113,7 @@ export class SqliteMessageStore implements MessageStore {
         return { outcome: 'updated', message, previous };
       },
     );
-    this.rows = new StatementCache(db);
-    this.totals = new StatementCache(db);
+    this.reads = new SqliteMessageReads(db);
     this.advanceTx = db.transaction(
       (
         sessionId: string,
@@ -156,19 +128,6 @@ export class SqliteMessageStore implements MessageStore {
       if (this.insertRow.run(toRow(message)).changes === 0) return false;
       if (outbox) this.outbox.writeEntry(outbox(message));
       return true;
-    });
-    // A read transaction so the page and its total come from the same snapshot.
-    this.readPage = db.transaction((filter: MessageFilter, page: Page) => {
-      const { where, params } = whereOf(filter);
-      const total = this.totals.first(`SELECT COUNT(*) AS total FROM messages ${where}`, params)?.total ?? 0;
-      const messages = this.rows
-        .all(`SELECT * FROM messages ${where} ${ORDER} LIMIT @limit OFFSET @offset`, {
-          ...params,
-          limit: page.limit,
-          offset: page.offset,
-        })
-        .map(toMessage);
-      return { messages, total };
     });
   }
 
@@ -210,7 +169,11 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
-    return runSql(STORE, () => this.readPage.deferred(filter, page));
+    return runSql(STORE, () => this.reads.list(filter, page));
+  }
+
+  async search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {
+    return runSql(STORE, () => this.reads.search(search, page));
   }
 
   async advanceStatus(

@@ -3,7 +3,7 @@
  * DynamoDB, SQS and hosts that share sessions through leases, and needs the AWS resources named here.
  */
 import { z } from 'zod';
-import { choice, optionalUrl, text } from './fields.js';
+import { choice, limit, optionalUrl, text } from './fields.js';
 
 export const DeploymentEnv = z.object({
   DEPLOYMENT_MODE: choice(['embedded', 'aws'], 'embedded'),
@@ -17,4 +17,6 @@ export const DeploymentEnv = z.object({
   }),
   COMMAND_QUEUE_URL: optionalUrl,
   WEBHOOK_QUEUE_URL: optionalUrl,
+  /** Items a message search reads at most on DynamoDB, which has no full-text index (dynamodb-message-search.ts). */
+  SEARCH_SCAN_LIMIT: limit(5000),
 });
