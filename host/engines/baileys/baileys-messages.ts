@@ -17,8 +17,8 @@ import { preferPhone, toNeutralJid } from './baileys-jids.js';
 /**
  * A message a contact sent, as the port carries it (the kinds baileys-inbound-content.ts reads), or null for
  * everything else an upsert may hold: our own messages (sent here or from the phone), status posts and broadcast
- * lists, newsletter posts, notifications and call stubs (no message content), protocol messages (history-sync
- * notices, key shares, edits, revokes) and the kinds not received yet (media, reactions).
+ * lists, newsletter posts, notifications and call stubs (no message content), and protocol messages (history-sync
+ * notices, key shares; reactions, edits and revokes are changes: baileys-inbound-changes.ts).
  */
 export function inboundFromBaileys(message: WAMessage, ownPhone: string): InboundMessage | null {
   const key = message.key;

@@ -98,7 +98,7 @@ describe('replies', () => {
     });
   });
 
-  it('quotes a location by its name, and a message whose copy is missing or has no text with a null body', () => {
+  it('quotes a location by its name, an image by its caption, and a message whose copy is missing with a null body', () => {
     const quote = (quotedMessage?: proto.IMessage) =>
       received({
         extendedTextMessage: { text: 'ok', contextInfo: { stanzaId: 'Q1', quotedMessage } },
@@ -108,7 +108,8 @@ describe('replies', () => {
       body: 'Cafe',
     });
     expect(quote()).toEqual({ id: 'Q1', body: null });
-    expect(quote({ imageMessage: { caption: 'pic' } })).toEqual({ id: 'Q1', body: null });
+    expect(quote({ imageMessage: { caption: 'pic' } })).toEqual({ id: 'Q1', body: 'pic' });
+    expect(quote({ stickerMessage: {} })).toEqual({ id: 'Q1', body: null });
   });
 
   it('reads the quote of a location or contact card the same way', () => {

@@ -74,14 +74,25 @@ describe('inboundFromBaileys', () => {
     });
   });
 
-  it('ignores our own messages, status broadcasts and kinds not received yet (media)', () => {
+  it('ignores our own messages and status broadcasts, and reads media with its caption and file', () => {
     const own = message({ key: { id: 'X', remoteJid: '1555@s.whatsapp.net', fromMe: true } });
     const status = message({ key: { id: 'Y', remoteJid: 'status@broadcast', fromMe: false } });
+    expect([own, status].map((m) => inboundFromBaileys(m, '1'))).toEqual([null, null]);
     const image = message({
-      key: { id: 'Z', remoteJid: '1555@s.whatsapp.net', fromMe: false },
-      message: { imageMessage: {} },
+      key: { id: 'Z', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+      message: { imageMessage: { caption: 'look', mimetype: 'image/jpeg', fileLength: 1234 } },
     });
-    expect([own, status, image].map((m) => inboundFromBaileys(m, '1'))).toEqual([null, null, null]);
+    expect(inboundFromBaileys(image, '1')).toMatchObject({
+      type: 'image',
+      body: 'look',
+      metadata: { media: { mimetype: 'image/jpeg', sizeBytes: 1234 } },
+    });
+    // View-once media is unwrapped like any other: the gateway keeps what it received.
+    const viewOnce = message({
+      key: { id: 'V1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
+      message: { viewOnceMessage: { message: { imageMessage: { caption: 'once' } } } },
+    });
+    expect(inboundFromBaileys(viewOnce, '1')).toMatchObject({ type: 'image', body: 'once' });
   });
 
   // What Baileys upserts besides contacts' messages, in the shapes messages-recv.js builds them (most of them as
@@ -158,13 +169,6 @@ describe('inboundFromBaileys', () => {
             },
           },
         },
-      }),
-    ],
-    [
-      'a view-once image',
-      message({
-        key: { id: 'V1', remoteJid: '15557770001@s.whatsapp.net', fromMe: false },
-        message: { viewOnceMessage: { message: { imageMessage: { caption: 'look' } } } },
       }),
     ],
     [
