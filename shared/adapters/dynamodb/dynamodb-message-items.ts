@@ -1,5 +1,8 @@
 /** The message items of the data table: their keys, history sort key and mapping to the Message record. */
+
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type Message, Message as MessageSchema } from '#shared/domain/message.js';
+import { filterIds, type MessageFilter } from '#shared/ports/message-store.port.js';
 import type { Item } from './dynamodb-support.js';
 
 export const messageKey = (id: string) => ({ pk: `MESSAGE#${id}`, sk: 'MESSAGE' });
@@ -27,4 +30,49 @@ export function toMessage(item: Item): Message {
   message.metadata =
     metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : null;
   return message as Message;
+}
+
+/**
+ * The newest-first query of a history page: one chat reads its own index partition (gsi2), the session or several
+ * chats (a chat and its aliases) the session's (gsi1) with a filter; a sender filter matches `from` or `author`.
+ */
+export function historyQuery(table: string, filter: MessageFilter): QueryCommandInput {
+  const chats = filterIds(filter.chatId);
+  const [onlyChat] = chats;
+  const input: QueryCommandInput =
+    onlyChat === undefined || chats.length > 1
+      ? {
+          TableName: table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `MSG#${filter.sessionId}` },
+        }
+      : {
+          TableName: table,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': `MSGCHAT#${filter.sessionId}#${onlyChat}` },
+        };
+  input.ScanIndexForward = false;
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = {};
+  const list = (name: string, ids: readonly string[]) =>
+    ids
+      .map((id, i) => {
+        values[`:${name}${i}`] = id;
+        return `:${name}${i}`;
+      })
+      .join(', ');
+  if (chats.length > 1) conditions.push(`chatId IN (${list('chat', chats)})`);
+  const senders = filterIds(filter.from);
+  if (senders.length > 0) {
+    const ids = list('from', senders);
+    conditions.push(`(#from IN (${ids}) OR author IN (${ids}))`);
+    input.ExpressionAttributeNames = { '#from': 'from' };
+  }
+  if (conditions.length > 0) {
+    input.FilterExpression = conditions.join(' AND ');
+    input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ...values };
+  }
+  return input;
 }

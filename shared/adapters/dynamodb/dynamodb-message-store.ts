@@ -29,7 +29,7 @@ import {
 } from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
-import { messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
+import { historyQuery, messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
 import {
   DEFAULT_SEARCH_SCAN_LIMIT,
   searchMessageItems,
@@ -132,44 +132,7 @@ export class DynamoDbMessageStore implements MessageStore {
 
   list(filter: MessageFilter, page: Page): Promise<{ messages: Message[]; total: number }> {
     return guard(STORE, async () => {
-      const chats = filterIds(filter.chatId);
-      const [onlyChat] = chats;
-      // One chat reads its own index partition; several (a chat and its aliases) filter the session's history.
-      const input: QueryCommandInput =
-        onlyChat === undefined || chats.length > 1
-          ? {
-              TableName: this.table,
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :pk',
-              ExpressionAttributeValues: { ':pk': `MSG#${filter.sessionId}` },
-            }
-          : {
-              TableName: this.table,
-              IndexName: 'gsi2',
-              KeyConditionExpression: 'gsi2pk = :pk',
-              ExpressionAttributeValues: { ':pk': `MSGCHAT#${filter.sessionId}#${onlyChat}` },
-            };
-      input.ScanIndexForward = false;
-      const conditions: string[] = [];
-      const values: Record<string, unknown> = {};
-      const list = (name: string, ids: readonly string[]) =>
-        ids
-          .map((id, i) => {
-            values[`:${name}${i}`] = id;
-            return `:${name}${i}`;
-          })
-          .join(', ');
-      if (chats.length > 1) conditions.push(`chatId IN (${list('chat', chats)})`);
-      const senders = filterIds(filter.from);
-      if (senders.length > 0) {
-        const ids = list('from', senders);
-        conditions.push(`(#from IN (${ids}) OR author IN (${ids}))`);
-        input.ExpressionAttributeNames = { '#from': 'from' };
-      }
-      if (conditions.length > 0) {
-        input.FilterExpression = conditions.join(' AND ');
-        input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ...values };
-      }
+      const input = historyQuery(this.table, filter);
       const { items, total } = await queryPage(this.doc, input, page);
       return { messages: items.map(toMessage), total };
     });

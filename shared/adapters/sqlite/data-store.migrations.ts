@@ -4,6 +4,7 @@
  * the full-text index of message bodies. Timestamps are ISO-8601 UTC strings, so text order is time order; `config`, `metadata`, `events`, `headers`, `filters`, `conditions` and the
  * batches' `messages`, `options`, `progress` and `results` are JSON text.
  */
+import { MESSAGING_MIGRATIONS } from './data-store-messaging.migrations.js';
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
 /** Ordered steps for the data store file; ids never change once released. */
@@ -225,107 +226,5 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
-  {
-    id: '0010_identity_aliases',
-    up(db: SqliteDb): void {
-      // A contact's LID and phone number, per session: history filters resolve a sender through it. The cascade
-      // forgets a session's aliases with its row.
-      db.exec(`
-        CREATE TABLE identity_aliases (
-          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-          lid TEXT NOT NULL,
-          phone TEXT NOT NULL,
-          PRIMARY KEY (session_id, lid)
-        );
-        CREATE INDEX idx_identity_aliases_phone ON identity_aliases (session_id, phone);
-      `);
-    },
-  },
-  {
-    id: '0011_send_pacing',
-    up(db: SqliteDb): void {
-      // Send pacing per session (SendPacingStore): the UTC day `sent` and `cold` count, the streak of failed sends
-      // and until when (epoch ms) the breaker is open. One row per session that sent with pacing on; the cascade
-      // removes it with its session.
-      db.exec(`
-        CREATE TABLE send_pacing (
-          session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
-          day TEXT,
-          sent INTEGER NOT NULL DEFAULT 0,
-          cold INTEGER NOT NULL DEFAULT 0,
-          failures INTEGER NOT NULL DEFAULT 0,
-          open_until INTEGER
-        );
-      `);
-    },
-  },
-  {
-    id: '0012_message_batches',
-    up(db: SqliteDb): void {
-      // A send-bulk job (spec "Message batch (stored job)", snake_case columns); batch_id is unique per session.
-      // The status index serves the concurrency cap's count and a session's unfinished batches at resume.
-      db.exec(`
-        CREATE TABLE message_batches (
-          id TEXT PRIMARY KEY,
-          batch_id TEXT NOT NULL,
-          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-          status TEXT NOT NULL DEFAULT 'pending',
-          messages TEXT NOT NULL,
-          options TEXT NOT NULL,
-          progress TEXT NOT NULL,
-          results TEXT NOT NULL DEFAULT '[]',
-          current_index INTEGER NOT NULL DEFAULT 0,
-          created_at TEXT NOT NULL,
-          updated_at TEXT NOT NULL,
-          started_at TEXT,
-          completed_at TEXT
-        );
-        CREATE UNIQUE INDEX idx_message_batches_batch_id ON message_batches (session_id, batch_id);
-        CREATE INDEX idx_message_batches_status ON message_batches (status, session_id, created_at);
-      `);
-    },
-  },
-  {
-    id: '0013_message_search',
-    up(db: SqliteDb): void {
-      // Full-text search over message bodies (sqlite-message-reads.ts). A contentless FTS5 table whose rowid is
-      // minus the message's rowid: FTS5 walks a doclist fastest in ascending rowid order, and ascending here is
-      // newest stored first, so a page and a capped count stop early. `scope` holds two tokens, `s<hex(session)>` and
-      // `c<hex(session/chat)>`, so a session's or a chat's matches come from the index alone, never from a lookup of
-      // every matching row. Triggers follow every change of a body (edits, revokes), and deletes (session delete,
-      // also through the cascade); contentless_delete lets them delete by rowid alone. unicode61 with
-      // remove_diacritics 2: words of letters and digits in any script, case and Latin diacritics folded; trigram
-      // (substrings) would triple the index and cannot match terms shorter than three characters. Message rowids
-      // must stay stable: SQLite's VACUUM keeps them in practice but does not promise it for a table without an
-      // INTEGER PRIMARY KEY, so after one, empty the index ('delete-all') and refill it as below.
-      // The sender filter of the history (`from_jid = ? OR author = ?`) reads two index ranges; the author index
-      // now also holds from_jid, so the second range leaves out the rows of the first without reading them.
-      db.exec(`
-        CREATE VIRTUAL TABLE messages_fts USING fts5(
-          body, scope, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
-        );
-        CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN new.body IS NOT NULL BEGIN
-          INSERT INTO messages_fts (rowid, body, scope) VALUES (
-            -new.rowid, new.body, 's' || hex(new.session_id) || ' c' || hex(new.session_id || '/' || new.chat_id));
-        END;
-        CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.body IS NOT NULL BEGIN
-          DELETE FROM messages_fts WHERE rowid = -old.rowid;
-        END;
-        CREATE TRIGGER messages_fts_update AFTER UPDATE OF body, session_id, chat_id ON messages
-        WHEN old.body IS NOT new.body OR old.session_id IS NOT new.session_id OR old.chat_id IS NOT new.chat_id
-        BEGIN
-          DELETE FROM messages_fts WHERE rowid = -old.rowid;
-          INSERT INTO messages_fts (rowid, body, scope)
-            SELECT -new.rowid, new.body, 's' || hex(new.session_id) || ' c' || hex(new.session_id || '/' || new.chat_id)
-            WHERE new.body IS NOT NULL;
-        END;
-        INSERT INTO messages_fts (rowid, body, scope)
-          SELECT -rowid, body, 's' || hex(session_id) || ' c' || hex(session_id || '/' || chat_id)
-          FROM messages WHERE body IS NOT NULL;
-        DROP INDEX idx_messages_session_author;
-        CREATE INDEX idx_messages_session_author
-          ON messages (session_id, author, timestamp DESC, created_at DESC, id DESC, from_jid) WHERE author IS NOT NULL;
-      `);
-    },
-  },
+  ...MESSAGING_MIGRATIONS,
 ];
