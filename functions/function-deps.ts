@@ -1,6 +1,8 @@
 /** What every function handler depends on: the core dependencies plus the HTTP-only services. */
+
 import { CachingApiKeyStore } from '#shared/adapters/caching/caching-api-key-store.js';
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
+import { GuardedMediaFetcher } from '#shared/adapters/http/guarded-media-fetcher.js';
 import { UsageTracker } from '#shared/auth/usage-tracker.js';
 import type { Env } from '#shared/config/env.js';
 import { sendPacingPolicy } from '#shared/domain/send-pacing.js';
@@ -8,6 +10,7 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import type { DraftFiles } from '#shared/use-cases/messages/draft-media.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 
 export interface Deps extends CoreDeps {
@@ -20,6 +23,8 @@ export interface Deps extends CoreDeps {
   http: HttpClient;
   /** Send pacing of the send routes; null unless SEND_PACING_ENABLED (then sends pay nothing for it). */
   pacing: SendPacer | null;
+  /** Where media sends' files are fetched (through the SSRF guard) and archived. */
+  files: DraftFiles;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
@@ -28,6 +33,9 @@ export interface Deps extends CoreDeps {
  * Adds the HTTP-only services (usage stats, rate limiter, the guarded HTTP client) to the core dependencies, and the
  * engine kind the env configures (the hosts run the same `ENGINE`).
  */
+/** How long a media URL of a send may take to download (inside API Gateway's 30 s). */
+const MEDIA_FETCH_TIMEOUT_MS = 20_000;
+
 export function createFunctionDeps(
   core: Omit<CoreDeps, 'engine'> & { env: Env; version: string; metrics: Metrics },
 ): Deps {
@@ -43,6 +51,11 @@ export function createFunctionDeps(
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
     // Its pooled sockets are unref'd while idle, so it holds no process open and needs no close.
     http: new GuardedHttpClient({ allowedHosts: core.env.SSRF_ALLOWED_HOSTS }),
+    files: {
+      media: core.media,
+      fetcher: new GuardedMediaFetcher({ allowedHosts: core.env.SSRF_ALLOWED_HOSTS }),
+      fetchTimeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+    },
     pacing: policy
       ? new SendPacer(
           {

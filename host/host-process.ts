@@ -146,6 +146,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   relay.addConsumer(createAutoreply({ data, commands, outcomes, clock, logger, pacing }));
   const host = new Host({
     sink,
+    media: backends.media,
     outcomes,
     messages: data.messages,
     sessions: data.sessions,

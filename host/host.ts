@@ -16,6 +16,7 @@ import {
 import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import type { Metrics } from '#shared/observability/metrics.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
@@ -45,6 +46,8 @@ export interface HostDeps extends RunnerDeps {
   messages: MessageStore;
   /** The data store the send use case works on: message batches send their items through it. */
   data: DataStore;
+  /** The media archive: a media send's file is read from it. */
+  media: MediaStorage;
   /** Settled sends are told here; waiting send requests (in-process, or over the RPC) listen. */
   outcomes: InProcessMessageOutcomes;
   /** Multi-node mode: leases, forwarding to other owners and the adoption sweep. Absent on a single node. */
@@ -164,6 +167,7 @@ export class Host implements HostGateway {
         settled: this.settled,
         readyWaitMs: SEND_READY_WAIT_MS,
         logger: this.deps.logger,
+        media: this.deps.media,
       },
       command,
     );

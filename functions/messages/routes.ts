@@ -11,17 +11,27 @@ import { listReactionsRoute } from './list-reactions.route.js';
 import { reactRoute } from './react.route.js';
 import { replyRoute } from './reply.route.js';
 import { searchMessagesRoute } from './search-messages.route.js';
+import { sendAudioRoute } from './send-audio.route.js';
 import { sendBulkRoute } from './send-bulk.route.js';
 import { sendContactRoute } from './send-contact.route.js';
+import { sendDocumentRoute } from './send-document.route.js';
+import { sendImageRoute } from './send-image.route.js';
 import { sendLocationRoute } from './send-location.route.js';
+import { sendStickerRoute } from './send-sticker.route.js';
 import { sendTemplateRoute } from './send-template.route.js';
 import { sendTextRoute } from './send-text.route.js';
+import { sendVideoRoute } from './send-video.route.js';
 
 export const messageRoutes: readonly AnyRoute[] = [
   listMessagesRoute,
   searchMessagesRoute,
   sendTextRoute,
   sendTemplateRoute,
+  sendImageRoute,
+  sendVideoRoute,
+  sendAudioRoute,
+  sendDocumentRoute,
+  sendStickerRoute,
   sendLocationRoute,
   sendContactRoute,
   replyRoute,

@@ -11,9 +11,10 @@ import { contentOfStored } from '#shared/domain/content-kinds.js';
 import { LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
 import type { MessageChange } from '#shared/domain/message-changes.js';
-import { type ChangeContent, isChangeContent } from '#shared/domain/outgoing-content.js';
+import { type ChangeContent, isChangeContent, isMediaContent } from '#shared/domain/outgoing-content.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { MessageOutcomeNotifier } from '#shared/ports/message-outcomes.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { MessageSink } from './message-sink.js';
@@ -32,6 +33,8 @@ export interface SendDeps {
   /** Audits settled sends and tells the send breaker (settled-sends.ts); recorded before the waiting request hears. */
   settled?: SettledSends;
   logger: Logger;
+  /** Where a media kind's file is archived: read back when it is sent. */
+  media: MediaStorage;
 }
 
 async function waitUntilConnected(
@@ -87,9 +90,23 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
     await fail(`a stored ${message.type} message holds nothing that can be sent`);
     return;
   }
+  let attachment: Uint8Array | undefined;
+  if (isMediaContent(content)) {
+    const file = await deps.media.get(content.file.path);
+    if (!file) {
+      await fail(`the ${content.type}'s file is no longer in the media archive`);
+      return;
+    }
+    attachment = file.bytes;
+  }
   deps.inFlight.add(messageId);
   try {
-    await sendNow(deps, message, { chatId: message.chatId, waMessageId, content }, fail);
+    await sendNow(
+      deps,
+      message,
+      { chatId: message.chatId, waMessageId, content, ...(attachment ? { attachment } : {}) },
+      fail,
+    );
   } finally {
     deps.inFlight.delete(messageId);
     deps.outcomes.notify(sessionId, messageId);

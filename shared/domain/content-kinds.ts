@@ -5,10 +5,13 @@
  * went, and a received message can be forwarded from its row.
  */
 import { ValidationError } from '#shared/errors/app-error.js';
-import { LocationMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
+import { servedMediaType } from './media.js';
+import type { ArchivedFile } from './media-content.js';
+import { LocationMetadata, MediaMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
 import {
   type ContentOf,
   type ContentType,
+  type MediaContent,
   MessageRef,
   OutgoingContent,
   type QuotedRef,
@@ -18,7 +21,13 @@ import {
 interface ContentKind<T extends ContentType> {
   /** Refuses (400) what the schema cannot say, before anything is stored. */
   check?(content: ContentOf<T>): void;
-  toStored(content: ContentOf<T>): { body: string | null; metadata: Record<string, unknown> };
+  toStored(content: ContentOf<T>): {
+    body: string | null;
+    metadata: Record<string, unknown>;
+    /** The stored type when it is not the kind's own (a voice note is stored as `voice`). */
+    type?: string;
+    file?: ArchivedFile;
+  };
   /** The content a stored row of this type carries (validated by the caller). */
   fromStored(row: StoredContent): unknown;
 }
@@ -52,6 +61,64 @@ function contextFromStored(metadata: StoredContent['metadata']): { quoted?: Quot
 }
 
 const targetOf = (row: StoredContent) => MessageRef.safeParse(row.metadata?.target).data;
+
+type MediaType = MediaContent['type'];
+
+/** How a media kind is stored: the caption as body, the file described in `metadata.media`, its key on the row. */
+function mediaKind<T extends MediaType>(type: T): ContentKind<T> {
+  return {
+    check: (content) => {
+      const media = content as MediaContent;
+      checkMentions('caption' in media ? (media.caption ?? '') : '', mentionsOf(media));
+    },
+    toStored: (content) => {
+      const media = content as MediaContent;
+      const { file } = media;
+      const mentions = mentionsOf(media);
+      return {
+        type: media.type === 'audio' && media.ptt ? 'voice' : type,
+        body: 'caption' in media ? (media.caption ?? null) : null,
+        file,
+        metadata: {
+          media: {
+            mimetype: file.mimetype,
+            ...(file.fileName ? { filename: file.fileName } : {}),
+            sizeBytes: file.size,
+          },
+          ...(mentions?.length ? { mentions } : {}),
+          ...contextToStored(media),
+        },
+      };
+    },
+    fromStored: (row) => {
+      const media = MediaMetadata.safeParse(row.metadata?.media).data;
+      if (!row.mediaPath || !media) return null;
+      const file = {
+        path: row.mediaPath,
+        mimetype: media.mimetype,
+        size: media.sizeBytes ?? 0,
+        ...(media.filename ? { fileName: media.filename } : {}),
+      };
+      return {
+        type,
+        file,
+        ...(type === 'audio' ? { ptt: row.type === 'voice' } : {}),
+        ...(row.body && type !== 'audio' && type !== 'sticker' ? { caption: row.body } : {}),
+        ...(Array.isArray(row.metadata?.mentions) && type !== 'audio' && type !== 'sticker'
+          ? { mentions: row.metadata.mentions }
+          : {}),
+        ...contextFromStored(row.metadata),
+      };
+    },
+  };
+}
+
+function mentionsOf(content: OutgoingContent): readonly string[] | undefined {
+  return 'mentions' in content ? content.mentions : undefined;
+}
+
+/** Stored types that are another kind's (a voice note is audio sent as one). */
+const STORED_AS: Readonly<Record<string, ContentType>> = { voice: 'audio' };
 
 const CONTENT_KINDS: { [T in ContentType]: ContentKind<T> } = {
   text: {
@@ -109,6 +176,11 @@ const CONTENT_KINDS: { [T in ContentType]: ContentKind<T> } = {
       ...contextFromStored(row.metadata),
     }),
   },
+  image: mediaKind('image'),
+  video: mediaKind('video'),
+  audio: mediaKind('audio'),
+  document: mediaKind('document'),
+  sticker: mediaKind('sticker'),
   reaction: {
     toStored: ({ target, emoji }) => ({ body: emoji || null, metadata: { target } }),
     fromStored: (row) => ({ type: 'reaction', target: targetOf(row), emoji: row.body ?? '' }),
@@ -143,19 +215,20 @@ export function checkContent(content: OutgoingContent): void {
 
 /** The row fields that store `content`. */
 export function storedContent(content: OutgoingContent): StoredContent {
-  const { body, metadata } = kindOf(content.type).toStored(content);
+  const { body, metadata, type, file } = kindOf(content.type).toStored(content);
   return {
-    type: content.type,
+    type: type ?? content.type,
     body,
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
-    mediaPath: null,
-    mediaMimetype: null,
+    mediaPath: file?.path ?? null,
+    mediaMimetype: file ? servedMediaType(file.mimetype) : null,
   };
 }
 
 /** The content a stored row carries, or null when the row holds nothing that can be sent. */
 export function contentOfStored(row: StoredContent): OutgoingContent | null {
-  if (!Object.hasOwn(CONTENT_KINDS, row.type)) return null;
-  const parsed = OutgoingContent.safeParse(kindOf(row.type as ContentType).fromStored(row));
+  const type = STORED_AS[row.type] ?? row.type;
+  if (!Object.hasOwn(CONTENT_KINDS, type)) return null;
+  const parsed = OutgoingContent.safeParse(kindOf(type as ContentType).fromStored(row));
   return parsed.success ? parsed.data : null;
 }

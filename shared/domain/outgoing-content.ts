@@ -6,6 +6,7 @@
  * stored without reading anything else. How each kind maps to the stored row is in content-kinds.ts.
  */
 import { z } from 'zod';
+import { MediaContentShapes } from './media-content.js';
 
 export const TEXT_MAX = 4096;
 export const EMOJI_MAX = 32;
@@ -60,6 +61,13 @@ export const ContactContent = z.strictObject({
   ...Context,
 });
 
+const Mentionable = { mentions: Mentions.optional(), ...Context };
+export const ImageContent = z.strictObject({ ...MediaContentShapes.image, ...Mentionable });
+export const VideoContent = z.strictObject({ ...MediaContentShapes.video, ...Mentionable });
+export const AudioContent = z.strictObject({ ...MediaContentShapes.audio, ...Context });
+export const DocumentContent = z.strictObject({ ...MediaContentShapes.document, ...Mentionable });
+export const StickerContent = z.strictObject({ ...MediaContentShapes.sticker, ...Context });
+
 /** A reaction to a message; '' takes this account's reaction back. */
 export const ReactionContent = z.strictObject({
   type: z.literal('reaction'),
@@ -82,6 +90,11 @@ export const OutgoingContent = z.discriminatedUnion('type', [
   TextContent,
   LocationContent,
   ContactContent,
+  ImageContent,
+  VideoContent,
+  AudioContent,
+  DocumentContent,
+  StickerContent,
   ReactionContent,
   EditContent,
   RevokeContent,
@@ -96,6 +109,13 @@ export type ChangeContent = ContentOf<(typeof CHANGE_TYPES)[number]>;
 
 export function isChangeContent(content: OutgoingContent): content is ChangeContent {
   return (CHANGE_TYPES as readonly string[]).includes(content.type);
+}
+
+/** The kinds whose file is in the media archive. */
+export type MediaContent = ContentOf<'image' | 'video' | 'audio' | 'document' | 'sticker'>;
+
+export function isMediaContent(content: OutgoingContent): content is MediaContent {
+  return 'file' in content;
 }
 
 /** The fields of a stored message row (shared/domain/message.ts) that hold its content. */

@@ -4,6 +4,7 @@
  * case resolves them to network keys and turns the draft into outgoing content (outgoing-content.ts).
  */
 import { z } from 'zod';
+import { CAPTION_MAX, type MediaKind } from './media-content.js';
 import { ChatId } from './message.js';
 import { EMOJI_MAX, LocationContent, TEXT_MAX, TextContent } from './outgoing-content.js';
 
@@ -68,8 +69,90 @@ export const DeleteBody = z.strictObject({
   forEveryone: z.literal(true).optional(),
 });
 
+/** Where a media send's file comes from: a URL the service fetches, or the bytes in base64 with their type. */
+export type MediaSource = { url: string } | { data: string };
+
+/** A media send before its file is fetched and archived. */
+export interface MediaDraft {
+  type: MediaKind;
+  source: MediaSource;
+  /** Required with `data`; with `url`, the type the URL answers with unless given. */
+  mimetype?: string | undefined;
+  caption?: string | undefined;
+  fileName?: string | undefined;
+  ptt?: boolean | undefined;
+  mentions?: string[] | undefined;
+  quotedMessageId?: string | undefined;
+}
+
+const MimeType = z
+  .string()
+  .max(255)
+  .regex(
+    /^[a-z]+\/[a-z0-9.+-]+(\s*;\s*[a-z0-9-]+=[a-z0-9.+-]+)*$/i,
+    'must be a media type such as image/jpeg',
+  );
+/** Base64 of the file (no `data:` prefix): its size is capped by MEDIA_DOWNLOAD_MAX_BYTES. */
+const Base64Data = z
+  .string()
+  .min(4)
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64 (no data: prefix)');
+
+const MediaFields = {
+  chatId: ChatId,
+  /** Fetched by the service: http(s) only, through the SSRF guard, never following redirects. */
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  data: Base64Data.optional(),
+  mimetype: MimeType.optional(),
+  quotedMessageId: QuotedMessageId.optional(),
+};
+
+/** Exactly one of `url` and `data`; `data` needs its `mimetype`. */
+function oneSource<
+  T extends { url?: string | undefined; data?: string | undefined; mimetype?: string | undefined },
+>(body: T, ctx: z.core.$RefinementCtx<T>): void {
+  if ((body.url === undefined) === (body.data === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'give exactly one of url and data', path: ['url'] });
+  }
+  if (body.data !== undefined && body.mimetype === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'data needs its mimetype', path: ['mimetype'] });
+  }
+}
+
+const Caption = z.string().min(1).max(CAPTION_MAX).optional();
+export const SendImageBody = z
+  .strictObject({ ...MediaFields, caption: Caption, mentions: TextContent.shape.mentions })
+  .superRefine(oneSource);
+export const SendVideoBody = SendImageBody;
+export const SendDocumentBody = z
+  .strictObject({
+    ...MediaFields,
+    caption: Caption,
+    filename: z.string().min(1).max(255).optional(),
+    mentions: TextContent.shape.mentions,
+  })
+  .superRefine(oneSource);
+export const SendAudioBody = z
+  .strictObject({ ...MediaFields, ptt: z.boolean().optional() })
+  .superRefine(oneSource);
+export const SendStickerBody = z.strictObject(MediaFields).superRefine(oneSource);
+
+/** The draft of a media body: the source, and the fields the kind has. */
+export function mediaDraft(
+  type: MediaKind,
+  body: z.output<typeof SendDocumentBody> & { ptt?: boolean | undefined },
+): { chatId: string; content: MediaDraft } {
+  const { chatId, url, data, filename, ...rest } = body;
+  const source: MediaSource = url !== undefined ? { url } : { data: data ?? '' };
+  return { chatId, content: { type, source, ...rest, ...(filename ? { fileName: filename } : {}) } };
+}
+
 /** What a send request asks to send, before the messages it names are resolved. */
 export type SendDraft =
+  | MediaDraft
   | { type: 'text'; text: string; mentions?: string[] | undefined; quotedMessageId?: string | undefined }
   | {
       type: 'location';

@@ -115,6 +115,7 @@ export async function startClusterNode(
   });
   const { clock } = shared;
   const host = new Host({
+    media: new MemoryMediaStorage(),
     outcomes: new InProcessMessageOutcomes(),
     sessions: shared.sessions,
     messages: shared.messages,

@@ -4,7 +4,13 @@
  * A forward is sent through Baileys' own forward path (`{forward}`), which marks it as WhatsApp does.
  */
 import type { AnyMessageContent, proto, WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
-import type { MessageRef, OutgoingContent, QuotedRef } from '#shared/domain/outgoing-content.js';
+import {
+  isMediaContent,
+  type MediaContent,
+  type MessageRef,
+  type OutgoingContent,
+  type QuotedRef,
+} from '#shared/domain/outgoing-content.js';
 import { toBaileysJid } from './baileys-jids.js';
 
 export interface BaileysOutgoing {
@@ -13,9 +19,18 @@ export interface BaileysOutgoing {
   quoted?: WAMessage;
 }
 
-/** The Baileys form of sending `content` to `chatId`. */
-export function toBaileysOutgoing(chatId: string, content: OutgoingContent): BaileysOutgoing {
+/** The Baileys form of sending `content` to `chatId` (`attachment`: a media kind's file). */
+export function toBaileysOutgoing(
+  chatId: string,
+  content: OutgoingContent,
+  attachment?: Uint8Array,
+): BaileysOutgoing {
   const jid = toBaileysJid(chatId);
+  if (isMediaContent(content)) {
+    if (!attachment) throw new Error(`The ${content.type} has no file to send`);
+    const quoted = content.quoted ? quotedMessage(jid, content.quoted) : undefined;
+    return { content: mediaContent(content, Buffer.from(attachment)), ...(quoted ? { quoted } : {}) };
+  }
   if (content.type !== 'reaction' && content.type !== 'edit' && content.type !== 'revoke') {
     if (content.forwarded) {
       // A key that is not ours makes Baileys count the forward (forwardingScore 1, isForwarded).
@@ -44,7 +59,38 @@ export function toBaileysOutgoing(chatId: string, content: OutgoingContent): Bai
   }
 }
 
-type ShownContent = Exclude<OutgoingContent, { type: 'reaction' | 'edit' | 'revoke' }>;
+type ShownContent = Exclude<OutgoingContent, { type: 'reaction' | 'edit' | 'revoke' } | MediaContent>;
+
+/**
+ * A media kind as Baileys uploads and sends it: its bytes, type and caption. A forwarded file is uploaded again
+ * and marked as WhatsApp marks a forward (Baileys' own forward path needs the original upload's keys).
+ */
+function mediaContent(content: MediaContent, bytes: Buffer): AnyMessageContent {
+  const { mimetype } = content.file;
+  const context = content.forwarded ? { contextInfo: { forwardingScore: 1, isForwarded: true } } : {};
+  const mentions =
+    'mentions' in content && content.mentions ? { mentions: content.mentions.map(toBaileysJid) } : {};
+  const caption = 'caption' in content && content.caption ? { caption: content.caption } : {};
+  switch (content.type) {
+    case 'image':
+      return { image: bytes, mimetype, ...caption, ...mentions, ...context };
+    case 'video':
+      return { video: bytes, mimetype, ...caption, ...mentions, ...context };
+    case 'audio':
+      return { audio: bytes, mimetype, ptt: content.ptt, ...context };
+    case 'document':
+      return {
+        document: bytes,
+        mimetype,
+        fileName: content.file.fileName ?? 'file',
+        ...caption,
+        ...mentions,
+        ...context,
+      };
+    case 'sticker':
+      return { sticker: bytes, mimetype, ...context };
+  }
+}
 
 function plainContent(content: ShownContent): AnyMessageContent {
   switch (content.type) {

@@ -18,7 +18,7 @@ export class BaileysSending implements EngineMessaging {
   async send(message: OutgoingMessage): Promise<{ timestamp: number }> {
     const socket = this.socket();
     if (!socket) throw new Error('no open connection');
-    const { content, quoted } = toBaileysOutgoing(message.chatId, message.content);
+    const { content, quoted } = toBaileysOutgoing(message.chatId, message.content, message.attachment);
     const sent = await socket.sendMessage(toBaileysJid(message.chatId), content, {
       messageId: message.waMessageId,
       ...(quoted ? { quoted } : {}),

@@ -7,6 +7,8 @@ export interface OutgoingMessage {
   /** The pre-generated network id: the engine sends under this id so a retried command is the same message. */
   waMessageId: string;
   content: OutgoingContent;
+  /** The bytes of a media kind's archived file (`content.file`), read by the host before it sends. */
+  attachment?: Uint8Array;
 }
 
 export interface EngineMessaging {

@@ -13,10 +13,11 @@ import {
   type OutgoingContent,
   type QuotedRef,
 } from '#shared/domain/outgoing-content.js';
-import type { SendDraft } from '#shared/domain/send-requests.js';
+import type { MediaDraft, SendDraft } from '#shared/domain/send-requests.js';
 import { isGroupChat } from '#shared/domain/wa-ids.js';
 import { NotFoundError, ValidationError } from '#shared/errors/app-error.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
+import { archiveDraftFile, type DraftFiles } from './draft-media.js';
 
 /** WhatsApp lets a text be edited for 15 minutes after it was sent. */
 export const EDIT_WINDOW_SECONDS = 15 * 60;
@@ -27,6 +28,8 @@ const CHANGE_TYPES = new Set(['reaction', 'edit', 'revoke']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface DraftContext {
+  /** Archiving a media send's file (absent: media sends are refused), and the id it is archived under. */
+  files?: DraftFiles & { messageId: string };
   messages: MessageStore;
   sessionId: string;
   chatId: string;
@@ -37,6 +40,12 @@ export interface DraftContext {
 /** The outgoing content `draft` asks for (404 MESSAGE_NOT_FOUND, 400 MESSAGE_NOT_* when it cannot be sent). */
 export async function resolveDraft(ctx: DraftContext, draft: SendDraft): Promise<OutgoingContent> {
   switch (draft.type) {
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+    case 'sticker':
+      return mediaContent(ctx, draft);
     case 'text':
     case 'location':
     case 'contact': {
@@ -66,6 +75,28 @@ export async function resolveDraft(ctx: DraftContext, draft: SendDraft): Promise
       within(target, ctx.now, REVOKE_WINDOW_SECONDS, 'MESSAGE_NOT_REVOCABLE', 'deleted for everyone');
       return { type: 'revoke', target: refOf(target) };
     }
+  }
+}
+
+async function mediaContent(ctx: DraftContext, draft: MediaDraft): Promise<OutgoingContent> {
+  if (!ctx.files) throw new ValidationError(`A ${draft.type} cannot be sent from here`);
+  // A quoted message that is not there refuses the send before the file is fetched.
+  const quoted =
+    draft.quotedMessageId === undefined
+      ? undefined
+      : quotedRef(await shown(ctx, ctx.chatId, draft.quotedMessageId, 'quote'));
+  const { messageId, ...files } = ctx.files;
+  const file = await archiveDraftFile(files, { sessionId: ctx.sessionId, messageId }, draft);
+  const context = { ...(quoted ? { quoted } : {}) };
+  const caption = draft.caption ? { caption: draft.caption } : {};
+  const mentions = draft.mentions?.length ? { mentions: draft.mentions } : {};
+  switch (draft.type) {
+    case 'audio':
+      return { type: 'audio', file, ptt: draft.ptt ?? false, ...context };
+    case 'sticker':
+      return { type: 'sticker', file, ...context };
+    default:
+      return { type: draft.type, file, ...caption, ...mentions, ...context };
   }
 }
 

@@ -18,6 +18,7 @@ import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
+import type { DraftFiles } from './draft-media.js';
 import { resolveDraft } from './resolve-draft.js';
 import { claimSendKey } from './send-idempotency.js';
 import type { SendPacer } from './send-pacing.js';
@@ -48,6 +49,8 @@ export type SendDeps = Pick<CoreDeps, 'data' | 'commands' | 'clock' | 'logger'> 
   outcomes: MessageOutcomes;
   /** Send pacing (send-pacing.ts), present only with SEND_PACING_ENABLED. */
   pacing?: SendPacer | null;
+  /** Media sends' files; without it (the host's own sends) media is refused. */
+  files?: DraftFiles;
 };
 
 /** Sends (see above) and answers the message as it stands. */
@@ -89,6 +92,7 @@ export async function sendOrReplay(
         sessionId,
         chatId: request.chatId,
         now: Math.floor(deps.clock.now().getTime() / 1000),
+        ...(deps.files ? { files: { ...deps.files, messageId: id } } : {}),
       },
       request.content,
     );

@@ -74,6 +74,7 @@ describe('Host.shutdown', () => {
     });
     const metrics = createMetrics();
     const host = new Host({
+      media: new MemoryMediaStorage(),
       outcomes: new InProcessMessageOutcomes(),
       sessions,
       messages,

@@ -66,6 +66,7 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
     readyWaitMs: 0,
     outcomes,
     logger: silentLogger,
+    media: new MemoryMediaStorage(),
   };
   const command: CommandOf<'message.send'> = {
     type: 'message.send',

@@ -1,0 +1,79 @@
+/**
+ * The file of a media send, fetched or decoded and archived before the message row is stored, so the row, the
+ * queue and the host carry only its key. A URL is fetched by the service through the SSRF guard (never following
+ * redirects, up to the archive's size cap); base64 is size-checked before it is decoded. The type must be one the
+ * kind may be sent as.
+ */
+import { type ArchivedFile, acceptsMediaType } from '#shared/domain/media-content.js';
+import type { MediaDraft } from '#shared/domain/send-requests.js';
+import { MediaTooLargeError, ValidationError } from '#shared/errors/app-error.js';
+import type { MediaFetcher } from '#shared/ports/media-fetcher.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
+import { UrlNotAllowedError } from '#shared/security/ssrf-guard.js';
+
+/** What archiving a send's file needs; absent where media cannot be sent (the host's own sends). */
+export interface DraftFiles {
+  media: MediaStorage;
+  fetcher: MediaFetcher;
+  /** How long fetching a URL may take. */
+  fetchTimeoutMs: number;
+}
+
+/** What WhatsApp plays as a voice note when a ptt send gives no type. */
+const VOICE_NOTE_TYPE = 'audio/ogg; codecs=opus';
+
+/** Fetches or decodes the draft's file, checks its type and archives it under the message's id. */
+export async function archiveDraftFile(
+  files: DraftFiles,
+  target: { sessionId: string; messageId: string },
+  draft: MediaDraft,
+): Promise<ArchivedFile> {
+  const { bytes, mimetype } = await bytesOf(files, draft);
+  if (bytes.byteLength === 0) throw new ValidationError(`The ${draft.type} file is empty`);
+  if (!acceptsMediaType(draft.type, mimetype)) {
+    throw new ValidationError(`A ${draft.type} cannot be sent as ${mimetype}`, {
+      code: 'MEDIA_TYPE_NOT_ALLOWED',
+    });
+  }
+  const stored = await files.media.put({ ...target, mimetype, data: bytes });
+  return {
+    path: stored.path,
+    mimetype,
+    size: stored.size,
+    ...(draft.fileName ? { fileName: draft.fileName } : {}),
+  };
+}
+
+async function bytesOf(
+  files: DraftFiles,
+  draft: MediaDraft,
+): Promise<{ bytes: Uint8Array; mimetype: string }> {
+  const declared = draft.mimetype ?? (draft.ptt ? VOICE_NOTE_TYPE : undefined);
+  if ('data' in draft.source) {
+    const { data } = draft.source;
+    // The decoded size is known from the text: a file over the cap is refused before it is decoded.
+    if (Math.floor((data.length * 3) / 4) > files.media.maxBytes)
+      throw new MediaTooLargeError(files.media.maxBytes);
+    return { bytes: Buffer.from(data, 'base64'), mimetype: declared ?? 'application/octet-stream' };
+  }
+  const fetched = await files.fetcher.fetch(draft.source.url, {
+    maxBytes: files.media.maxBytes,
+    timeoutMs: files.fetchTimeoutMs,
+  });
+  if (!fetched.ok) {
+    if (fetched.reason === 'refused') {
+      throw new UrlNotAllowedError('blocked_address', 'the media URL is not one the service may fetch');
+    }
+    if (fetched.reason === 'too_large') throw new MediaTooLargeError(files.media.maxBytes);
+    throw new ValidationError(`The media URL could not be fetched: ${fetched.error}`, {
+      code: 'MEDIA_FETCH_FAILED',
+    });
+  }
+  const mimetype = declared ?? fetched.contentType?.split(',')[0]?.trim();
+  if (!mimetype) {
+    throw new ValidationError('The media URL gave no Content-Type: give mimetype', {
+      code: 'MEDIA_TYPE_NOT_ALLOWED',
+    });
+  }
+  return { bytes: fetched.bytes, mimetype };
+}
