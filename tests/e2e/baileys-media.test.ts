@@ -1,5 +1,7 @@
 /**
- * A contact's media, end to end: the simulated contact encrypts and uploads each file to the simulator's media host
+ * Media both ways, end to end. Sent: the API archives the file, the host reads it back and the real Baileys client
+ * uploads it to the simulator's media host, encrypted as WhatsApp does; the contact downloads, checks and decrypts
+ * it (asserted by the hash of the bytes). Received: a contact's media, end to end: the simulated contact encrypts and uploads each file to the simulator's media host
  * as WhatsApp does, the gateway's real Baileys client downloads and decrypts it before acknowledging the message,
  * and the gateway stores the row (type, caption as body, `metadata.media`), archives the file and serves it back,
  * byte for byte, from its media route; message.received describes the file.
@@ -21,7 +23,7 @@ const CONTACT_ID = `${CONTACT}@c.us`;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-describe('Baileys inbound media against the simulator', () => {
+describe('Baileys media both ways against the simulator', () => {
   let sim: SimulatorProcess;
   let gw: TestGateway;
   let sessionId: string;
@@ -86,6 +88,38 @@ describe('Baileys inbound media against the simulator', () => {
       expect(file.status).toBe(200);
       expect(file.headers.get('x-content-type-options')).toBe('nosniff');
       expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes));
+    },
+    40_000,
+  );
+
+  it.each([
+    ['send-image', { mimetype: 'image/png', caption: 'the view' }, { kind: 'image', caption: 'the view' }],
+    ['send-audio', { mimetype: 'audio/ogg; codecs=opus', ptt: true }, { kind: 'audio', ptt: true }],
+    [
+      'send-document',
+      { mimetype: 'application/pdf', filename: 'q3.pdf' },
+      { kind: 'document', fileName: 'q3.pdf' },
+    ],
+    ['send-sticker', { mimetype: 'image/webp' }, { kind: 'sticker' }],
+    ['send-video', { mimetype: 'video/mp4', caption: 'clip' }, { kind: 'video', caption: 'clip' }],
+  ] as const)(
+    '%s: the contact decrypts the same bytes',
+    async (action, fields, expected) => {
+      const bytes = randomBytes(action === 'send-document' ? 30_000 : 5_000);
+      const res = await gw.request('POST', `/api/sessions/${sessionId}/messages/${action}`, {
+        body: { chatId: CONTACT_ID, data: bytes.toString('base64'), ...fields },
+      });
+      expect(res.status).toBe(201);
+      const row = res.body as Message;
+      expect(row.status).not.toBe('failed');
+      const got = await sim.admin.receivedOne(CONTACT, row.waMessageId ?? '', 20_000);
+      expect(got.content).toMatchObject({
+        ...expected,
+        mimetype: fields.mimetype,
+        sha256: sha256(bytes),
+        size: bytes.length,
+      });
+      expect((await sim.admin.media(CONTACT, row.waMessageId ?? '')).sha256).toBe(sha256(bytes));
     },
     40_000,
   );
