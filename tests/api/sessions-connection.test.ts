@@ -93,7 +93,7 @@ describe('connection loss and reconnect', () => {
     try {
       const droppedAt = Date.now();
       gw.network.dropConnection(session.id);
-      const failed = await waitForSession(gw, session.id, 'failed', () => true, 6000);
+      const failed = await waitForSession(gw, session.id, 'failed', () => true, 15_000);
       expect(failed.lastError).toMatch(/exhausted after 2 attempt\(s\): connection refused/);
       expect(await recorder.reached(['failed'])).toEqual([
         'disconnected',
@@ -116,7 +116,7 @@ describe('connection loss and reconnect', () => {
       gw.network.refuseConnections(false);
       recorder.stop();
     }
-  });
+  }, 30_000);
 
   it('session.reconnect_loop is emitted on the 5th consecutive failed attempt, not before', async () => {
     // Backoff from 1000 ms would put the 5th attempt ~15 s away; an operator start during the backoff tries at
