@@ -5,35 +5,23 @@
  * texts of 4096 characters, emoji included) read back intact.
  */
 import type { BatchStore } from '#shared/ports/batch-store.port.js';
-import type { SessionStore } from '#shared/ports/session-store.port.js';
-import { aBatch, aSession, at } from '#tests/helpers/builders.js';
+import { aBatch, at } from '#tests/helpers/builders.js';
+import { type OpenedWithSessions, withTwoSessions } from './two-sessions.js';
 
 /** The store under test plus the session store of the same data store, because batches belong to sessions. */
-export interface OpenedBatchStore {
-  store: BatchStore;
-  sessions: SessionStore;
-  close(): Promise<void>;
-}
+export type OpenedBatchStore = OpenedWithSessions<BatchStore>;
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const TAKEN = { status: 400, code: 'BATCH_ID_TAKEN' };
 
 export function batchStoreContract(name: string, open: () => Promise<OpenedBatchStore>): void {
   describe(`BatchStore contract: ${name}`, () => {
+    const opened = withTwoSessions(open);
     let store: BatchStore;
-    let close: () => Promise<void>;
     let s1: string;
     let s2: string;
-
-    beforeEach(async () => {
-      const opened = await open();
-      ({ store, close } = opened);
-      const sessions = [aSession(), aSession()];
-      for (const session of sessions) await opened.sessions.create(session);
-      [s1, s2] = sessions.map((session) => session.id) as [string, string];
-    });
-    afterEach(async () => {
-      await close();
+    beforeEach(() => {
+      ({ store, s1, s2 } = opened);
     });
 
     it('finds a created batch with every field intact; another session or batchId finds nothing', async () => {

@@ -3,14 +3,9 @@
  * phone with several LIDs names them all, a LID that moves to another phone leaves the first, and sessions are apart.
  */
 import type { IdentityStore } from '#shared/ports/identity-store.port.js';
-import type { SessionStore } from '#shared/ports/session-store.port.js';
-import { aSession } from '#tests/helpers/builders.js';
+import { type OpenedWithSessions, withTwoSessions } from './two-sessions.js';
 
-export interface OpenedIdentityStore {
-  store: IdentityStore;
-  sessions: SessionStore;
-  close(): Promise<void>;
-}
+export type OpenedIdentityStore = OpenedWithSessions<IdentityStore>;
 
 const PHONE = '15550001111@c.us';
 const OTHER_PHONE = '15550002222@c.us';
@@ -19,20 +14,12 @@ const LID_2 = '223456789012345@lid';
 
 export function identityStoreContract(name: string, open: () => Promise<OpenedIdentityStore>): void {
   describe(`IdentityStore contract: ${name}`, () => {
+    const opened = withTwoSessions(open);
     let store: IdentityStore;
-    let close: () => Promise<void>;
     let s1: string;
     let s2: string;
-
-    beforeEach(async () => {
-      const opened = await open();
-      ({ store, close } = opened);
-      const sessions = [aSession(), aSession()];
-      for (const session of sessions) await opened.sessions.create(session);
-      [s1, s2] = sessions.map((session) => session.id) as [string, string];
-    });
-    afterEach(async () => {
-      await close();
+    beforeEach(() => {
+      ({ store, s1, s2 } = opened);
     });
 
     it('knows no aliases for an id never linked', async () => {

@@ -36,7 +36,8 @@ export async function withMediaFile(
     return {
       ...inbound,
       metadata: { ...inbound.metadata, media: { ...media, sizeBytes: bytes.byteLength } },
-      mediaBytes: Uint8Array.from(bytes),
+      // The downloaded buffer itself, viewed as the Uint8Array the port names: a file is never copied here.
+      mediaBytes: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
     };
   } catch {
     return omitted(inbound, media, 'download_failed');

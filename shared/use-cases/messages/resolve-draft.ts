@@ -18,6 +18,7 @@ import { isGroupChat } from '#shared/domain/wa-ids.js';
 import { NotFoundError, ValidationError } from '#shared/errors/app-error.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import { archiveDraftFile, type DraftFiles } from './draft-media.js';
+import { findChatMessage } from './find-chat-message.js';
 
 /** WhatsApp lets a text be edited for 15 minutes after it was sent. */
 export const EDIT_WINDOW_SECONDS = 15 * 60;
@@ -25,7 +26,6 @@ export const EDIT_WINDOW_SECONDS = 15 * 60;
 export const REVOKE_WINDOW_SECONDS = 60 * 60 * 60;
 
 const CHANGE_TYPES = new Set(['reaction', 'edit', 'revoke']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface DraftContext {
   /** Archiving a media send's file (absent: media sends are refused), and the id it is archived under. */
@@ -102,9 +102,9 @@ async function mediaContent(ctx: DraftContext, draft: MediaDraft): Promise<Outgo
 
 /** The stored message `id` (network id or stored id) of `chatId`; 404 when the chat has none. */
 async function findInChat(ctx: DraftContext, chatId: string, id: string): Promise<Message> {
-  const byNetworkId = await ctx.messages.findByWaMessageId(ctx.sessionId, id);
-  const message = byNetworkId ?? (UUID.test(id) ? await ctx.messages.findById(ctx.sessionId, id) : null);
-  if (!message || message.chatId !== chatId || !message.waMessageId) {
+  const message = await findChatMessage(ctx.messages, ctx.sessionId, chatId, id);
+  // A row without a network id never reached the network: there is nothing there to point at.
+  if (!message.waMessageId) {
     throw new NotFoundError(`Message '${id}' not found in chat ${chatId}`, { code: 'MESSAGE_NOT_FOUND' });
   }
   return message;

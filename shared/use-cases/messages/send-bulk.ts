@@ -23,6 +23,7 @@ import {
 } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
+import { checkSessionCanSend } from './send-message.js';
 
 /** When a refused batch may try again: a batch takes at least a few seconds per item. */
 const BATCH_LIMIT_RETRY_AFTER_S = 30;
@@ -42,7 +43,7 @@ export async function sendBulk(
   maxConcurrent: number,
 ): Promise<BulkAccepted> {
   const session = await loadSession(deps.data.sessions, caller, sessionId);
-  requireReady(session);
+  checkSessionCanSend(session);
   body.messages.forEach(requireRenders);
   if ((await deps.data.batches.countUnfinished()) >= maxConcurrent) {
     throw new RateLimitedError(BATCH_LIMIT_RETRY_AFTER_S, {
@@ -87,15 +88,6 @@ export async function sendBulk(
 }
 
 /** Batches are sent by a ready session only; one that needs action refuses them as it refuses every send. */
-function requireReady(session: Session): void {
-  if (session.status === 'ready' && session.phone) return;
-  const why =
-    session.status === 'action_required'
-      ? `the session needs action: ${session.lastError ?? ''}`.trim()
-      : `status ${session.status}`;
-  throw new SessionStateError('SESSION_NOT_READY', `Session is not ready to send a batch (${why})`);
-}
-
 /** Refuses the request when an item's text does not render, naming the item. */
 function requireRenders(item: BulkItem, index: number): void {
   try {

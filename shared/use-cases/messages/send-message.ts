@@ -125,7 +125,7 @@ export async function sendOrReplay(
 }
 
 /** Refuses a session that cannot send now (400 SESSION_NOT_READY; action_required refuses sends too). */
-function checkSessionCanSend(session: Session): asserts session is Session & { phone: string } {
+export function checkSessionCanSend(session: Session): asserts session is Session & { phone: string } {
   if (session.status === 'action_required') {
     throw new SessionStateError(
       'SESSION_NOT_READY',
