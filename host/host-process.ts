@@ -132,7 +132,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     clock,
     logger,
   });
-  const webhooks = startDelivery(env, backends, { data, audit, clock, logger });
+  const webhooks = startDelivery(env, backends, { data, media: backends.media, audit, clock, logger });
   relay.addConsumer(webhooks.consumer);
   const outcomes = new InProcessMessageOutcomes();
   // Send pacing (off unless SEND_PACING_ENABLED): autoreplies are paced like any send; the host feeds the breaker.

@@ -146,6 +146,38 @@ async function buildHost(onOutput) {
 }
 
 /**
+ * Bundles and zips every function once (`sls package` into .serverless/, as a deployment does), so stacks started
+ * with `prebuilt: true` run those zips instead of bundling again: about 7 of a stack's 11 seconds of start on two
+ * cores.
+ */
+export async function packageFunctions({ onOutput = () => {} } = {}) {
+  const workFolder = path.join(
+    '.esbuild-offline',
+    `package-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [SLS, 'package', '--stage', 'offline'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          WAYGATE_ESBUILD_WORK_FOLDER: workFolder,
+          WAYGATE_ESBUILD_SKIP_BUILD: '',
+          SLS_TELEMETRY_DISABLED: '1',
+          SLS_NOTIFICATIONS_MODE: 'off',
+        },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    for (const line of `${stdout}${stderr}`.split('\n').filter(Boolean)) onOutput('package', line);
+  } finally {
+    fs.rmSync(path.join(ROOT, workFolder), { recursive: true, force: true });
+  }
+}
+
+/**
  * Starts the stack. Every option is optional:
  * - `port` (env PORT, default 2785): where the API answers; `hostPort` (env HOST_PORT, default a free port): the
  *   host's RPC port; `lambdaPort`, `websocketPort`: serverless-offline's side ports (free ports by default).
@@ -159,7 +191,8 @@ async function buildHost(onOutput) {
  * - `engine` (env ENGINE, default baileys), `dataDir` (default a new temporary folder, removed by `stop()`).
  * - `env`: variables for both the functions and the host (e.g. RATE_LIMIT_MAX, SEND_WAIT_MS, WA_WEBSOCKET_URL);
  *   `functionsEnv` / `hostEnv`: for one side only.
- * - `host: false` starts no host; `build: false` skips `node scripts/build.mjs` (dist/ is already fresh).
+ * - `host: false` starts no host; `build: false` skips `node scripts/build.mjs` (dist/ is already fresh);
+ *   `prebuilt: true` runs the function zips of an earlier `packageFunctions()` instead of bundling them again.
  * - `webhookPollers`: batches of the webhook queue the trigger has in flight at once (default 2; Lambda itself scales
  *   its pollers with the queue's depth).
  * - `webhookTrigger: false` leaves the webhook queue unconsumed; by default scripts/offline-sqs-trigger.mjs feeds
@@ -255,6 +288,7 @@ export async function startOffline(options = {}) {
         ...awsEnv,
         ...options.functionsEnv,
         WAYGATE_ESBUILD_WORK_FOLDER: esbuildWorkFolder,
+        WAYGATE_ESBUILD_SKIP_BUILD: options.prebuilt ? 'true' : '',
         SLS_TELEMETRY_DISABLED: '1',
         SLS_NOTIFICATIONS_MODE: 'off',
       },

@@ -1,11 +1,12 @@
 /**
  * The delivery Lambda's dependencies (aws mode), built from the environment once per cold start: the data store
- * (webhooks, failure rows), the audit recorder on the main store, the SQS webhook queue (where retries go) and the
+ * (webhooks, failure rows, messages), the media archive (files inlined in message events), the audit recorder on the main store, the SQS webhook queue (where retries go) and the
  * guarded HTTP client. Nothing else of the API's dependencies: no host gateway, no command queue use.
  */
 import { pino } from 'pino';
 import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
+import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { loadEnv } from '#shared/config/env.js';
 import { createMetrics } from '#shared/observability/metrics.js';
@@ -32,6 +33,7 @@ export function createAwsWebhookDeliveryDeps(): WebhookDeliveryDeps {
   const delivery = createQueuedWebhookDelivery({
     env,
     data: adapters.data,
+    media: openMediaStorage(env),
     audit,
     queue,
     // Its pooled sockets are unref'd while idle: warm invocations reuse connections to the receivers.

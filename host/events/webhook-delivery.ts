@@ -10,7 +10,9 @@ import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
+import { storeDeliveryMedia } from '#shared/webhooks/delivery-media.js';
 import { storeDeliveryFailures, storeDeliveryTargets } from '#shared/webhooks/store-delivery-adapters.js';
 import { WebhookDispatcher } from '#shared/webhooks/webhook-dispatcher.js';
 import { packageVersion } from '../package-version.js';
@@ -19,6 +21,8 @@ import type { DurableConsumer } from './outbox-relay.js';
 export interface WebhookDeliveryDeps {
   env: Env;
   data: DataStore;
+  /** The media archive: message events carry their files inline from it (WEBHOOK_MEDIA_INLINE_MAX_BYTES). */
+  media: MediaStorage;
   audit: AuditRecorder;
   clock: Clock;
   logger: Logger;
@@ -37,6 +41,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): RunningWebhookD
   const dispatcher = new WebhookDispatcher(
     {
       targets: storeDeliveryTargets(data.webhooks, audit),
+      media: storeDeliveryMedia(data.messages, deps.media),
       http,
       failures: storeDeliveryFailures(data.deliveryFailures, audit, clock),
       clock,
@@ -47,6 +52,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): RunningWebhookD
       retryDelayMs: env.WEBHOOK_RETRY_DELAY,
       timeoutMs: env.WEBHOOK_TIMEOUT,
       maxPayloadBytes: env.WEBHOOK_MAX_PAYLOAD_BYTES,
+      mediaInlineMaxBytes: env.WEBHOOK_MEDIA_INLINE_MAX_BYTES,
       concurrency: env.WEBHOOK_DISPATCH_CONCURRENCY,
       maxWaiting: env.WEBHOOK_DISPATCH_MAX_QUEUED,
     },

@@ -12,6 +12,7 @@ import type { Env } from '#shared/config/env.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { Queue, ReceivedMessage } from '#shared/ports/queue.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import { createQueuedWebhookDelivery, type QueuedWebhookDelivery } from '#shared/webhooks/queued-delivery.js';
@@ -97,7 +98,9 @@ export class WebhookQueueConsumer {
 
 export interface QueuedWebhookDeliveryDeps {
   env: Env;
-  data: Pick<DataStore, 'webhooks' | 'deliveryFailures'>;
+  data: Pick<DataStore, 'webhooks' | 'deliveryFailures' | 'messages'>;
+  /** The media archive: message events carry their files inline from it (WEBHOOK_MEDIA_INLINE_MAX_BYTES). */
+  media: Pick<MediaStorage, 'get'>;
   audit: AuditRecorder;
   /** `backends.webhookQueue`: the embedded queue, or SQS in aws mode. */
   queue: Queue;

@@ -5,6 +5,7 @@
  * in EVENT_NAMES already, so webhooks may subscribe to them.
  */
 import { z } from 'zod';
+import { mediaRoutePath } from './media.js';
 import { type Message, MessageStatus } from './message.js';
 import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
 import { LocationMetadata, MediaMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
@@ -37,6 +38,17 @@ export const EVENT_NAMES = [
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
+/**
+ * A media message's file as events carry it: its type, name and size; `url`, the API path that serves it (when the
+ * file is archived); and, in a webhook payload, `data`, the bytes base64-encoded when they are at most
+ * WEBHOOK_MEDIA_INLINE_MAX_BYTES (read from the archive at delivery: shared/webhooks/delivery-media.ts).
+ */
+export const EventMedia = MediaMetadata.extend({
+  url: z.string().optional(),
+  data: z.string().optional(),
+});
+export type EventMedia = z.infer<typeof EventMedia>;
+
 /** A message as events carry it (`message.received`, `message.sent`): neutral chat ids, epoch-second time. */
 export const MessageEventData = z.object({
   /** The network message id. */
@@ -59,8 +71,8 @@ export const MessageEventData = z.object({
   vCards: VCardsMetadata.optional(),
   /** The message a reply quotes; `body` is `''` when it had no text, as a message's own body is. */
   quotedMessage: z.object({ id: z.string(), body: z.string() }).optional(),
-  /** A media message's file: its type, name and size (served by `GET …/messages/{chatId}/{messageId}/media`). */
-  media: MediaMetadata.optional(),
+  /** A media message's file (served by `GET …/messages/{chatId}/{messageId}/media`). */
+  media: EventMedia.optional(),
 });
 export type MessageEventData = z.infer<typeof MessageEventData>;
 
@@ -80,7 +92,7 @@ export function messageEventData(message: Message): MessageEventData {
     fromMe: message.direction === 'outgoing',
     isGroup: isGroupChat(message.chatId),
     ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
-    ...kindFields(message.metadata),
+    ...kindFields(message),
   };
 }
 
@@ -89,15 +101,16 @@ export function messageEventData(message: Message): MessageEventData {
  * row written before a field's shape settled loses that field from its events, never the event.
  */
 function kindFields(
-  metadata: Message['metadata'],
+  message: Message,
 ): Pick<MessageEventData, 'location' | 'vCards' | 'quotedMessage' | 'media'> {
+  const { metadata } = message;
   if (!metadata) return {};
   const location = LocationMetadata.safeParse(metadata.location).data;
   const vCards = VCardsMetadata.safeParse(metadata.vCards).data;
   const quoted = QuotedMetadata.safeParse(metadata.quotedMessage).data;
   const media = MediaMetadata.safeParse(metadata.media).data;
   return {
-    ...(media ? { media } : {}),
+    ...(media ? { media: message.mediaPath ? { ...media, url: mediaRoutePath(message) } : media } : {}),
     ...(location ? { location } : {}),
     ...(vCards ? { vCards } : {}),
     ...(quoted ? { quotedMessage: { id: quoted.id, body: quoted.body ?? '' } } : {}),

@@ -102,3 +102,9 @@ export function parseMediaKey(key: string): MediaKeyParts | null {
   const [, sessionId = '', messageId = '', extension = ''] = match;
   return { sessionId, fileName: `${messageId}.${extension}`, extension };
 }
+
+/** The API path that serves a stored message's archived file (`GET …/messages/{chatId}/{messageId}/media`). */
+export function mediaRoutePath(message: { sessionId: string; chatId: string; id: string }): string {
+  const sessionId = encodeURIComponent(message.sessionId);
+  return `/api/sessions/${sessionId}/messages/${encodeURIComponent(message.chatId)}/${message.id}/media`;
+}

@@ -13,6 +13,7 @@ import type { WebhookFilters } from '#shared/domain/webhook-filters.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import { type DeliveryMedia, withInlineMedia } from './delivery-media.js';
 import { type DeliveryIds, deliveryBody, deliveryHeaders } from './delivery-request.js';
 import { idempotencyKey } from './idempotency-key.js';
 
@@ -70,6 +71,8 @@ export interface AttemptFailure {
 
 export interface DeliveryAttemptDeps {
   targets: DeliveryTargets;
+  /** Where message events' archived files are read to travel inline; without it none does. */
+  media?: DeliveryMedia;
   /** The guarded client: the URL is vetted (SSRF) and the connection pinned on every attempt. */
   http: HttpClient;
   failures: DeliveryFailures;
@@ -84,6 +87,8 @@ export interface DeliveryAttemptOptions {
   timeoutMs: number;
   /** Cap of the serialized body (WEBHOOK_MAX_PAYLOAD_BYTES). */
   maxPayloadBytes: number;
+  /** The largest file a message event carries inline (WEBHOOK_MEDIA_INLINE_MAX_BYTES); 0 or absent: none. */
+  mediaInlineMaxBytes?: number;
 }
 
 /** The ids of a new delivery of `event` to one webhook: a fresh deliveryId, the event's stable idempotency key. */
@@ -109,16 +114,47 @@ export function backoffMs(retryDelayMs: number, failedAttempt: number): number {
 }
 
 export class DeliveryAttempts {
+  /** Each event's inline form, read once however many webhooks it goes to. */
+  private readonly inlined = new WeakMap<GatewayEvent, Promise<GatewayEvent | null>>();
+
   constructor(
     private readonly deps: DeliveryAttemptDeps,
     private readonly options: DeliveryAttemptOptions,
   ) {}
 
   /**
-   * The body every attempt of the delivery sends (`timestamp`: when the delivery began, so retries send the same
-   * bytes), or why it can never be sent: unserializable, or over the payload cap.
+   * The body every attempt of the delivery sends (`timestamp`: when the delivery began), or why it can never be
+   * sent: unserializable, or over the payload cap. A message's file travels inline when it may (delivery-media.ts)
+   * and is shed first when the body would be over the cap with it.
    */
-  prepare(event: GatewayEvent, ids: DeliveryIds, timestamp: string): { body: string } | { refused: string } {
+  async prepare(
+    event: GatewayEvent,
+    ids: DeliveryIds,
+    timestamp: string,
+  ): Promise<{ body: string } | { refused: string }> {
+    const inlined = await this.withMedia(event);
+    const withMedia = inlined && this.serialize(inlined, ids, timestamp);
+    if (withMedia && 'body' in withMedia) return withMedia;
+    return this.serialize(event, ids, timestamp);
+  }
+
+  private withMedia(event: GatewayEvent): Promise<GatewayEvent | null> {
+    const { media } = this.deps;
+    const maxBytes = this.options.mediaInlineMaxBytes ?? 0;
+    if (!media || maxBytes <= 0) return Promise.resolve(null);
+    let pending = this.inlined.get(event);
+    if (!pending) {
+      pending = withInlineMedia(event, { source: media, maxBytes, logger: this.deps.logger });
+      this.inlined.set(event, pending);
+    }
+    return pending;
+  }
+
+  private serialize(
+    event: GatewayEvent,
+    ids: DeliveryIds,
+    timestamp: string,
+  ): { body: string } | { refused: string } {
     let body: string;
     try {
       body = deliveryBody(event, ids, timestamp);

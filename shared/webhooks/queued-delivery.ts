@@ -21,6 +21,7 @@ import { matchesFilters } from '#shared/domain/webhook-filters.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { Queue } from '#shared/ports/queue.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import {
@@ -32,6 +33,7 @@ import {
   isDelivered,
   newDeliveryIds,
 } from './delivery-attempts.js';
+import { storeDeliveryMedia } from './delivery-media.js';
 import type { DeliveryIds } from './delivery-request.js';
 import { storeDeliveryFailures, storeDeliveryTargets } from './store-delivery-adapters.js';
 import type { AttemptJob, UndeliverableJob, WebhookJob } from './webhook-job.js';
@@ -109,7 +111,7 @@ export class QueuedWebhookDelivery {
     attempt: number,
   ): Promise<QueuedDeliveryOutcome> {
     const { ids, timestamp } = delivery;
-    const prepared = this.attempts.prepare(event, ids, timestamp);
+    const prepared = await this.attempts.prepare(event, ids, timestamp);
     if ('refused' in prepared) {
       await this.attempts.failed(event, target, ids, attempt - 1, { status: null, error: prepared.refused });
       return 'dropped';
@@ -165,8 +167,13 @@ async function settleAll<T>(work: readonly Promise<T>[]): Promise<T[]> {
 
 /** What the queued delivery is built from, in the host (embedded) and in the delivery Lambda alike. */
 export interface QueuedDeliverySetup {
-  env: Pick<Env, 'WEBHOOK_RETRY_DELAY' | 'WEBHOOK_TIMEOUT' | 'WEBHOOK_MAX_PAYLOAD_BYTES'>;
-  data: Pick<DataStore, 'webhooks' | 'deliveryFailures'>;
+  env: Pick<
+    Env,
+    'WEBHOOK_RETRY_DELAY' | 'WEBHOOK_TIMEOUT' | 'WEBHOOK_MAX_PAYLOAD_BYTES' | 'WEBHOOK_MEDIA_INLINE_MAX_BYTES'
+  >;
+  data: Pick<DataStore, 'webhooks' | 'deliveryFailures' | 'messages'>;
+  /** The media archive: message events carry their files inline from it (WEBHOOK_MEDIA_INLINE_MAX_BYTES). */
+  media: Pick<MediaStorage, 'get'>;
   audit: AuditRecorder;
   /** The webhook queue: where this delivery's retries go. */
   queue: Queue;
@@ -185,6 +192,7 @@ export function createQueuedWebhookDelivery(setup: QueuedDeliverySetup): QueuedW
       targets: storeDeliveryTargets(data.webhooks, audit),
       failures: storeDeliveryFailures(data.deliveryFailures, audit, clock),
       jobs: new WebhookJobQueue(setup.queue),
+      media: storeDeliveryMedia(data.messages, setup.media),
       http: setup.http,
       clock,
       logger: setup.logger,
@@ -194,6 +202,7 @@ export function createQueuedWebhookDelivery(setup: QueuedDeliverySetup): QueuedW
       retryDelayMs: env.WEBHOOK_RETRY_DELAY,
       timeoutMs: env.WEBHOOK_TIMEOUT,
       maxPayloadBytes: env.WEBHOOK_MAX_PAYLOAD_BYTES,
+      mediaInlineMaxBytes: env.WEBHOOK_MEDIA_INLINE_MAX_BYTES,
     },
   );
 }

@@ -16,6 +16,7 @@ import {
   type AttemptFailure,
   backoffMs,
   type DeliveryAttemptDeps,
+  type DeliveryAttemptOptions,
   DeliveryAttempts,
   type DeliveryTarget,
   failureOf,
@@ -34,11 +35,8 @@ export type {
   PostOutcome,
 } from './delivery-attempts.js';
 
-export interface DispatcherOptions {
-  version: string;
+export interface DispatcherOptions extends DeliveryAttemptOptions {
   retryDelayMs: number;
-  timeoutMs: number;
-  maxPayloadBytes: number;
   concurrency: number;
   maxWaiting: number;
 }
@@ -113,7 +111,7 @@ export class WebhookDispatcher {
 
   private async deliver(event: GatewayEvent, target: DeliveryTarget): Promise<DeliveryOutcome> {
     const ids = newDeliveryIds(event, target.id);
-    const prepared = this.attempts.prepare(event, ids, this.deps.clock.now().toISOString());
+    const prepared = await this.attempts.prepare(event, ids, this.deps.clock.now().toISOString());
     if ('refused' in prepared) {
       await this.attempts.failed(event, target, ids, 0, { status: null, error: prepared.refused });
       return 'dropped';

@@ -12,6 +12,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
 import { createWebhookDeliveryHandler } from '#functions/webhook-delivery/handler.js';
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
 import { SqsQueue } from '#shared/adapters/sqs/sqs-queue.js';
 import { createSqsQueuePair } from '#shared/adapters/sqs/sqs-queues.js';
@@ -68,6 +69,7 @@ async function setUp() {
   const delivery = createQueuedWebhookDelivery({
     env,
     data,
+    media: new MemoryMediaStorage(),
     audit,
     queue,
     http,

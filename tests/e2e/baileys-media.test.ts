@@ -4,13 +4,19 @@
  * it (asserted by the hash of the bytes). Received: a contact's media, end to end: the simulated contact encrypts and uploads each file to the simulator's media host
  * as WhatsApp does, the gateway's real Baileys client downloads and decrypts it before acknowledging the message,
  * and the gateway stores the row (type, caption as body, `metadata.media`), archives the file and serves it back,
- * byte for byte, from its media route; message.received describes the file.
+ * byte for byte, from its media route; message.received describes the file, and a real webhook receiver gets it
+ * inline (base64) up to WEBHOOK_MEDIA_INLINE_MAX_BYTES, and its url beyond.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GatewayEvent, MessageEventData } from '#shared/domain/events.js';
+import type { EventMedia, GatewayEvent, MessageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { linkSessionByQr } from '#tests/helpers/link-session.js';
+import {
+  type ScriptedReceiver,
+  startScriptedReceiver,
+  WHSEC_SECRET,
+} from '#tests/helpers/scripted-receiver.js';
 import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
 import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
@@ -20,6 +26,8 @@ const PREFIX = `1556${String(process.pid % 10_000).padStart(4, '0')}`;
 const PHONE = `${PREFIX}001`;
 const CONTACT = `${PREFIX}900`;
 const CONTACT_ID = `${CONTACT}@c.us`;
+/** Files up to this size travel inside webhook payloads here: the 6 KB ones do, the 40 KB document does not. */
+const INLINE_MAX = 20_000;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -29,16 +37,35 @@ describe('Baileys media both ways against the simulator', () => {
   let sessionId: string;
   const events: GatewayEvent[] = [];
 
+  let hook: ScriptedReceiver;
+
   beforeAll(async () => {
     assertSimCaTrusted();
-    ({ sim, gw } = await startSimulatedGateway(events));
+    hook = await startScriptedReceiver();
+    ({ sim, gw } = await startSimulatedGateway(events, {
+      SSRF_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_MEDIA_INLINE_MAX_BYTES: String(INLINE_MAX),
+    }));
     await sim.admin.ok('/contacts', { number: CONTACT, name: 'Carla' });
     sessionId = (await linkSessionByQr(gw, sim, PHONE)).id;
+    const created = await gw.request('POST', `/api/sessions/${sessionId}/webhooks`, {
+      body: { url: hook.url, events: ['message.received'], secret: WHSEC_SECRET },
+    });
+    expect(created.status).toBe(201);
   }, 40_000);
   afterAll(async () => {
     await gw?.close();
     await sim?.stop();
+    await hook?.close();
   });
+
+  /** The `media` of the verified webhook delivery of message `id`. */
+  async function deliveredMedia(id: string): Promise<EventMedia> {
+    const payloadOf = (body: string) => JSON.parse(body) as { data: MessageEventData };
+    const delivery = await waitFor(() => hook.received.find((d) => payloadOf(d.body).data.id === id), 20_000);
+    expect(delivery.verified).toBe(true);
+    return payloadOf(delivery.body).data.media as EventMedia;
+  }
 
   /** The contact sends `content`; resolves with the stored row and the event once published. */
   async function contactSends(content: Record<string, unknown>) {
@@ -88,6 +115,18 @@ describe('Baileys media both ways against the simulator', () => {
       expect(file.status).toBe(200);
       expect(file.headers.get('x-content-type-options')).toBe('nosniff');
       expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes));
+      // The webhook: inline within the cap; beyond it, the url of the same route.
+      const media = await deliveredMedia(id);
+      expect(media.url).toBe(
+        `/api/sessions/${sessionId}/messages/${encodeURIComponent(CONTACT_ID)}/${row.id}/media`,
+      );
+      if (bytes.length <= INLINE_MAX) {
+        expect(sha256(Buffer.from(media.data ?? '', 'base64'))).toBe(sha256(bytes));
+      } else {
+        expect(media.data).toBeUndefined();
+        const byUrl = await fetch(`${gw.url}${media.url}`, { headers: { 'x-api-key': gw.adminKey } });
+        expect(sha256(new Uint8Array(await byUrl.arrayBuffer()))).toBe(sha256(bytes));
+      }
     },
     40_000,
   );

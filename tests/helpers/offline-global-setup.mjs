@@ -1,23 +1,34 @@
 /**
- * Global setup of the jest project `api-aws`: one DynamoDB Local, one SQS emulator and one S3 emulator for the whole
+ * Global setup of the jest project `api-aws`: the functions packaged once, and one DynamoDB Local, one SQS emulator and one S3 emulator for the whole
  * run (each test gateway makes its own tables, queues and media bucket on them under a fresh prefix), announced to
  * the workers through WAYGATE_TEST_DYNAMODB_ENDPOINT / WAYGATE_TEST_SQS_ENDPOINT / WAYGATE_TEST_S3_ENDPOINT.
  * Endpoints set beforehand (LocalStack: http://localhost:4566 for all three) are used as they are and nothing is
  * started.
  */
 import { startEmulators } from '#scripts/offline-emulators.mjs';
+import { packageFunctions } from '#scripts/offline-stack.mjs';
 
 export default async function globalSetup() {
-  const emulators = await startEmulators({
-    // A probe prefix: creating its tables, queues and bucket proves the emulators answer before any test starts.
-    tablePrefix: 'api-aws-probe-',
-    dynamodbEndpoint: process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT,
-    sqsEndpoint: process.env.WAYGATE_TEST_SQS_ENDPOINT,
-    s3Endpoint: process.env.WAYGATE_TEST_S3_ENDPOINT,
-  });
-  process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT = emulators.dynamodbEndpoint;
-  process.env.WAYGATE_TEST_SQS_ENDPOINT = emulators.sqsEndpoint;
-  process.env.WAYGATE_TEST_S3_ENDPOINT = emulators.s3Endpoint;
+  // The functions are bundled once for the run; every test gateway's serverless offline runs these zips.
+  const [emulators, packaged] = await Promise.allSettled([
+    startEmulators({
+      // A probe prefix: creating its tables, queues and bucket proves the emulators answer before any test starts.
+      tablePrefix: 'api-aws-probe-',
+      dynamodbEndpoint: process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT,
+      sqsEndpoint: process.env.WAYGATE_TEST_SQS_ENDPOINT,
+      s3Endpoint: process.env.WAYGATE_TEST_S3_ENDPOINT,
+    }),
+    packageFunctions(),
+  ]);
+  if (emulators.status === 'rejected') throw emulators.reason;
+  if (packaged.status === 'rejected') {
+    await emulators.value.stop();
+    throw packaged.reason;
+  }
+  process.env.WAYGATE_TEST_FUNCTIONS_PREBUILT = '1';
+  process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT = emulators.value.dynamodbEndpoint;
+  process.env.WAYGATE_TEST_SQS_ENDPOINT = emulators.value.sqsEndpoint;
+  process.env.WAYGATE_TEST_S3_ENDPOINT = emulators.value.s3Endpoint;
   // The global teardown runs in this same process.
-  globalThis.__waygateApiAwsEmulators = emulators;
+  globalThis.__waygateApiAwsEmulators = emulators.value;
 }

@@ -147,6 +147,8 @@ async function startFunctions(d: Deployment, overrides: Record<string, string>):
     tablePrefix: d.tablePrefix,
     queuePrefix: d.queuePrefix,
     bootstrapAdminKey: d.adminKey,
+    // The project's global setup packaged the functions once (offline-global-setup.mjs).
+    prebuilt: process.env.WAYGATE_TEST_FUNCTIONS_PREBUILT === '1',
     env,
     onOutput: verbose
       ? (name: string, line: string) => process.stderr.write(`[${name}] ${line}\n`)

@@ -12,12 +12,18 @@ export interface SimulatedGateway {
   gw: TestGateway;
 }
 
-/** Starts the simulator and a gateway on it that pushes every event it publishes onto `events`. */
-export async function startSimulatedGateway(events: GatewayEvent[]): Promise<SimulatedGateway> {
+/**
+ * Starts the simulator and a gateway on it (`env`: more of its variables) that pushes every event it publishes onto
+ * `events`.
+ */
+export async function startSimulatedGateway(
+  events: GatewayEvent[],
+  env: Record<string, string> = {},
+): Promise<SimulatedGateway> {
   unrefBaileysUploadTimeouts();
   const sim = await startSimulatorProcess();
   try {
-    const gw = await startTestGateway(sim.gatewayEnv);
+    const gw = await startTestGateway({ ...sim.gatewayEnv, ...env });
     gw.gateway.events.subscribe((event) => {
       events.push(event);
     });

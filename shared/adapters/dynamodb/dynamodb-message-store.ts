@@ -8,7 +8,6 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
-  type QueryCommandInput,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -17,15 +16,14 @@ import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domai
 import type { MessageChange } from '#shared/domain/message-changes.js';
 import { ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.port.js';
-import {
-  type ContentChange,
-  filterIds,
-  type MessageFilter,
-  type MessageSearch,
-  type MessageSearchPage,
-  type MessageStore,
-  type OutboxEntryOfChange,
-  type StatusChange,
+import type {
+  ContentChange,
+  MessageFilter,
+  MessageSearch,
+  MessageSearchPage,
+  MessageStore,
+  OutboxEntryOfChange,
+  StatusChange,
 } from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';

@@ -5,8 +5,10 @@
  * kind may be sent as.
  */
 import { type ArchivedFile, acceptsMediaType } from '#shared/domain/media-content.js';
+import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
 import type { MediaDraft } from '#shared/domain/send-requests.js';
 import { MediaTooLargeError, ValidationError } from '#shared/errors/app-error.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaFetcher } from '#shared/ports/media-fetcher.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import { UrlNotAllowedError } from '#shared/security/ssrf-guard.js';
@@ -42,6 +44,34 @@ export async function archiveDraftFile(
     size: stored.size,
     ...(draft.fileName ? { fileName: draft.fileName } : {}),
   };
+}
+
+/** A copy of an archived file under another message's id; null when the file is gone. */
+export async function copyArchivedFile(
+  files: Pick<DraftFiles, 'media'>,
+  target: { sessionId: string; messageId: string },
+  source: ArchivedFile,
+): Promise<ArchivedFile | null> {
+  const stored = await files.media.get(source.path);
+  if (!stored) return null;
+  const copy = await files.media.put({ ...target, mimetype: source.mimetype, data: stored.bytes });
+  return { ...source, path: copy.path, size: copy.size };
+}
+
+/**
+ * Removes the file a send archived for a message that was never stored (a pacing refusal, a store failure): the
+ * file belongs to that message alone. A failure is logged, never thrown over the send's own error.
+ */
+export async function discardDraftFile(
+  files: Pick<DraftFiles, 'media'> | undefined,
+  content: OutgoingContent | undefined,
+  logger: Logger,
+): Promise<void> {
+  const path = content && 'file' in content ? content.file.path : undefined;
+  if (!files || !path) return;
+  await files.media.delete(path).catch((error: unknown) => {
+    logger.warn({ err: error, path }, 'media of an unsent message not removed');
+  });
 }
 
 async function bytesOf(

@@ -17,7 +17,7 @@ import type { MediaDraft, SendDraft } from '#shared/domain/send-requests.js';
 import { isGroupChat } from '#shared/domain/wa-ids.js';
 import { NotFoundError, ValidationError } from '#shared/errors/app-error.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
-import { archiveDraftFile, type DraftFiles } from './draft-media.js';
+import { archiveDraftFile, copyArchivedFile, type DraftFiles } from './draft-media.js';
 import { findChatMessage } from './find-chat-message.js';
 
 /** WhatsApp lets a text be edited for 15 minutes after it was sent. */
@@ -54,7 +54,7 @@ export async function resolveDraft(ctx: DraftContext, draft: SendDraft): Promise
       return { ...content, quoted: quotedRef(await shown(ctx, ctx.chatId, quotedMessageId, 'quote')) };
     }
     case 'forward':
-      return forwarded(await findInChat(ctx, draft.fromChatId, draft.messageId));
+      return ownFile(ctx, forwarded(await findInChat(ctx, draft.fromChatId, draft.messageId)));
     case 'reaction': {
       const target = await shown(ctx, ctx.chatId, draft.messageId, 'react to');
       return { type: 'reaction', target: refOf(target), emoji: draft.emoji };
@@ -168,6 +168,23 @@ function refOf(message: Message): MessageRef {
 
 function quotedRef(message: Message): QuotedRef {
   return { ...refOf(message), body: message.body };
+}
+
+/**
+ * A forward of a media message with its own copy of the file, archived under the new message's id: each message
+ * owns its file, so a revoke or a failed send of one never takes another's.
+ */
+async function ownFile(ctx: DraftContext, content: OutgoingContent): Promise<OutgoingContent> {
+  if (!('file' in content) || !content.file) return content;
+  if (!ctx.files) throw new ValidationError(`A ${content.type} cannot be sent from here`);
+  const { messageId, ...files } = ctx.files;
+  const file = await copyArchivedFile(files, { sessionId: ctx.sessionId, messageId }, content.file);
+  if (!file) {
+    throw new ValidationError(`This ${content.type} message's file is no longer archived`, {
+      code: 'MESSAGE_NOT_FORWARDABLE',
+    });
+  }
+  return { ...content, file };
 }
 
 /** The content of a stored message, sent again as a forward: without its quote or mentions. */

@@ -14,13 +14,7 @@ import {
   type SendBulkBody,
   versionOf,
 } from '#shared/domain/message-batch.js';
-import type { Session } from '#shared/domain/session.js';
-import {
-  RateLimitedError,
-  SessionStateError,
-  UnavailableError,
-  ValidationError,
-} from '#shared/errors/app-error.js';
+import { RateLimitedError, UnavailableError, ValidationError } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { checkSessionCanSend } from './send-message.js';

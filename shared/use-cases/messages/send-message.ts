@@ -18,7 +18,7 @@ import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
-import type { DraftFiles } from './draft-media.js';
+import { type DraftFiles, discardDraftFile } from './draft-media.js';
 import { resolveDraft } from './resolve-draft.js';
 import { claimSendKey } from './send-idempotency.js';
 import type { SendPacer } from './send-pacing.js';
@@ -84,9 +84,10 @@ export async function sendOrReplay(
     return { message: await settledMessage(deps, claim.message, waitMs), replayed: true };
   }
   let message: Message;
+  let content: OutgoingContent | undefined;
   try {
     checkSessionCanSend(session);
-    const content = await resolveDraft(
+    content = await resolveDraft(
       {
         messages: deps.data.messages,
         sessionId,
@@ -102,6 +103,7 @@ export async function sendOrReplay(
     await deps.data.messages.insert(message);
   } catch (error) {
     await claim?.giveUp();
+    await discardDraftFile(deps.files, content, deps.logger);
     throw error;
   }
   // Waiting starts before the command is queued, so an outcome that comes at once is not missed.

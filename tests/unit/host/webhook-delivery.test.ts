@@ -4,10 +4,12 @@
  * and the X-Service-Signature HMAC). Retries back off and keep their ids; exhausted deliveries leave failure rows
  * and a webhook_failed audit; a shutdown records what still waits.
  */
+
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { EventBus } from '#host/events/event-bus.js';
 import { createHostEvents, type HostEvents } from '#host/events/host-events.js';
 import { type RunningWebhookDelivery, startWebhookDelivery } from '#host/events/webhook-delivery.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { loadEnv } from '#shared/config/env.js';
@@ -45,6 +47,7 @@ describe('host webhook delivery', () => {
     running = startWebhookDelivery({
       env: loadEnv({ SSRF_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAY: '20', ...env }),
       data,
+      media: new MemoryMediaStorage(),
       audit,
       clock: systemClock,
       logger: silentLogger,

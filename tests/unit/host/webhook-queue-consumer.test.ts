@@ -5,6 +5,7 @@
  * HMAC. The queue runs on a TestClock started at the real time, so retry delays are shown to hold to the
  * millisecond without waiting them out; deliveries are signed on the real clock, which the receivers check.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import {
   startQueuedWebhookDelivery,
 } from '#host/events/webhook-queue-consumer.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
+import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { createMemoryDataStore, MemoryAuditLogStore } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { loadEnv } from '#shared/config/env.js';
@@ -73,6 +75,7 @@ describe('queued webhook delivery on the embedded queue', () => {
         ...env,
       }),
       data,
+      media: new MemoryMediaStorage(),
       audit,
       queue: recorded,
       clock: systemClock,
