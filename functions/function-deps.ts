@@ -10,7 +10,7 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
-import type { DraftFiles } from '#shared/use-cases/messages/draft-media.js';
+import { type DraftFiles, MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 
 export interface Deps extends CoreDeps {
@@ -33,8 +33,6 @@ export interface Deps extends CoreDeps {
  * Adds the HTTP-only services (usage stats, rate limiter, the guarded HTTP client) to the core dependencies, and the
  * engine kind the env configures (the hosts run the same `ENGINE`).
  */
-/** How long a media URL of a send may take to download (inside API Gateway's 30 s). */
-const MEDIA_FETCH_TIMEOUT_MS = 20_000;
 
 export function createFunctionDeps(
   core: Omit<CoreDeps, 'engine'> & { env: Env; version: string; metrics: Metrics },

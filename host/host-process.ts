@@ -6,6 +6,7 @@
  */
 import { pino } from 'pino';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
+import { GuardedMediaFetcher } from '#shared/adapters/http/guarded-media-fetcher.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { Env } from '#shared/config/env.js';
@@ -16,6 +17,7 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 import { createAutoreply } from './automation/autoreply.js';
@@ -161,6 +163,14 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     commands,
     metrics,
     breaker,
+    batchSends: {
+      pacing,
+      files: {
+        media: backends.media,
+        fetcher: new GuardedMediaFetcher({ allowedHosts: env.SSRF_ALLOWED_HOSTS }),
+        fetchTimeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+      },
+    },
     ...(cluster ? { cluster } : {}),
   });
 

@@ -21,6 +21,7 @@ import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
 import type { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
+import type { SendDeps } from '#shared/use-cases/messages/send-message.js';
 import { HostBatches } from './batches/host-batches.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
@@ -54,6 +55,11 @@ export interface HostDeps extends RunnerDeps {
   cluster?: Cluster;
   /** The send breaker (send pacing); absent or null unless SEND_PACING_ENABLED. */
   breaker?: SendBreaker | null;
+  /**
+   * What batch items are sent with besides the stores: the pacer (items are paced like any send) and the files of
+   * media items (fetched through the SSRF guard, archived). Without files, media items fail.
+   */
+  batchSends?: Pick<SendDeps, 'pacing' | 'files'>;
 }
 
 export class Host implements HostGateway {
@@ -77,7 +83,7 @@ export class Host implements HostGateway {
       : null;
     const { data, commands, clock, logger, outcomes } = this.deps;
     this.batches = new HostBatches({
-      send: { data, commands, clock, logger, outcomes },
+      send: { data, commands, clock, logger, outcomes, ...deps.batchSends },
       isLocal: (id) => this.runners.has(id),
       sleep,
       random: deps.random ?? Math.random,

@@ -136,9 +136,18 @@ async function sendItem(
         { err: error, sessionId: batch.sessionId, batchId: batch.batchId, index },
         'batch item could not be sent now; trying again',
       );
-      await deps.sleep(RETRY_AFTER_MS, signal);
+      await deps.sleep(retryDelayMs(error), signal);
+      // A cancel while the item waited is honoured before it is tried again.
+      const current = await deps.send.data.batches.find(batch.sessionId, batch.batchId).catch(() => batch);
+      if (!current || isBatchFinished(current)) return null;
     }
   }
+}
+
+/** How long to wait before trying an item again: what the error asks (a pacing refusal's), at least RETRY_AFTER_MS. */
+function retryDelayMs(error: unknown): number {
+  const asked = error instanceof AppError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
+  return Math.max(RETRY_AFTER_MS, asked);
 }
 
 /** The message once it is no longer pending; null when the host stops first or the row is gone. */

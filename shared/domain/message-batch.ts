@@ -5,10 +5,11 @@
  * `progress` always adds up to `total` (sent + failed + pending + cancelled).
  */
 import { z } from 'zod';
+import { ValidationError } from '#shared/errors/app-error.js';
 import { IsoTimestamp } from './common.js';
 import { ChatId } from './message.js';
 import { TEXT_MAX, TextContent } from './outgoing-content.js';
-import type { SendDraft } from './send-requests.js';
+import { MEDIA_ITEM_CONTENT, mediaDraft, type SendDraft } from './send-requests.js';
 import { TemplateVariablesInput } from './template.js';
 import { renderTemplate } from './template-rendering.js';
 
@@ -26,9 +27,6 @@ export const FINISHED_BATCH_STATUSES: ReadonlySet<BatchStatus> = new Set([
 /** Items one batch may hold (openwa: 100). */
 export const BULK_MAX_ITEMS = 100;
 
-/** Item types openwa knows that are not sendable in a batch yet (media sends are being built). */
-const NOT_YET_SUPPORTED_TYPES: readonly string[] = ['image', 'video', 'audio', 'document'];
-
 /** A text item: `{{ name }}` placeholders of its text are filled from `variables` when it has them. */
 export const TextBulkItem = z.strictObject({
   chatId: ChatId,
@@ -41,31 +39,72 @@ export const TextBulkItem = z.strictObject({
 });
 
 /**
- * One message of a batch, by `type`. Media types join as further members of this union once media sends exist;
- * until then they are refused by name rather than as an unknown type.
+ * A media item: its content is what the kind's single send takes without chat or quote (the file by `url`, or
+ * base64 `data` with its `mimetype`; the kind's caption, filename, ptt, mentions). `{{ name }}` placeholders of the
+ * caption and the url are filled from `variables`. The file is fetched or decoded when the item is sent.
  */
-export const BulkItem = z.discriminatedUnion('type', [TextBulkItem], {
-  error: (issue) => {
-    if (issue.code !== 'invalid_union') return undefined;
-    const type = (issue.input as { type?: unknown } | undefined)?.type;
-    return typeof type === 'string' && NOT_YET_SUPPORTED_TYPES.includes(type)
-      ? `type '${type}' is not supported in batches yet: only 'text' items can be sent for now`
-      : "type must be 'text'";
+const mediaItem = <K extends MediaItemKind, C extends z.ZodType>(type: K, content: C) =>
+  z.strictObject({
+    chatId: ChatId,
+    type: z.literal(type),
+    content,
+    variables: TemplateVariablesInput.optional(),
+  });
+type MediaItemKind = keyof typeof MEDIA_ITEM_CONTENT;
+
+const BULK_ITEM_TYPES = ['text', 'image', 'video', 'audio', 'document'] as const;
+
+/** One message of a batch, by `type` (openwa's item types). */
+export const BulkItem = z.discriminatedUnion(
+  'type',
+  [
+    TextBulkItem,
+    mediaItem('image', MEDIA_ITEM_CONTENT.image),
+    mediaItem('video', MEDIA_ITEM_CONTENT.video),
+    mediaItem('audio', MEDIA_ITEM_CONTENT.audio),
+    mediaItem('document', MEDIA_ITEM_CONTENT.document),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `type must be one of ${BULK_ITEM_TYPES.join(', ')}` : undefined,
   },
-});
+);
 export type BulkItem = z.infer<typeof BulkItem>;
 
 /**
- * What an item sends: its text with every `{{ name }}` filled from `variables` when it has them (a text without
- * variables goes out as written). Throws what rendering throws: TEMPLATE_VARIABLES_MISSING, TEMPLATE_RENDER_TOO_LONG.
+ * What an item sends: its text, or its media with caption and url, with every `{{ name }}` filled from `variables`
+ * when it has them (an item without variables goes out as written). Throws what rendering throws
+ * (TEMPLATE_VARIABLES_MISSING, TEMPLATE_RENDER_TOO_LONG), and 400 when a filled-in url is no http(s) URL.
  */
 export function bulkItemDraft(item: BulkItem): SendDraft {
-  const { text, mentions } = item.content;
-  const rendered =
+  const fill = (text: string) =>
     item.variables === undefined
       ? text
       : renderTemplate({ header: null, body: text, footer: null }, item.variables);
-  return { type: 'text', text: rendered, ...(mentions ? { mentions } : {}) };
+  if (item.type === 'text') {
+    const { text, mentions } = item.content;
+    return { type: 'text', text: fill(text), ...(mentions ? { mentions } : {}) };
+  }
+  const content: { caption?: string | undefined; url?: string | undefined } = item.content;
+  const { caption, url } = content;
+  const filled = {
+    ...item.content,
+    ...(caption === undefined ? {} : { caption: fill(caption) }),
+    ...(url === undefined ? {} : { url: filledUrl(fill(url)) }),
+  };
+  return mediaDraft(item.type, { chatId: item.chatId, ...filled }).content;
+}
+
+const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
+function filledUrl(url: string): string {
+  const parsed = HttpUrl.safeParse(url);
+  if (!parsed.success) {
+    throw new ValidationError('The url is not an http(s) URL once its variables are filled in', {
+      details: { url: url.slice(0, 200) },
+    });
+  }
+  return parsed.data;
 }
 
 /** How a batch paces and stops (openwa defaults: 3 s apart, randomized, going on after a failure). */
@@ -146,7 +185,7 @@ export const SendBulkBody = z.strictObject({
     .max(BULK_MAX_ITEMS)
     .refine(
       (items) => JSON.stringify(items).length <= BULK_MAX_CHARS,
-      `the messages may take ${BULK_MAX_CHARS} characters at most (texts and variables together)`,
+      `the messages may take ${BULK_MAX_CHARS} characters at most (texts, base64 files and variables together): send larger files by url`,
     ),
   options: BatchOptions.prefault({}),
 });

@@ -98,8 +98,8 @@ const Base64Data = z
   .min(4)
   .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64 (no data: prefix)');
 
-const MediaFields = {
-  chatId: ChatId,
+/** Where a media file comes from: exactly one of `url` and `data` (oneSource). */
+const MediaSourceFields = {
   /** Fetched by the service: http(s) only, through the SSRF guard, never following redirects. */
   url: z
     .url({ protocol: /^https?$/ })
@@ -107,8 +107,9 @@ const MediaFields = {
     .optional(),
   data: Base64Data.optional(),
   mimetype: MimeType.optional(),
-  quotedMessageId: QuotedMessageId.optional(),
 };
+
+const MediaFields = { chatId: ChatId, ...MediaSourceFields, quotedMessageId: QuotedMessageId.optional() };
 
 /** Exactly one of `url` and `data`; `data` needs its `mimetype`. */
 function oneSource<
@@ -123,22 +124,38 @@ function oneSource<
 }
 
 const Caption = z.string().min(1).max(CAPTION_MAX).optional();
-export const SendImageBody = z
-  .strictObject({ ...MediaFields, caption: Caption, mentions: TextContent.shape.mentions })
-  .superRefine(oneSource);
-export const SendVideoBody = SendImageBody;
-export const SendDocumentBody = z
-  .strictObject({
-    ...MediaFields,
+/** What each media kind's body has besides its chat, its file and a quote. */
+const MEDIA_KIND_FIELDS = {
+  image: { caption: Caption, mentions: TextContent.shape.mentions },
+  video: { caption: Caption, mentions: TextContent.shape.mentions },
+  document: {
     caption: Caption,
     filename: z.string().min(1).max(255).optional(),
     mentions: TextContent.shape.mentions,
-  })
+  },
+  audio: { ptt: z.boolean().optional() },
+  sticker: {},
+} as const;
+
+export const SendImageBody = z
+  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.image })
+  .superRefine(oneSource);
+export const SendVideoBody = SendImageBody;
+export const SendDocumentBody = z
+  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.document })
   .superRefine(oneSource);
 export const SendAudioBody = z
-  .strictObject({ ...MediaFields, ptt: z.boolean().optional() })
+  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.audio })
   .superRefine(oneSource);
 export const SendStickerBody = z.strictObject(MediaFields).superRefine(oneSource);
+
+/** Each media kind's file and its own fields, without chat or quote: what a batch item of that kind carries. */
+export const MEDIA_ITEM_CONTENT = {
+  image: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.image }).superRefine(oneSource),
+  video: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.video }).superRefine(oneSource),
+  audio: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.audio }).superRefine(oneSource),
+  document: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.document }).superRefine(oneSource),
+};
 
 /** The draft of a media body: the source, and the fields the kind has. */
 export function mediaDraft(

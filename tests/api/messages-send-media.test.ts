@@ -5,10 +5,9 @@
  * files and malformed bodies; roles and session scope.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
+import { type FileServer, startFileServer } from '#tests/helpers/file-server.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 const CONTACT = '15557770301@c.us';
@@ -21,24 +20,15 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 describe('messages: media sends', () => {
   let gw: TestGateway;
   let sessionId: string;
-  let files: http.Server;
+  let files: FileServer;
   let base: string;
 
   beforeAll(async () => {
-    files = http.createServer((req, res) => {
-      if (req.url === '/report.pdf') {
-        res.writeHead(200, { 'content-type': 'application/pdf' });
-        return res.end(PDF);
-      }
-      if (req.url === '/moved') {
-        res.writeHead(302, { location: '/report.pdf' });
-        return res.end();
-      }
-      res.writeHead(404);
-      return res.end();
+    files = await startFileServer({
+      '/report.pdf': { type: 'application/pdf', body: PDF },
+      '/moved': { redirect: '/report.pdf' },
     });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    base = files.base;
     gw = await startTestGateway({ SSRF_ALLOWED_HOSTS: '127.0.0.1', MEDIA_DOWNLOAD_MAX_BYTES: '10000' });
     sessionId = (await gw.createSession()).id;
     gw.network.storeCredentials(sessionId, { phone: '15550005555', pushName: 'Me' });
@@ -47,8 +37,7 @@ describe('messages: media sends', () => {
   }, 60_000);
   afterAll(async () => {
     await gw.close();
-    files.closeAllConnections();
-    await new Promise((resolve) => files.close(resolve));
+    await files.close();
   });
 
   const post = (action: string, body: unknown, options: { key?: string | null; id?: string } = {}) =>

@@ -21,6 +21,9 @@ export interface DraftFiles {
   fetchTimeoutMs: number;
 }
 
+/** How long a media URL of a send may take to download (inside API Gateway's 30 s). */
+export const MEDIA_FETCH_TIMEOUT_MS = 20_000;
+
 /** What WhatsApp plays as a voice note when a ptt send gives no type. */
 const VOICE_NOTE_TYPE = 'audio/ogg; codecs=opus';
 

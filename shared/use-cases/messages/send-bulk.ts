@@ -81,8 +81,7 @@ export async function sendBulk(
   };
 }
 
-/** Batches are sent by a ready session only; one that needs action refuses them as it refuses every send. */
-/** Refuses the request when an item's text does not render, naming the item. */
+/** Refuses the request when an item does not render (its text, caption or url), naming the item. */
 function requireRenders(item: BulkItem, index: number): void {
   try {
     bulkItemDraft(item);

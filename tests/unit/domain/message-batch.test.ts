@@ -38,18 +38,46 @@ describe('SendBulkBody', () => {
     );
   });
 
-  it('refuses media item types by name as not supported yet, and any other type', () => {
-    for (const type of ['image', 'video', 'audio', 'document']) {
-      const result = SendBulkBody.safeParse({
-        messages: [{ chatId: '15550001000@c.us', type, content: { text: 'x' } }],
-      });
-      expect(result.error?.issues[0]).toMatchObject({
-        path: ['messages', 0, 'type'],
-        message: `type '${type}' is not supported in batches yet: only 'text' items can be sent for now`,
-      });
-    }
-    const sticker = SendBulkBody.safeParse({ messages: [{ chatId: '15550001000@c.us', type: 'sticker' }] });
-    expect(sticker.error?.issues[0]?.message).toBe("type must be 'text'");
+  it('takes media items as the single media sends take their files, and refuses other types by the list', () => {
+    const chatId = '15550001000@c.us';
+    const body = SendBulkBody.parse({
+      messages: [
+        {
+          chatId,
+          type: 'image',
+          content: { data: 'iVBORw0K', mimetype: 'image/png', caption: 'Hi {{name}}' },
+        },
+        { chatId, type: 'video', content: { url: 'https://files.example/v.mp4' } },
+        { chatId, type: 'audio', content: { url: 'https://files.example/a.ogg', ptt: true } },
+        { chatId, type: 'document', content: { url: 'https://files.example/q.pdf', filename: 'q.pdf' } },
+      ],
+    });
+    expect(body.messages.map((m) => m.type)).toEqual(['image', 'video', 'audio', 'document']);
+    const refused = (item: Record<string, unknown>) =>
+      SendBulkBody.safeParse({ messages: [{ chatId, ...item }] }).error?.issues[0];
+    expect(refused({ type: 'image', content: { caption: 'x' } })).toMatchObject({
+      path: ['messages', 0, 'content', 'url'],
+      message: 'give exactly one of url and data',
+    });
+    expect(refused({ type: 'image', content: { data: 'iVBORw0K' } })?.path).toEqual([
+      'messages',
+      0,
+      'content',
+      'mimetype',
+    ]);
+    expect(refused({ type: 'audio', content: { url: 'https://f.example/a', caption: 'x' } })?.code).toBe(
+      'unrecognized_keys',
+    );
+    expect(refused({ type: 'image', content: { url: 'ftp://f.example/a.png' } })?.path).toEqual([
+      'messages',
+      0,
+      'content',
+      'url',
+    ]);
+    expect(refused({ type: 'sticker', content: {} })).toMatchObject({
+      path: ['messages', 0, 'type'],
+      message: 'type must be one of text, image, video, audio, document',
+    });
   });
 
   it('refuses an empty or over-long list, delays outside 1000–60000, non-boolean flags and bad batch ids', () => {
@@ -100,6 +128,43 @@ describe('bulkItemDraft', () => {
     });
     const { variables: _none, ...literal } = item;
     expect(bulkItemDraft(literal)).toMatchObject({ text: 'Hi {{ name }} @15550002000' });
+  });
+
+  it("fills a media item's caption and url, keeps its other fields, and refuses a filled url that is no URL", () => {
+    const item = {
+      chatId: '15550001000@c.us',
+      type: 'document' as const,
+      content: {
+        url: 'https://files.example/invoices/{{number}}.pdf',
+        caption: 'Invoice {{number}} for {{name}}',
+        filename: 'invoice.pdf',
+        mimetype: 'application/pdf',
+      },
+      variables: { number: 'A-17', name: 'Ada' },
+    };
+    expect(bulkItemDraft(item)).toEqual({
+      type: 'document',
+      source: { url: 'https://files.example/invoices/A-17.pdf' },
+      caption: 'Invoice A-17 for Ada',
+      fileName: 'invoice.pdf',
+      mimetype: 'application/pdf',
+    });
+    const image = {
+      chatId: item.chatId,
+      type: 'image' as const,
+      content: { data: 'iVBORw0K', mimetype: 'image/png' },
+    };
+    expect(bulkItemDraft(image)).toEqual({
+      type: 'image',
+      source: { data: 'iVBORw0K' },
+      mimetype: 'image/png',
+    });
+    expect(() =>
+      bulkItemDraft({ ...item, content: { url: '{{target}}' }, variables: { target: 'not a url' } }),
+    ).toThrow(expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED' }));
+    expect(() => bulkItemDraft({ ...item, variables: { name: 'Ada' } })).toThrow(
+      expect.objectContaining({ code: 'TEMPLATE_VARIABLES_MISSING' }),
+    );
   });
 
   it('throws the rendering errors: a placeholder without a value, a text over 4096 characters', () => {

@@ -8,6 +8,8 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { runBatch } from '#host/batches/batch-runner.js';
 import { cancelledBatch, type MessageBatch, versionOf } from '#shared/domain/message-batch.js';
+import { SendPacingLimitedError } from '#shared/errors/app-error.js';
+import type { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 import { aBatch } from '#tests/helpers/builders.js';
 import { FakeBatchHost } from '#tests/helpers/fake-batch-host.js';
 
@@ -217,6 +219,41 @@ describe('runBatch', () => {
         { chatId: '15550001000@c.us', status: 'failed', error: { code: 'TEMPLATE_VARIABLES_MISSING' } },
         { chatId: '15550001001@c.us', status: 'sent' },
       ],
+    });
+  });
+
+  it('waits the time a pacing refusal names before trying the item again', async () => {
+    const batch = await stored({}, 1);
+    let refusals = 1;
+    const pacing = {
+      admit: async () => {
+        if (refusals-- > 0) throw new SendPacingLimitedError('Daily cap reached', 120, {});
+      },
+    } as unknown as SendPacer;
+    const deps = { ...host.deps, send: { ...host.deps.send, pacing } };
+    expect(await runBatch(deps, host.session.id, batch.batchId, new AbortController().signal)).toBe(
+      'finished',
+    );
+    expect(host.sleeps[0]).toBe(120_000);
+    expect(host.sent).toHaveLength(1);
+    expect(await reread(batch)).toMatchObject({ status: 'completed', progress: { sent: 1 } });
+  });
+
+  it('honours a cancel that comes while an item waits to be tried again: the item is never sent', async () => {
+    const batch = await stored({}, 2);
+    const pacing = {
+      admit: async () => {
+        throw new SendPacingLimitedError('Daily cap reached', 60, {});
+      },
+    } as unknown as SendPacer;
+    host.onSleep = () => cancel(batch);
+    const deps = { ...host.deps, send: { ...host.deps.send, pacing } };
+    await runBatch(deps, host.session.id, batch.batchId, new AbortController().signal);
+    expect(host.sent).toEqual([]);
+    expect(await reread(batch)).toMatchObject({
+      status: 'cancelled',
+      progress: { cancelled: 2 },
+      results: [],
     });
   });
 

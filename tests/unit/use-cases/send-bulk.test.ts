@@ -80,7 +80,10 @@ describe('sendBulk', () => {
     expect(accepted.batchId).toMatch(/^batch_[0-9a-f]{16}$/);
     expect(accepted.totalMessages).toBe(2);
     const stored = await data.batches.find(session.id, accepted.batchId);
-    expect(stored?.messages.map((message) => message.content.text)).toEqual(['Hi', 'Hi again']);
+    expect(stored?.messages.map((message) => 'text' in message.content && message.content.text)).toEqual([
+      'Hi',
+      'Hi again',
+    ]);
   });
 
   it('refuses the whole request, naming the item, when a text does not render', async () => {
