@@ -1,4 +1,6 @@
-// The REST phase of the send benchmark: 50 concurrent HTTP clients in a child process calling send-text.
+// The REST phases of the send benchmark: 50 concurrent HTTP clients in a child process calling send-text, or
+// send-image with a 100 KB file as base64 (BENCH_SEND_IMAGE_BYTES); counted where the contact decrypted (an image
+// once the contact downloaded, checked and decrypted its file from the simulator's media host).
 import { spawn } from 'node:child_process';
 import {
   CONTACT,
@@ -14,8 +16,17 @@ import { killGroup, round } from './baileys-support.mjs';
 import { ROOT } from './support.mjs';
 
 const REST_CLIENT_SCRIPT = `
-const { URL_, KEY, TOTAL, CLIENTS, CHAT } = process.env;
+const { URL_, KEY, TOTAL, CLIENTS, CHAT, IMAGE_BYTES } = process.env;
 const total = Number(TOTAL);
+// The same file for every image send: a PNG signature, then bytes that do not compress.
+const { randomBytes } = await import('node:crypto');
+const image = IMAGE_BYTES
+  ? Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(Number(IMAGE_BYTES) - 8)]).toString('base64')
+  : null;
+const bodyOf = (n) =>
+  image
+    ? { chatId: CHAT, data: image, mimetype: 'image/png', caption: 'rest image ' + n }
+    : { chatId: CHAT, text: 'rest load ' + n };
 let next = 0;
 const latencies = [];
 const statuses = {};
@@ -27,7 +38,7 @@ await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
     const res = await fetch(URL_, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ chatId: CHAT, text: 'rest load ' + n }),
+      body: JSON.stringify(bodyOf(n)),
     });
     await res.arrayBuffer();
     latencies.push(performance.now() - t);
@@ -38,20 +49,27 @@ const ms = performance.now() - started;
 latencies.sort((a, b) => a - b);
 const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
 const cpu = process.cpuUsage();
-process.stdout.write(JSON.stringify({ ms, statuses, p50: pick(0.5), p99: pick(0.99), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
+const bodyBytes = Buffer.byteLength(JSON.stringify(bodyOf(1)));
+process.stdout.write(JSON.stringify({ ms, statuses, bodyBytes, p50: pick(0.5), p99: pick(0.99), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
 `;
 
-export async function restPhase({ sim, gateway, key, link, runner }) {
+/**
+ * `total` sends from REST_CLIENTS clients: texts, or images of `imageBytes` each. Answers the rates, the request
+ * latency, CPU per message on each side and, for images, the bytes of the file per message at each hop.
+ */
+export async function restPhase({ sim, gateway, key, link, runner }, { total = TOTAL, imageBytes = 0 } = {}) {
   const before = (await simStats(sim)).decryptedByContacts;
+  const uploadedBefore = (await sim.admin('GET', '/health')).media?.bytes ?? 0;
   const mark = cpuMark(sim);
   const child = spawn(process.execPath, ['--input-type=module', '-e', REST_CLIENT_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      URL_: `${gateway.url}/api/sessions/${link.id}/messages/send-text`,
+      URL_: `${gateway.url}/api/sessions/${link.id}/messages/${imageBytes ? 'send-image' : 'send-text'}`,
       KEY: key,
-      TOTAL: String(TOTAL),
+      TOTAL: String(total),
+      IMAGE_BYTES: imageBytes ? String(imageBytes) : '',
       CLIENTS: String(REST_CLIENTS),
       CHAT: `${CONTACT}@c.us`,
     },
@@ -68,19 +86,30 @@ export async function restPhase({ sim, gateway, key, link, runner }) {
     const answeredAt = performance.now();
     if (code !== 0) throw new Error(`REST client exited with ${code}: ${err}`);
     const client = JSON.parse(out.trim().split('\n').at(-1));
-    if (client.statuses['201'] !== TOTAL) throw new Error(`REST answers: ${JSON.stringify(client.statuses)}`);
-    const decryptedAt = await waitDecrypted(sim, before + TOTAL, 120_000);
-    const cpu = perMessage(cpuSince(mark, sim, { clientS: round(client.cpuS) }));
-    const after = await simStats(sim);
+    if (client.statuses['201'] !== total) throw new Error(`REST answers: ${JSON.stringify(client.statuses)}`);
+    const decryptedAt = await waitDecrypted(sim, before + total, 120_000);
+    const cpu = perMessage(cpuSince(mark, sim, { clientS: round(client.cpuS) }), total);
+    const health = await sim.admin('GET', '/health');
+    const after = health.stats;
     if (!runner.hasLiveEngine) throw new Error('the session lost its engine during the REST phase');
     return {
       clients: REST_CLIENTS,
       answered: client.statuses,
-      requestsPerSecond: Math.round(TOTAL / ((answeredAt - started) / 1000)),
-      decryptedPerSecond: Math.round(TOTAL / ((decryptedAt - started) / 1000)),
+      total,
+      requestsPerSecond: Math.round(total / ((answeredAt - started) / 1000)),
+      decryptedPerSecond: Math.round(total / ((decryptedAt - started) / 1000)),
       decrypted: after.decryptedByContacts - before,
       requestLatencyMs: { p50: round(client.p50, 1), p99: round(client.p99, 1) },
       cpuS: cpu,
+      ...(imageBytes
+        ? {
+            bytesPerMessage: {
+              file: imageBytes,
+              requestBody: client.bodyBytes,
+              uploadedEncrypted: Math.round(((health.media?.bytes ?? 0) - uploadedBefore) / total),
+            },
+          }
+        : {}),
     };
   } finally {
     await killGroup(child, 2000);

@@ -61,9 +61,9 @@ export function cpuSince(mark, sim, extra = {}) {
  * CPU per message on each side and what one core would sustain at that cost: steadier than the rates on a shared
  * machine, where the gateway process may not get a whole core (see `gatewayUtilisation`).
  */
-export function perMessage(cpu) {
-  const gatewayMs = (cpu.gatewayS * 1000) / TOTAL;
-  const simulatorMs = (cpu.simulatorS * 1000) / TOTAL;
+export function perMessage(cpu, total = TOTAL) {
+  const gatewayMs = (cpu.gatewayS * 1000) / total;
+  const simulatorMs = (cpu.simulatorS * 1000) / total;
   return {
     ...cpu,
     gatewayMsPerMessage: round(gatewayMs, 3),

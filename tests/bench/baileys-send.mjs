@@ -184,3 +184,14 @@ export async function baileysSend() {
     };
   });
 }
+
+/** Images sent through send-image (BENCH_SEND_IMAGE_TOTAL, default 300, of BENCH_SEND_IMAGE_BYTES, default 100 KB). */
+export async function baileysSendImage() {
+  const total = Number(process.env.BENCH_SEND_IMAGE_TOTAL ?? 300);
+  const imageBytes = Number(process.env.BENCH_SEND_IMAGE_BYTES ?? 100 * 1024);
+  return withLinkedGateway('bench-send-image', { SEND_WAIT_MS: '1' }, async (ctx) => {
+    await warmUp(ctx);
+    const image = await profiled('send-image', () => restPhase(ctx, { total, imageBytes }));
+    return { image };
+  });
+}

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { baileysInbound } from './baileys-inbound.mjs';
 import { baileysLink } from './baileys-link.mjs';
 import { baileysRss } from './baileys-rss.mjs';
-import { baileysSend } from './baileys-send.mjs';
+import { baileysSend, baileysSendImage } from './baileys-send.mjs';
 import { baileysSendDynamoDb } from './baileys-send-dynamodb.mjs';
 import { historySearch } from './history-search.mjs';
 import { httpThroughput } from './http-throughput.mjs';
@@ -51,14 +51,18 @@ const benches = {
   },
   send: async () => {
     const r = await baileysSend();
-    // The goal is the engine's sustained rate (after the cold run) counted where the contact decrypted; the cold
-    // run and the REST figure are reported beside it.
+    // Goals: the engine's sustained rate (after the cold run) counted where the contact decrypted, and the REST path
+    // (HTTP → row → queue → host → Baileys → contact) at 0.6 of it or more, each request answered within 100 ms (p99).
+    const restToEngine = Math.round((r.rest.decryptedPerSecond / r.engine.decryptedPerSecond) * 100) / 100;
     return {
       ...r,
-      goals: { engineDecryptedPerSecond: '>= 900' },
-      met: r.engine.decryptedPerSecond >= 900,
+      restToEngine,
+      goals: { engineDecryptedPerSecond: '>= 900', restToEngine: '>= 0.6', restP99Ms: '< 100' },
+      met: r.engine.decryptedPerSecond >= 900 && restToEngine >= 0.6 && r.rest.requestLatencyMs.p99 < 100,
     };
   },
+  // send-image through the whole path; the issue asks for figures (rate, p99, bytes per message), no goal.
+  'send-image': () => baileysSendImage(),
   // Sustained REST sends: the rate, CPU and RSS per interval; the per-send cost must stay flat as data grows.
   'send-sustained': async () => {
     const r = await sendSustained();
