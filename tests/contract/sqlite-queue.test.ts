@@ -234,15 +234,11 @@ describe('SqliteQueue deduplication window', () => {
 });
 
 describe('SqliteQueue receive cost', () => {
-  /** Microseconds per call of `fn`: the fastest of 20 batches, which leaves out what other processes took. */
-  async function fastestBatch(fn: () => Promise<unknown>): Promise<number> {
-    let fastest = Number.POSITIVE_INFINITY;
-    for (let batch = 0; batch < 20; batch++) {
-      const started = process.hrtime.bigint();
-      for (let i = 0; i < 200; i++) await fn();
-      fastest = Math.min(fastest, Number(process.hrtime.bigint() - started) / 200_000);
-    }
-    return fastest;
+  /** Microseconds per call of `fn` over one batch of 200 calls. */
+  async function batch(fn: () => Promise<unknown>): Promise<number> {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 200; i++) await fn();
+    return Number(process.hrtime.bigint() - started) / 200_000;
   }
 
   it('an empty receive costs a few single-row queries, not a fresh parse and plan of its statement', async () => {
@@ -252,9 +248,16 @@ describe('SqliteQueue receive cost', () => {
     try {
       // Measured side by side on the same file: a receive (one transaction, one select) against depth() (one
       // COUNT). A statement SQLite re-prepares on every binding made receive about 8 times dearer; it is about 2.
-      const receive = await fastestBatch(() => queues.jobs.receive());
-      const depth = await fastestBatch(() => queues.jobs.depth());
-      expect(receive / depth).toBeLessThan(4);
+      // Each round times one batch of each back to back, so both meet the same load from other processes; the
+      // median of the rounds' ratios leaves out the rounds where only one of the two was slowed.
+      const ratios: number[] = [];
+      for (let round = 0; round < 25; round++) {
+        const receive = await batch(() => queues.jobs.receive());
+        const depth = await batch(() => queues.jobs.depth());
+        ratios.push(receive / depth);
+      }
+      ratios.sort((a, b) => a - b);
+      expect(ratios[Math.floor(ratios.length / 2)]).toBeLessThan(4);
     } finally {
       await close();
     }

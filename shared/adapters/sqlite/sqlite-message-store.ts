@@ -56,6 +56,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly selectById: Database.Statement<[string, string], MessageRow>;
   private readonly selectByWaId: Database.Statement<[string, string], MessageRow>;
   private readonly updateStatus: Database.Statement<[string, number | null, string]>;
+  private readonly updateStatusOnly: Database.Statement<[string, string]>;
   private readonly fillTimestamp: Database.Statement<[number, string]>;
   private readonly deleteBySessionId: Database.Statement<[string]>;
   private readonly selectChat: Database.Statement<[string, string], number>;
@@ -79,9 +80,8 @@ export class SqliteMessageStore implements MessageStore {
     );
     this.selectById = db.prepare('SELECT * FROM messages WHERE session_id = ? AND id = ?');
     this.selectByWaId = db.prepare('SELECT * FROM messages WHERE session_id = ? AND wa_message_id = ?');
-    this.updateStatus = db.prepare(
-      'UPDATE messages SET status = ?, timestamp = COALESCE(timestamp, ?) WHERE id = ?',
-    );
+    this.updateStatus = db.prepare('UPDATE messages SET status = ?, timestamp = ? WHERE id = ?');
+    this.updateStatusOnly = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
     this.fillTimestamp = db.prepare('UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL');
     this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
     this.selectChat = db
@@ -233,7 +233,9 @@ export class SqliteMessageStore implements MessageStore {
       this.fillTimestamp.run(timestamp, current.id);
       return { outcome: 'unchanged', message: { ...current, timestamp } };
     }
-    this.updateStatus.run(status, timestamp ?? null, current.id);
+    // Without a timestamp to fill, the status alone: a SET that names `timestamp` rewrites its four indexes' entries.
+    if (current.timestamp !== null || timestamp === undefined) this.updateStatusOnly.run(status, current.id);
+    else this.updateStatus.run(status, timestamp, current.id);
     return {
       outcome: 'updated',
       message: { ...current, status, timestamp: current.timestamp ?? timestamp ?? null },

@@ -63,7 +63,7 @@ describe('the webhook delivery function in serverless.yml', () => {
     expect(queue).toMatch(/maxReceiveCount: \$\{param:webhookMaxReceives\}/);
   });
 
-  it('may consume and send to the webhook queue, and use the tables, nothing else', () => {
+  it('may consume and send to the webhook queue, use the tables and read media files, nothing else', () => {
     expect(role).toMatch(
       /- sqs:ReceiveMessage\n\s+- sqs:DeleteMessage\n\s+- sqs:ChangeMessageVisibility\n\s+- sqs:GetQueueAttributes\n\s+- sqs:SendMessage\n\s+Resource: !GetAtt WebhookQueue\.Arn/,
     );
@@ -73,5 +73,8 @@ describe('the webhook delivery function in serverless.yml', () => {
     }
     expect(role).not.toMatch(/dynamodb:(Scan|DeleteTable|\*)/);
     expect(role).toMatch(/log-group:\/aws\/lambda\/\$\{self:service\}-\$\{sls:stage\}-webhookDelivery:\*/);
+    // Inline media: the message's file is read, never written or listed.
+    expect(role).toMatch(/Action: s3:GetObject\n\s+Resource: \*mediaObjects/);
+    expect(role).not.toMatch(/s3:(PutObject|DeleteObject|ListBucket|\*)/);
   });
 });
