@@ -9,7 +9,7 @@ import { ValidationError } from '#shared/errors/app-error.js';
 import { IsoTimestamp } from './common.js';
 import { ChatId } from './message.js';
 import { TEXT_MAX, TextContent } from './outgoing-content.js';
-import { MEDIA_ITEM_CONTENT, mediaDraft, type SendDraft } from './send-requests.js';
+import { MEDIA_ITEM_CONTENT, MediaUrl, mediaDraft, type SendDraft } from './send-requests.js';
 import { TemplateVariablesInput } from './template.js';
 import { renderTemplate } from './template-rendering.js';
 
@@ -52,23 +52,19 @@ const mediaItem = <K extends MediaItemKind, C extends z.ZodType>(type: K, conten
   });
 type MediaItemKind = keyof typeof MEDIA_ITEM_CONTENT;
 
-const BULK_ITEM_TYPES = ['text', 'image', 'video', 'audio', 'document'] as const;
+const BULK_ITEMS = [
+  TextBulkItem,
+  mediaItem('image', MEDIA_ITEM_CONTENT.image),
+  mediaItem('video', MEDIA_ITEM_CONTENT.video),
+  mediaItem('audio', MEDIA_ITEM_CONTENT.audio),
+  mediaItem('document', MEDIA_ITEM_CONTENT.document),
+] as const;
+const BULK_ITEM_TYPES = BULK_ITEMS.map((item) => item.shape.type.value).join(', ');
 
 /** One message of a batch, by `type` (openwa's item types). */
-export const BulkItem = z.discriminatedUnion(
-  'type',
-  [
-    TextBulkItem,
-    mediaItem('image', MEDIA_ITEM_CONTENT.image),
-    mediaItem('video', MEDIA_ITEM_CONTENT.video),
-    mediaItem('audio', MEDIA_ITEM_CONTENT.audio),
-    mediaItem('document', MEDIA_ITEM_CONTENT.document),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union' ? `type must be one of ${BULK_ITEM_TYPES.join(', ')}` : undefined,
-  },
-);
+export const BulkItem = z.discriminatedUnion('type', BULK_ITEMS, {
+  error: (issue) => (issue.code === 'invalid_union' ? `type must be one of ${BULK_ITEM_TYPES}` : undefined),
+});
 export type BulkItem = z.infer<typeof BulkItem>;
 
 /**
@@ -95,10 +91,8 @@ export function bulkItemDraft(item: BulkItem): SendDraft {
   return mediaDraft(item.type, { chatId: item.chatId, ...filled }).content;
 }
 
-const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
-
 function filledUrl(url: string): string {
-  const parsed = HttpUrl.safeParse(url);
+  const parsed = MediaUrl.safeParse(url);
   if (!parsed.success) {
     throw new ValidationError('The url is not an http(s) URL once its variables are filled in', {
       details: { url: url.slice(0, 200) },

@@ -114,13 +114,12 @@ export function isBase64Text(text: string): boolean {
 /** Base64 of the file (no `data:` prefix): its size is capped by MEDIA_DOWNLOAD_MAX_BYTES. */
 const Base64Data = z.string().min(4).refine(isBase64Text, 'must be base64 (no data: prefix)');
 
+/** A media file's URL, fetched by the service: http(s) only, through the SSRF guard, never following redirects. */
+export const MediaUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
 /** Where a media file comes from: exactly one of `url` and `data` (oneSource). */
 const MediaSourceFields = {
-  /** Fetched by the service: http(s) only, through the SSRF guard, never following redirects. */
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .optional(),
+  url: MediaUrl.optional(),
   data: Base64Data.optional(),
   mimetype: MimeType.optional(),
 };

@@ -141,7 +141,10 @@ export class DeliveryAttempts {
   private withMedia(event: GatewayEvent): Promise<GatewayEvent | null> {
     const { media } = this.deps;
     const maxBytes = this.options.mediaInlineMaxBytes ?? 0;
-    if (!media || maxBytes <= 0) return Promise.resolve(null);
+    // Only a message event with a file may carry one: every other event skips the cache.
+    const hasFile =
+      (event.event === 'message.received' || event.event === 'message.sent') && event.data.media;
+    if (!media || maxBytes <= 0 || !hasFile) return Promise.resolve(null);
     let pending = this.inlined.get(event);
     if (!pending) {
       pending = withInlineMedia(event, { source: media, maxBytes, logger: this.deps.logger });

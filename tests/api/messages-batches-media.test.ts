@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Message } from '#shared/domain/message.js';
 import { type FileServer, startFileServer } from '#tests/helpers/file-server.js';
+import { fetchMedia } from '#tests/helpers/served-media.js';
 import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import { expectError, expectValidation, linkedSession } from './sessions-support.js';
 
@@ -72,13 +73,8 @@ describe('messages: batches with media items', () => {
     if (!row) throw new Error(`no message in ${chatId}`);
     return row;
   };
-  const served = async (chatId: string, id: string) => {
-    const res = await fetch(
-      `${gw.url}/api/sessions/${sessionId}/messages/${encodeURIComponent(chatId)}/${id}/media`,
-      { headers: { 'x-api-key': gw.adminKey } },
-    );
-    return sha256(new Uint8Array(await res.arrayBuffer()));
-  };
+  const served = async (chatId: string, id: string) =>
+    sha256((await fetchMedia(gw, sessionId, chatId, id)).bytes);
 
   it('sends each media item with its own file; one that may not be fetched or sent fails alone', async () => {
     const res = await bulk({

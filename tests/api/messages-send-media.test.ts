@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import { type FileServer, startFileServer } from '#tests/helpers/file-server.js';
+import { fetchMedia } from '#tests/helpers/served-media.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 const CONTACT = '15557770301@c.us';
@@ -46,15 +47,7 @@ describe('messages: media sends', () => {
       ...(options.key !== undefined ? { key: options.key } : {}),
     });
   const lastSent = (): OutgoingMessage | undefined => (gw.network.sent.get(sessionId) ?? []).at(-1);
-  const served = async (chatId: string, id: string) => {
-    const res = await fetch(
-      `${gw.url}/api/sessions/${sessionId}/messages/${encodeURIComponent(chatId)}/${id}/media`,
-      {
-        headers: { 'x-api-key': gw.adminKey },
-      },
-    );
-    return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
-  };
+  const served = (chatId: string, id: string) => fetchMedia(gw, sessionId, chatId, id);
 
   it('sends an image given as base64: archived, described on the row, the bytes handed to the engine', async () => {
     const res = await post('send-image', {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { EventMedia } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
+import { fetchServed } from '#tests/helpers/served-media.js';
 import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import { linkedSession } from './sessions-support.js';
 import { createWebhook, type Receiver, startReceiver } from './webhooks-support.js';
@@ -62,9 +63,9 @@ describe('webhooks: media in message events', () => {
   }
 
   const fetchUrl = async (url: string) => {
-    const res = await fetch(`${gw.url}${url}`, { headers: { 'x-api-key': gw.adminKey } });
-    expect(res.status).toBe(200);
-    return sha256(new Uint8Array(await res.arrayBuffer()));
+    const file = await fetchServed(gw, url);
+    expect(file.status).toBe(200);
+    return sha256(file.bytes);
   };
 
   it('carries a file within the cap inline, base64, beside its url', async () => {

@@ -17,6 +17,7 @@ import {
   startScriptedReceiver,
   WHSEC_SECRET,
 } from '#tests/helpers/scripted-receiver.js';
+import { fetchMedia, fetchServed } from '#tests/helpers/served-media.js';
 import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
 import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
@@ -82,10 +83,7 @@ describe('Baileys media both ways against the simulator', () => {
     return { id, event, row };
   }
 
-  const served = (id: string) =>
-    fetch(`${gw.url}/api/sessions/${sessionId}/messages/${encodeURIComponent(CONTACT_ID)}/${id}/media`, {
-      headers: { 'x-api-key': gw.adminKey },
-    });
+  const served = (id: string) => fetchMedia(gw, sessionId, CONTACT_ID, id);
 
   it.each([
     ['image', { mimetype: 'image/png', caption: 'the view' }, 'image', 'the view'],
@@ -114,7 +112,7 @@ describe('Baileys media both ways against the simulator', () => {
       const file = await served(id);
       expect(file.status).toBe(200);
       expect(file.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(sha256(new Uint8Array(await file.arrayBuffer()))).toBe(sha256(bytes));
+      expect(sha256(file.bytes)).toBe(sha256(bytes));
       // The webhook: inline within the cap; beyond it, the url of the same route.
       const media = await deliveredMedia(id);
       expect(media.url).toBe(
@@ -124,8 +122,8 @@ describe('Baileys media both ways against the simulator', () => {
         expect(sha256(Buffer.from(media.data ?? '', 'base64'))).toBe(sha256(bytes));
       } else {
         expect(media.data).toBeUndefined();
-        const byUrl = await fetch(`${gw.url}${media.url}`, { headers: { 'x-api-key': gw.adminKey } });
-        expect(sha256(new Uint8Array(await byUrl.arrayBuffer()))).toBe(sha256(bytes));
+        const byUrl = await fetchServed(gw, media.url ?? '');
+        expect(sha256(byUrl.bytes)).toBe(sha256(bytes));
       }
     },
     40_000,

@@ -78,15 +78,21 @@ export async function resolveDraft(ctx: DraftContext, draft: SendDraft): Promise
   }
 }
 
+/** What archiving a file of this send needs, and the message it is archived under; refused where media cannot go. */
+function filesOf(ctx: DraftContext, type: string) {
+  if (!ctx.files) throw new ValidationError(`A ${type} cannot be sent from here`);
+  const { messageId, ...files } = ctx.files;
+  return { files, target: { sessionId: ctx.sessionId, messageId } };
+}
+
 async function mediaContent(ctx: DraftContext, draft: MediaDraft): Promise<OutgoingContent> {
-  if (!ctx.files) throw new ValidationError(`A ${draft.type} cannot be sent from here`);
+  const { files, target } = filesOf(ctx, draft.type);
   // A quoted message that is not there refuses the send before the file is fetched.
   const quoted =
     draft.quotedMessageId === undefined
       ? undefined
       : quotedRef(await shown(ctx, ctx.chatId, draft.quotedMessageId, 'quote'));
-  const { messageId, ...files } = ctx.files;
-  const file = await archiveDraftFile(files, { sessionId: ctx.sessionId, messageId }, draft);
+  const file = await archiveDraftFile(files, target, draft);
   const context = { ...(quoted ? { quoted } : {}) };
   const caption = draft.caption ? { caption: draft.caption } : {};
   const mentions = draft.mentions?.length ? { mentions: draft.mentions } : {};
@@ -175,10 +181,9 @@ function quotedRef(message: Message): QuotedRef {
  * owns its file, so a revoke or a failed send of one never takes another's.
  */
 async function ownFile(ctx: DraftContext, content: OutgoingContent): Promise<OutgoingContent> {
-  if (!('file' in content) || !content.file) return content;
-  if (!ctx.files) throw new ValidationError(`A ${content.type} cannot be sent from here`);
-  const { messageId, ...files } = ctx.files;
-  const file = await copyArchivedFile(files, { sessionId: ctx.sessionId, messageId }, content.file);
+  if (!('file' in content)) return content;
+  const { files, target } = filesOf(ctx, content.type);
+  const file = await copyArchivedFile(files, target, content.file);
   if (!file) {
     throw new ValidationError(`This ${content.type} message's file is no longer archived`, {
       code: 'MESSAGE_NOT_FORWARDABLE',
