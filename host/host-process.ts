@@ -190,11 +190,14 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     ],
     logger,
   );
-  const consumer = new CommandConsumer(commands, host.commandHandlers, logger, metrics, {
-    waitTimeSeconds: 20,
-    visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S,
-    maxMessages: 10,
-  });
+  const consumer = new CommandConsumer(
+    commands,
+    host.commandHandlers,
+    logger,
+    metrics,
+    { waitTimeSeconds: 20, visibilityTimeoutSeconds: env.COMMAND_VISIBILITY_TIMEOUT_S, maxMessages: 10 },
+    host.sendRun,
+  );
   // The RPC server comes first: other nodes may route to this one as soon as it holds a lease.
   const rpc: RunningRpcServer | null =
     cluster && env.HOST_RPC_TOKEN

@@ -24,8 +24,8 @@ import type { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import type { SendDeps } from '#shared/use-cases/messages/send-message.js';
 import { HostBatches } from './batches/host-batches.js';
 import { type Cluster, ClusterPlacement } from './cluster-placement.js';
-import { type CommandHandlers, dispatchCommand } from './commands/command-consumer.js';
-import { sendMessage } from './messages/send-message.js';
+import { type CommandHandlers, dispatchCommand, type SendRunHandler } from './commands/command-consumer.js';
+import { type SendDeps as HostSendDeps, sendMessage, sendMessages } from './messages/send-message.js';
 import { SettledSends } from './messages/settled-sends.js';
 import { messageOperations } from './operations/message-operations.js';
 import { sessionOperations } from './operations/session-operations.js';
@@ -163,20 +163,40 @@ export class Host implements HostGateway {
     if (this.placement && !this.runners.has(command.sessionId)) {
       if ((await this.placement.placeSend(command, forwarded)) === 'forwarded') return;
     }
-    return sendMessage(
-      {
-        messages: this.deps.messages,
-        sink: this.deps.sink,
-        runnerOf: (id) => this.runners.get(id),
-        inFlight: this.sendsInFlight,
-        outcomes: this.deps.outcomes,
-        settled: this.settled,
-        readyWaitMs: SEND_READY_WAIT_MS,
-        logger: this.deps.logger,
-        media: this.deps.media,
-      },
-      command,
-    );
+    return sendMessage(this.sendDeps, command);
+  }
+
+  /**
+   * Carries out consecutive send commands of one session together (sendMessages). A session that does not run here
+   * (multi-node) takes them one by one, each placed as a single send would be.
+   */
+  readonly sendRun: SendRunHandler = async (commands) => {
+    const [first] = commands;
+    if (first && (!this.placement || this.runners.has(first.sessionId))) {
+      return sendMessages(this.sendDeps, commands);
+    }
+    for (const [index, command] of commands.entries()) {
+      try {
+        await this.handleSend(command);
+      } catch (error) {
+        return { done: index, error };
+      }
+    }
+    return { done: commands.length };
+  };
+
+  private get sendDeps(): HostSendDeps {
+    return {
+      messages: this.deps.messages,
+      sink: this.deps.sink,
+      runnerOf: (id) => this.runners.get(id),
+      inFlight: this.sendsInFlight,
+      outcomes: this.deps.outcomes,
+      settled: this.settled,
+      readyWaitMs: SEND_READY_WAIT_MS,
+      logger: this.deps.logger,
+      media: this.deps.media,
+    };
   }
 
   /**

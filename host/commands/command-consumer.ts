@@ -4,12 +4,15 @@
  * to reappear after its visibility timeout; the queue moves it to the dead-letter queue after too many receives.
  * One receive can hold several messages of a group (a session's commands on a FIFO queue): they run one after the
  * other in the order received, and a retried failure holds back the rest of its group, which then reappears after
- * it, so a session's sends never overtake each other. Different groups run side by side.
+ * it, so a session's sends never overtake each other. Consecutive sends of a group go to the send-run handler
+ * together when there is one (the host's: sent in order, their outcomes written in one go). Different groups run
+ * side by side.
  */
 import type { CommandOf, SessionCommand, SessionCommandType } from '#shared/domain/commands.js';
 import { AppError } from '#shared/errors/app-error.js';
 import type { Metrics } from '#shared/observability/metrics.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { ReceivedMessage } from '#shared/ports/queue.port.js';
 import type { CommandQueue, ReceivedCommand } from '#shared/queue/command-queue.js';
 
 /** One handler per command type; `forwarded` is true when another host passed the command on to this owner. */
@@ -27,6 +30,19 @@ export function dispatchCommand(
   return handler(command, forwarded);
 }
 
+/**
+ * Carries out consecutive `message.send` commands of one session, in order; stops at the first that must be retried:
+ * answers how many are done with and, if it stopped early, the error of the next one.
+ */
+export type SendRunHandler = (
+  commands: CommandOf<'message.send'>[],
+) => Promise<{ done: number; error?: unknown }>;
+
+type SendItem = Extract<ReceivedCommand, { ok: true }> & { command: CommandOf<'message.send'> };
+
+const isSend = (item: ReceivedCommand | undefined, sessionId: string): item is SendItem =>
+  item?.ok === true && item.command.type === 'message.send' && item.command.sessionId === sessionId;
+
 export interface ConsumerOptions {
   waitTimeSeconds: number;
   visibilityTimeoutSeconds: number;
@@ -43,6 +59,7 @@ export class CommandConsumer {
     private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly options: ConsumerOptions,
+    private readonly sendRun?: SendRunHandler,
   ) {}
 
   start(): void {
@@ -74,41 +91,92 @@ export class CommandConsumer {
     }
   }
 
-  /** Runs a group's messages in order; stops at the first one left for redelivery. */
+  /**
+   * Runs a group's messages in order; stops at the first one left for redelivery. The messages done with are
+   * deleted together at the end, in one commit of the embedded queue rather than one per message: a message
+   * handled but not yet deleted when the process dies comes back, and its handler finds it done (a send's row is
+   * no longer pending).
+   */
   private async handleInOrder(items: readonly ReceivedCommand[]): Promise<void> {
-    for (const item of items) {
-      if (!item.ok) await this.drop(item);
-      else if (!(await this.handle(item.command, item.message))) return;
+    const done: ReceivedMessage[] = [];
+    for (let next = 0; next < items.length; ) {
+      const { count, goOn } = await this.handleAt(items, next);
+      for (const item of items.slice(next, next + count)) done.push(item.message);
+      next += count;
+      if (!goOn) break;
+    }
+    await Promise.all(done.map((message) => this.queue.ack(message)));
+  }
+
+  /**
+   * Handles the item at `start`, or the run of sends that starts there; answers how many items are done with and
+   * whether the rest of the group may go on.
+   */
+  private async handleAt(
+    items: readonly ReceivedCommand[],
+    start: number,
+  ): Promise<{ count: number; goOn: boolean }> {
+    const item = items[start] as ReceivedCommand;
+    if (!item.ok) {
+      this.drop(item);
+      return { count: 1, goOn: true };
+    }
+    const run: SendItem[] = [];
+    if (this.sendRun && isSend(item, item.command.sessionId)) {
+      for (let i = start; isSend(items[i], item.command.sessionId); i++) run.push(items[i] as SendItem);
+    }
+    if (run.length < 2 || !this.sendRun) {
+      const handled = await this.handle(item.command, item.message);
+      return { count: handled ? 1 : 0, goOn: handled };
+    }
+    const { done, error } = await this.runSends(this.sendRun, run);
+    for (const sent of run.slice(0, done)) this.processed(sent.command, 'ok');
+    if (error === undefined) return { count: done, goOn: true };
+    const failed = run[done] as SendItem;
+    const permanent = this.failed(failed.command, failed.message, error);
+    return { count: done + (permanent ? 1 : 0), goOn: permanent };
+  }
+
+  private async runSends(
+    sendRun: SendRunHandler,
+    run: readonly SendItem[],
+  ): Promise<{ done: number; error?: unknown }> {
+    try {
+      return await sendRun(run.map((item) => item.command));
+    } catch (error) {
+      return { done: 0, error };
     }
   }
 
-  private async drop(item: { error: string; message: Parameters<CommandQueue['ack']>[0] }): Promise<void> {
+  private drop(item: { error: string; message: ReceivedMessage }): void {
     this.logger.error({ messageId: item.message.id, error: item.error }, 'malformed command dropped');
     this.metrics.commandsProcessed.inc({ type: 'unknown', outcome: 'malformed' });
-    await this.queue.ack(item.message);
   }
 
   /** Answers whether the message is done with (handled, or refused for good) rather than left for redelivery. */
-  private async handle(
-    command: SessionCommand,
-    message: Parameters<CommandQueue['ack']>[0],
-  ): Promise<boolean> {
+  private async handle(command: SessionCommand, message: ReceivedMessage): Promise<boolean> {
     try {
       await dispatchCommand(this.handlers, command);
-      await this.queue.ack(message);
-      this.metrics.commandsProcessed.inc({ type: command.type, outcome: 'ok' });
+      this.processed(command, 'ok');
       return true;
     } catch (error) {
-      // A refusal (4xx) will not change on retry: drop it. Anything else is retried by the queue.
-      const permanent = error instanceof AppError && error.status < 500;
-      this.logger[permanent ? 'warn' : 'error'](
-        { err: error, type: command.type, sessionId: command.sessionId, receiveCount: message.receiveCount },
-        permanent ? 'command refused; dropped' : 'command failed; will be retried',
-      );
-      this.metrics.commandsProcessed.inc({ type: command.type, outcome: permanent ? 'refused' : 'failed' });
-      if (permanent) await this.queue.ack(message);
-      return permanent;
+      return this.failed(command, message, error);
     }
+  }
+
+  /** Logs a failed command; answers whether it is refused for good (4xx: will not change on retry) and dropped. */
+  private failed(command: SessionCommand, message: ReceivedMessage, error: unknown): boolean {
+    const permanent = error instanceof AppError && error.status < 500;
+    this.logger[permanent ? 'warn' : 'error'](
+      { err: error, type: command.type, sessionId: command.sessionId, receiveCount: message.receiveCount },
+      permanent ? 'command refused; dropped' : 'command failed; will be retried',
+    );
+    this.processed(command, permanent ? 'refused' : 'failed');
+    return permanent;
+  }
+
+  private processed(command: SessionCommand, outcome: 'ok' | 'refused' | 'failed'): void {
+    this.metrics.commandsProcessed.inc({ type: command.type, outcome });
   }
 }
 

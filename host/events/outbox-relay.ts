@@ -40,12 +40,20 @@ export interface OutboxRelayOptions {
  */
 const CATCH_UP_AFTER_MS = 1000;
 
+/**
+ * How long a settled entry waits for others before their removal is written: a steady stream of events shares one
+ * write instead of paying one each. A crash within it only means those entries are relayed once more (at least
+ * once, as always).
+ */
+const REMOVAL_LINGER_MS = 20;
+
 export class OutboxRelay {
   private readonly consumers: DurableConsumer[] = [];
   /** Entries being relayed by this process, so a sweep never relays one a second time meanwhile. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Settled entries not yet removed: removed together, one store call per turn of the event loop. */
+  /** Settled entries not yet removed: removed together, one store call per REMOVAL_LINGER_MS. */
   private settled: string[] = [];
+  private removalTimer: NodeJS.Timeout | null = null;
   /** Settled entries whose removal is not written yet: a claim may still find them, and must not relay them. */
   private readonly removing = new Set<string>();
   private flushing: Promise<void> | null = null;
@@ -179,10 +187,12 @@ export class OutboxRelay {
   private markSettled(id: string): void {
     this.settled.push(id);
     this.removing.add(id);
-    if (this.settled.length === 1) setImmediate(() => void this.flush());
+    this.removalTimer ??= setTimeout(() => void this.flush(), REMOVAL_LINGER_MS);
   }
 
   private async flush(): Promise<void> {
+    if (this.removalTimer) clearTimeout(this.removalTimer);
+    this.removalTimer = null;
     await this.flushing;
     if (this.settled.length === 0) return;
     const ids = this.settled;

@@ -188,6 +188,32 @@ export class MessageSink {
   }
 
   /**
+   * Holds back the acks of a message this host is sending until `release` is called, once the send's own outcome is
+   * written: the network's delivery receipt can arrive before that write, and its `message.ack` must not be published
+   * before the message's `message.sent`. Acks that arrive meanwhile wait in the message's chain (see `status`).
+   */
+  holdAcks(sessionId: string, waMessageId: string): () => void {
+    const key = `${sessionId}\u0000${waMessageId}`;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.chain(
+      key,
+      (this.ackTails.get(key) ?? Promise.resolve()).then(() => held),
+    );
+    return release;
+  }
+
+  /** Makes `tail` the last link of a message's ack chain; the chain is forgotten once its last link settles. */
+  private chain(key: string, tail: Promise<void>): void {
+    this.ackTails.set(key, tail);
+    void tail.then(() => {
+      if (this.ackTails.get(key) === tail) this.ackTails.delete(key);
+    });
+  }
+
+  /**
    * Acks of one message are applied in the order the engine reported them. With a store that answers asynchronously
    * (DynamoDB), two acks fired back to back (read, then a late delivered) would otherwise race: the stale one could
    * land first and be published as a change of its own.
@@ -202,10 +228,7 @@ export class MessageSink {
       () => undefined,
       () => undefined,
     );
-    this.ackTails.set(key, tail);
-    void tail.then(() => {
-      if (this.ackTails.get(key) === tail) this.ackTails.delete(key);
-    });
+    this.chain(key, tail);
     return this.track(applied);
   }
 

@@ -1,7 +1,15 @@
 /**
- * Carries out a `message.send` command: sends the stored outgoing row through the session's engine under its
+ * Carries out `message.send` commands: sends each stored outgoing row through the session's engine under its
  * pre-generated network id, then marks it sent (or failed) and publishes the outcome. A command for a row that is
  * no longer pending (a redelivery after success) does nothing, so a message is never sent twice by the gateway.
+ *
+ * A session's queued sends come in runs (one receive holds up to ten of its FIFO group): the run's messages go to
+ * the engine strictly one after the other, in order, and their outcomes are written together afterwards, in one
+ * commit of the embedded store instead of one per message. Meanwhile the acks of each message are held back
+ * (MessageSink.holdAcks), so a delivery receipt that arrives before its message's outcome is written is applied
+ * after it: `message.sent` always comes before that message's `message.ack`. A crash before the outcomes are
+ * written leaves the rows pending; the commands come back and send again under the same network ids, which the
+ * network takes once.
  */
 
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
@@ -37,6 +45,22 @@ export interface SendDeps {
   media: MediaStorage;
 }
 
+/** How a run of sends ended: the commands done with, in order, and why the run stopped before the rest, if it did. */
+export interface SendRunResult {
+  done: number;
+  error?: unknown;
+}
+
+/** What became of one command: nothing to do, or the network took the message, or it failed (`cause`: the engine's). */
+type Outcome =
+  | { kind: 'skip' }
+  | { kind: 'sent'; message: Message; outgoing: OutgoingMessage; timestamp: number }
+  | { kind: 'failed'; message: Message; error: string; cause?: unknown };
+
+type Prepared =
+  | { kind: 'ready'; message: Message; outgoing: OutgoingMessage }
+  | Exclude<Outcome, { kind: 'sent' }>;
+
 async function waitUntilConnected(
   runnerOf: SendDeps['runnerOf'],
   sessionId: string,
@@ -52,12 +76,126 @@ async function waitUntilConnected(
   }
 }
 
+/** Carries out one send command; throws when it must be retried later (see sendMessages). */
 export async function sendMessage(deps: SendDeps, command: CommandOf<'message.send'>): Promise<void> {
-  const { sessionId, messageId } = command;
-  const message = await deps.messages.findById(sessionId, messageId);
-  if (message?.status !== 'pending' || !message.waMessageId) return;
-  const waMessageId = message.waMessageId;
-  const fail = async (error: string, cause?: unknown) => {
+  const { error } = await sendMessages(deps, [command]);
+  if (error !== undefined) throw error;
+}
+
+/**
+ * Carries out a run of one session's send commands, in order (see above). Stops at the first command that must be
+ * retried later (its row is being sent by this host already, a store or the archive failed): the commands before it
+ * are done with, it and the rest are not.
+ */
+export async function sendMessages(
+  deps: SendDeps,
+  commands: readonly CommandOf<'message.send'>[],
+): Promise<SendRunResult> {
+  const outcomes: Outcome[] = [];
+  const held: Message[] = [];
+  const releases: (() => void)[] = [];
+  let stopped: { error: unknown } | undefined;
+  try {
+    for (const command of commands) {
+      let prepared: Prepared;
+      try {
+        prepared = await prepare(deps, command);
+      } catch (error) {
+        stopped = { error };
+        break;
+      }
+      if (prepared.kind !== 'ready') {
+        outcomes.push(prepared);
+        continue;
+      }
+      const { message, outgoing } = prepared;
+      deps.inFlight.add(message.id);
+      held.push(message);
+      releases.push(deps.sink.holdAcks(message.sessionId, outgoing.waMessageId));
+      outcomes.push(await transmit(deps, message, outgoing));
+    }
+    // Every outcome's writes are issued in the same turn: one group commit (sqlite-group-commit.ts).
+    const settled = await Promise.allSettled(outcomes.map((outcome) => settle(deps, outcome)));
+    const failed = settled.findIndex((result) => result.status === 'rejected');
+    if (failed >= 0) return { done: failed, error: (settled[failed] as PromiseRejectedResult).reason };
+    return stopped ? { done: outcomes.length, ...stopped } : { done: outcomes.length };
+  } finally {
+    for (const release of releases) release();
+    for (const message of held) {
+      deps.inFlight.delete(message.id);
+      deps.outcomes.notify(message.sessionId, message.id);
+    }
+  }
+}
+
+/** Reads and checks a command's row: what to send, or why not. Throws when the command must wait (in flight here). */
+async function prepare(deps: SendDeps, command: CommandOf<'message.send'>): Promise<Prepared> {
+  const message = await deps.messages.findById(command.sessionId, command.messageId);
+  if (message?.status !== 'pending' || !message.waMessageId) return { kind: 'skip' };
+  if (deps.inFlight.has(message.id)) {
+    throw new UnavailableError(
+      'HOST_UNAVAILABLE',
+      'this message is being sent; the command is retried later',
+    );
+  }
+  const content = contentOfStored(message);
+  if (!content) {
+    return {
+      kind: 'failed',
+      message,
+      error: `a stored ${message.type} message holds nothing that can be sent`,
+    };
+  }
+  let attachment: Uint8Array | undefined;
+  if (isMediaContent(content)) {
+    const file = await deps.media.get(content.file.path);
+    if (!file) {
+      return {
+        kind: 'failed',
+        message,
+        error: `the ${content.type}'s file is no longer in the media archive`,
+      };
+    }
+    attachment = file.bytes;
+  }
+  const outgoing: OutgoingMessage = {
+    chatId: message.chatId,
+    waMessageId: message.waMessageId,
+    content,
+    ...(attachment ? { attachment } : {}),
+    ...(message.timestamp === null ? {} : { timestamp: message.timestamp }),
+  };
+  return { kind: 'ready', message, outgoing };
+}
+
+/** Hands the message to the session's engine; a session that is not connected (in time) or a refusal fails it. */
+async function transmit(deps: SendDeps, message: Message, outgoing: OutgoingMessage): Promise<Outcome> {
+  const { sessionId } = message;
+  // A session that is started but still connecting (e.g. resuming after a restart) gets a moment to be ready.
+  const runner = (await waitUntilConnected(deps.runnerOf, sessionId, deps.readyWaitMs))
+    ? deps.runnerOf(sessionId)
+    : undefined;
+  if (!runner) return { kind: 'failed', message, error: 'session is not connected' };
+  try {
+    const { timestamp } = await runner.send(outgoing);
+    return { kind: 'sent', message, outgoing, timestamp };
+  } catch (error) {
+    return {
+      kind: 'failed',
+      message,
+      error: error instanceof Error ? error.message : 'send failed',
+      cause: error,
+    };
+  }
+}
+
+/** Writes an outcome with its event, audits it, tells the waiting request, then publishes the event. */
+async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
+  if (outcome.kind === 'skip') return;
+  const { message } = outcome;
+  const { sessionId } = message;
+  const waMessageId = message.waMessageId ?? '';
+  if (outcome.kind === 'failed') {
     const { entry } = await deps.sink.advanceWithEvent(sessionId, waMessageId, 'failed', undefined, (c) =>
       c.outcome !== 'updated'
         ? null
@@ -71,79 +209,22 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
               chatId: message.chatId,
               status: 'failed',
               ack: LEGACY_ACK.failed,
-              error,
+              error: outcome.error,
             },
           },
     );
-    if (entry) await deps.settled?.failed(message, error, cause);
-    deps.outcomes.notify(sessionId, messageId);
+    if (entry) await deps.settled?.failed(message, outcome.error, outcome.cause);
+    deps.outcomes.notify(sessionId, message.id);
     if (entry) await deps.sink.announce(entry);
-  };
-  if (deps.inFlight.has(messageId)) {
-    throw new UnavailableError(
-      'HOST_UNAVAILABLE',
-      'this message is being sent; the command is retried later',
-    );
-  }
-  const content = contentOfStored(message);
-  if (!content) {
-    await fail(`a stored ${message.type} message holds nothing that can be sent`);
     return;
   }
-  let attachment: Uint8Array | undefined;
-  if (isMediaContent(content)) {
-    const file = await deps.media.get(content.file.path);
-    if (!file) {
-      await fail(`the ${content.type}'s file is no longer in the media archive`);
-      return;
-    }
-    attachment = file.bytes;
-  }
-  deps.inFlight.add(messageId);
-  try {
-    await sendNow(
-      deps,
-      message,
-      { chatId: message.chatId, waMessageId, content, ...(attachment ? { attachment } : {}) },
-      fail,
-    );
-  } finally {
-    deps.inFlight.delete(messageId);
-    deps.outcomes.notify(sessionId, messageId);
-  }
-}
-
-async function sendNow(
-  deps: SendDeps,
-  message: Message,
-  outgoing: OutgoingMessage,
-  fail: (error: string, cause?: unknown) => Promise<void>,
-): Promise<void> {
-  const { sessionId } = message;
-  // A session that is started but still connecting (e.g. resuming after a restart) gets a moment to be ready.
-  if (!(await waitUntilConnected(deps.runnerOf, sessionId, deps.readyWaitMs))) {
-    await fail('session is not connected');
-    return;
-  }
-  const runner = deps.runnerOf(sessionId);
-  if (!runner) {
-    await fail('session is not connected');
-    return;
-  }
-  let timestamp: number;
-  try {
-    ({ timestamp } = await runner.send(outgoing));
-  } catch (error) {
-    await fail(error instanceof Error ? error.message : 'send failed', error);
-    return;
-  }
-  // `unchanged` with delivered/read: the network's ack overtook this write (it can arrive before the send
-  // resolves). The message was still sent here, once, and its `message.sent` is still owed.
+  // `unchanged` with delivered/read: the network's ack overtook this write (another host's, or one from before a
+  // restart). The message was still sent here, once, and its `message.sent` is still owed.
   const { entry } = await deps.sink.advanceWithEvent(
     sessionId,
-    outgoing.waMessageId,
+    waMessageId,
     'sent',
-    timestamp,
+    outcome.timestamp,
     (c) =>
       c.outcome === 'unchanged' && !isStatusAdvance('sent', c.message.status)
         ? null
@@ -156,7 +237,8 @@ async function sendNow(
   );
   // A reaction, edit or revoke now shows on the message it points at; the answer waits for that, so the history a
   // client reads after the 201 already shows it.
-  if (isChangeContent(outgoing.content)) await applyOwnChange(deps, message, outgoing.content, timestamp);
+  const { content } = outcome.outgoing;
+  if (isChangeContent(content)) await applyOwnChange(deps, message, content, outcome.timestamp);
   await deps.settled?.sent(message);
   deps.outcomes.notify(sessionId, message.id);
   if (entry) await deps.sink.announce(entry);

@@ -28,11 +28,15 @@ export class SettledSends {
 
   /** The network took the message (once per message: a redelivered command finds it no longer pending). */
   async sent(message: Message): Promise<void> {
-    void this.deps.audit.record(SYSTEM_CALLER, {
-      action: 'message_sent',
-      sessionId: message.sessionId,
-      metadata: facts(message),
-    });
+    void this.deps.audit.record(
+      SYSTEM_CALLER,
+      {
+        action: 'message_sent',
+        sessionId: message.sessionId,
+        metadata: facts(message),
+      },
+      { background: true },
+    );
     if (this.deps.breaker && isPacedContent(message)) await this.deps.breaker.succeeded(message.sessionId);
   }
 
@@ -42,13 +46,17 @@ export class SettledSends {
    * not hear of it.
    */
   async failed(message: Message, reason: string, error?: unknown): Promise<void> {
-    void this.deps.audit.record(SYSTEM_CALLER, {
-      action: 'message_failed',
-      severity: 'warn',
-      sessionId: message.sessionId,
-      metadata: facts(message),
-      errorMessage: reason,
-    });
+    void this.deps.audit.record(
+      SYSTEM_CALLER,
+      {
+        action: 'message_failed',
+        severity: 'warn',
+        sessionId: message.sessionId,
+        metadata: facts(message),
+        errorMessage: reason,
+      },
+      { background: true },
+    );
     if (this.deps.breaker && error !== undefined && isPacedContent(message)) {
       await this.deps.breaker.failed(message.sessionId, error);
     }

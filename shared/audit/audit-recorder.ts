@@ -58,32 +58,36 @@ export class AuditRecorder {
   /**
    * Records an entry stamped with the caller's key, IP, request and time. Resolves once it is stored (or, the store
    * failing, kept for retry); never rejects. Security-relevant actions are awaited so the row exists before the
-   * response; others may be left to the background (`void audit.record(…)`).
+   * response; others may be left to the background (`void audit.record(…)`). `background` marks a high-volume entry
+   * nobody waits for: it may linger a moment to share its write with others (AuditWriter).
    */
-  record(caller: Caller, entry: NewAuditEntry): Promise<void> {
+  record(caller: Caller, entry: NewAuditEntry, options: { background?: boolean } = {}): Promise<void> {
     const now = this.clock.now();
     const sampleKey = sampleKeyOf(entry);
     if (sampleKey !== null && !this.admitSample(sampleKey, now.getTime())) return Promise.resolve();
     const metadata = caller.requestId
       ? { requestId: caller.requestId, ...entry.metadata }
       : (entry.metadata ?? null);
-    return this.writer.write({
-      id: randomUUID(),
-      action: entry.action,
-      severity: entry.severity ?? 'info',
-      apiKeyId: entry.apiKeyId ?? caller.key?.id ?? null,
-      apiKeyName: truncate(entry.apiKeyName ?? caller.key?.name, 100),
-      sessionId: entry.sessionId ?? null,
-      sessionName: truncate(entry.sessionName, 100),
-      ipAddress: truncate(entry.ipAddress ?? caller.ip, 45),
-      userAgent: truncate(entry.userAgent ?? caller.userAgent, 500),
-      method: truncate(entry.method ?? caller.method, 10),
-      path: truncate(entry.path ?? caller.path, 500),
-      statusCode: entry.statusCode ?? null,
-      metadata,
-      errorMessage: entry.errorMessage ?? null,
-      createdAt: now.toISOString(),
-    });
+    return this.writer.write(
+      {
+        id: randomUUID(),
+        action: entry.action,
+        severity: entry.severity ?? 'info',
+        apiKeyId: entry.apiKeyId ?? caller.key?.id ?? null,
+        apiKeyName: truncate(entry.apiKeyName ?? caller.key?.name, 100),
+        sessionId: entry.sessionId ?? null,
+        sessionName: truncate(entry.sessionName, 100),
+        ipAddress: truncate(entry.ipAddress ?? caller.ip, 45),
+        userAgent: truncate(entry.userAgent ?? caller.userAgent, 500),
+        method: truncate(entry.method ?? caller.method, 10),
+        path: truncate(entry.path ?? caller.path, 500),
+        statusCode: entry.statusCode ?? null,
+        metadata,
+        errorMessage: entry.errorMessage ?? null,
+        createdAt: now.toISOString(),
+      },
+      options,
+    );
   }
 
   /** Writes everything recorded so far and tries the retry buffer once (Lambda: before the instance may freeze). */

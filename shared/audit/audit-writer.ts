@@ -24,6 +24,8 @@ export interface AuditWriterOptions {
   maxBackgroundDelayMs?: number;
   /** Entries per append. */
   batchSize?: number;
+  /** How long a background entry (nobody awaits it) may wait for others to share its write. */
+  lingerMs?: number;
 }
 
 const DEFAULTS: Required<AuditWriterOptions> = {
@@ -33,6 +35,7 @@ const DEFAULTS: Required<AuditWriterOptions> = {
   backgroundDelayMs: 1_000,
   maxBackgroundDelayMs: 60_000,
   batchSize: 500,
+  lingerMs: 20,
 };
 
 interface Pending {
@@ -46,6 +49,7 @@ export class AuditWriter {
   private queue: Pending[] = [];
   private buffered: AuditEntry[] = [];
   private drainScheduled = false;
+  private lingerTimer: NodeJS.Timeout | null = null;
   /** Every store write runs in this chain, one at a time: the retry buffer is only touched inside it. */
   private tail: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | null = null;
@@ -65,22 +69,40 @@ export class AuditWriter {
 
   /**
    * Queues an entry for the next group write. Resolves once it is stored, or once its attempts failed and it waits
-   * in the retry buffer (or was counted as dropped). Never rejects.
+   * in the retry buffer (or was counted as dropped). Never rejects. A `background` entry (one per message sent,
+   * say, that no request waits for) may wait up to `lingerMs` so that a steady stream of them shares one write
+   * instead of paying one each; any other entry, or a full batch, writes everything queued in this turn.
    */
-  write(entry: AuditEntry): Promise<void> {
+  write(entry: AuditEntry, options: { background?: boolean } = {}): Promise<void> {
     return new Promise((settle) => {
       this.queue.push({ entry, settle });
       if (this.drainScheduled) return;
-      this.drainScheduled = true;
-      setImmediate(() => {
-        this.drainScheduled = false;
-        void this.serially(() => this.drain());
-      });
+      if (options.background && this.queue.length < this.options.batchSize) {
+        this.lingerTimer ??= setTimeout(() => this.scheduleDrain(), this.options.lingerMs);
+        return;
+      }
+      this.scheduleDrain();
     });
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    this.stopLingering();
+    setImmediate(() => {
+      this.drainScheduled = false;
+      void this.serially(() => this.drain());
+    });
+  }
+
+  private stopLingering(): void {
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = null;
   }
 
   /** Writes everything queued, then tries the retry buffer once. Resolves when done; never rejects. */
   flush(): Promise<void> {
+    this.stopLingering();
     return this.serially(async () => {
       await this.drain();
       await this.writeBuffered(1);
@@ -91,6 +113,7 @@ export class AuditWriter {
   close(): Promise<void> {
     this.closed = true;
     this.clearRetryTimer();
+    this.stopLingering();
     return this.serially(async () => {
       await this.drain();
       await this.writeBuffered(this.options.attempts);

@@ -99,7 +99,13 @@ export class FakeBatchHost {
       await this.data.messages.advanceStatus(row.sessionId, row.waMessageId, 'failed');
     } else {
       this.sent.push({ chatId: row.chatId, text: row.body ?? '' });
-      await this.data.messages.advanceStatus(row.sessionId, row.waMessageId, 'sent', 1_700_000_000);
+      // As the real host: the message goes out under the time it was written, if it has one.
+      await this.data.messages.advanceStatus(
+        row.sessionId,
+        row.waMessageId,
+        'sent',
+        row.timestamp ?? 1_700_000_000,
+      );
     }
     this.outcomes.notify(row.sessionId, row.id);
   }

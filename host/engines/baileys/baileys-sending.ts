@@ -21,6 +21,7 @@ export class BaileysSending implements EngineMessaging {
     const { content, quoted } = toBaileysOutgoing(message.chatId, message.content, message.attachment);
     const sent = await socket.sendMessage(toBaileysJid(message.chatId), content, {
       messageId: message.waMessageId,
+      ...(message.timestamp === undefined ? {} : { timestamp: new Date(message.timestamp * 1000) }),
       ...(quoted ? { quoted } : {}),
     });
     if (sent?.message) this.recentMessages.remember(this.sessionId, message.waMessageId, sent.message);

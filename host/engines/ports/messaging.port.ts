@@ -9,6 +9,8 @@ export interface OutgoingMessage {
   content: OutgoingContent;
   /** The bytes of a media kind's archived file (`content.file`), read by the host before it sends. */
   attachment?: Uint8Array;
+  /** The message's own time (epoch seconds) when the gateway wrote it; without it, the engine stamps the send. */
+  timestamp?: number;
 }
 
 export interface EngineMessaging {

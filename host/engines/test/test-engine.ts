@@ -88,7 +88,7 @@ class TestEngine implements MessagingEngine {
     if (this.network.refusesSends(this.session.id)) throw new Error('send refused by the network');
     if (this.network.refusedChats.has(message.chatId)) throw new Error('the network refused the message');
     this.network.recordSent(this.session.id, message);
-    return { timestamp: Math.floor(Date.now() / 1000) };
+    return { timestamp: message.timestamp ?? Math.floor(Date.now() / 1000) };
   }
 
   private close(): void {

@@ -15,7 +15,7 @@ import {
   MAX_BATCH,
 } from '#shared/adapters/queue-support.js';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
-import { runSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
+import { runSql, writeSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
 import { ValidationError } from '#shared/errors/app-error.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
@@ -155,7 +155,7 @@ export class SqliteQueue implements Queue {
 
   async send(message: OutgoingMessage): Promise<{ id: string }> {
     checkOutgoing(message, this);
-    const id = this.guard(() => this.sendTx.immediate(message, this.nowMs()));
+    const id = await writeSql(this.db, this.label, () => this.sendTx.immediate(message, this.nowMs()));
     this.notifyWaiters();
     return { id };
   }
@@ -177,7 +177,9 @@ export class SqliteQueue implements Queue {
 
   async delete(receiptHandle: string): Promise<void> {
     // A stale or unknown handle matches no row: a no-op, as SQS answers success there.
-    const { changes } = this.guard(() => this.sql.deleteHandle.run(this.name, receiptHandle));
+    const { changes } = await writeSql(this.db, this.label, () =>
+      this.sql.deleteHandle.run(this.name, receiptHandle),
+    );
     // Deleting may unblock a FIFO group.
     if (changes > 0 && this.fifo) this.notifyWaiters();
   }

@@ -8,7 +8,7 @@ import { parseGatewayEvent } from '#shared/domain/events.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { runSql } from './sqlite-store-support.js';
+import { runSql, writeSql } from './sqlite-store-support.js';
 
 const STORE = 'Event outbox';
 
@@ -54,7 +54,7 @@ export class SqliteEventOutbox implements EventOutbox {
   private readonly countRows: Database.Statement<[], { total: number }>;
 
   constructor(
-    db: SqliteDb,
+    private readonly db: SqliteDb,
     private readonly writer: SqliteOutboxWriter = new SqliteOutboxWriter(db),
   ) {
     this.appendTx = db.transaction((entries) => {
@@ -78,7 +78,7 @@ export class SqliteEventOutbox implements EventOutbox {
   }
 
   async append(entries: readonly OutboxEntry[]): Promise<void> {
-    runSql(STORE, () => this.appendTx.immediate(entries), taken);
+    await writeSql(this.db, STORE, () => this.appendTx.immediate(entries), taken);
   }
 
   async claimStale(options: { olderThan: Date; now: Date; limit: number }): Promise<OutboxEntry[]> {
@@ -90,7 +90,7 @@ export class SqliteEventOutbox implements EventOutbox {
   }
 
   async complete(ids: readonly string[]): Promise<void> {
-    runSql(STORE, () => this.completeTx.immediate(ids));
+    await writeSql(this.db, STORE, () => this.completeTx.immediate(ids));
   }
 
   async count(): Promise<number> {

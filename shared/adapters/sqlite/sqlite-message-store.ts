@@ -25,7 +25,7 @@ import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteMessageReads } from './sqlite-message-reads.js';
 import { type MessageRow, toMessage, toRow } from './sqlite-message-rows.js';
-import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, runSql, writeSql } from './sqlite-store-support.js';
 
 type AdvanceFn = (
   sessionId: string,
@@ -67,7 +67,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly reads: SqliteMessageReads;
 
   constructor(
-    db: SqliteDb,
+    private readonly db: SqliteDb,
     private readonly outbox: SqliteOutboxWriter = new SqliteOutboxWriter(db),
   ) {
     // Targeted at the network id only: a duplicate primary key is a bug and still fails loudly.
@@ -132,7 +132,8 @@ export class SqliteMessageStore implements MessageStore {
   }
 
   async insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
-    return runSql(
+    return writeSql(
+      this.db,
       STORE,
       () => {
         try {
@@ -183,7 +184,8 @@ export class SqliteMessageStore implements MessageStore {
     timestamp?: number,
     outbox?: OutboxEntryOf,
   ): Promise<StatusChange> {
-    return runSql(
+    return writeSql(
+      this.db,
       STORE,
       () => this.advanceTx.immediate(sessionId, waMessageId, status, timestamp, outbox),
       duplicateId,
@@ -196,7 +198,12 @@ export class SqliteMessageStore implements MessageStore {
     change: MessageChange,
     outbox?: OutboxEntryOfChange,
   ): Promise<ContentChange> {
-    return runSql(STORE, () => this.changeTx.immediate(sessionId, waMessageId, change, outbox), duplicateId);
+    return writeSql(
+      this.db,
+      STORE,
+      () => this.changeTx.immediate(sessionId, waMessageId, change, outbox),
+      duplicateId,
+    );
   }
 
   async deleteBySession(sessionId: string): Promise<number> {

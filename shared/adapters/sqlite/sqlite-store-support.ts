@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { groupCommitOf } from './sqlite-group-commit.js';
 
 /** Maps the `table.column` of a violated UNIQUE constraint to the error the port promises, if it has one. */
 export type UniqueViolationHandler = (target: string) => AppError | undefined;
@@ -56,6 +57,23 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function runSql<T>(store: string, work: () => T, onUnique?: UniqueViolationHandler): T {
   try {
     return work();
+  } catch (error) {
+    throw toStoreError(error, store, onUnique);
+  }
+}
+
+/**
+ * `runSql` for a write on the hot path: it runs in the group commit of `db` (sqlite-group-commit.ts), together with
+ * the other writes of this turn, and its errors are translated the same way.
+ */
+export async function writeSql<T>(
+  db: SqliteDb,
+  store: string,
+  work: () => T,
+  onUnique?: UniqueViolationHandler,
+): Promise<T> {
+  try {
+    return await groupCommitOf(db).run(work);
   } catch (error) {
     throw toStoreError(error, store, onUnique);
   }

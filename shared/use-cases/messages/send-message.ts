@@ -148,6 +148,7 @@ function outgoingMessage(
   content: OutgoingContent,
 ): Message {
   const stored = storedContent(content);
+  const now = deps.clock.now();
   return {
     id,
     sessionId: session.id,
@@ -160,9 +161,12 @@ function outgoingMessage(
     ...stored,
     metadata: request.metadata ? { ...stored.metadata, ...request.metadata } : stored.metadata,
     direction: 'outgoing',
-    timestamp: null,
+    // The time the message was written, as WhatsApp stamps a message when it is composed, not when the network
+    // takes it: the engine sends it under this time, so history orders a pending message where it belongs and
+    // the `sent` write changes the status alone (a new timestamp would move the row in four indexes).
+    timestamp: Math.floor(now.getTime() / 1000),
     status: 'pending',
-    createdAt: deps.clock.now().toISOString(),
+    createdAt: now.toISOString(),
   };
 }
 

@@ -196,3 +196,49 @@ describe('AuditRecorder writing to a failing store', () => {
     await expect(recorder.close()).resolves.toBeUndefined();
   });
 });
+
+describe('AuditRecorder background entries', () => {
+  it('lets background entries linger so that a stream of them shares one append', async () => {
+    const store = new FlakyStore(0);
+    const { recorder } = setup(store, { lingerMs: 30 });
+    const first = recorder.record(caller, { action: 'message_sent' }, { background: true });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = recorder.record(caller, { action: 'message_sent' }, { background: true });
+    // Still lingering a few turns later: nothing written yet.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(store.appends).toHaveLength(0);
+    await Promise.all([first, second]);
+    expect(store.appends.map((batch) => batch.length)).toEqual([2]);
+  });
+
+  it('writes lingering entries at once with the next entry someone may wait for', async () => {
+    const store = new FlakyStore(0);
+    const { recorder } = setup(store, { lingerMs: 60_000 });
+    const lingering = recorder.record(caller, { action: 'message_sent' }, { background: true });
+    await recorder.record(caller, { action: 'session_deleted' });
+    await lingering;
+    expect(store.appends.map((batch) => batch.map((entry) => entry.action))).toEqual([
+      ['message_sent', 'session_deleted'],
+    ]);
+  });
+
+  it('flush and close write lingering entries without waiting out the linger', async () => {
+    const store = new FlakyStore(0);
+    const { recorder } = setup(store, { lingerMs: 60_000 });
+    void recorder.record(caller, { action: 'message_sent' }, { background: true });
+    await recorder.flush();
+    expect(await store.actions()).toEqual(['message_sent']);
+    void recorder.record(caller, { action: 'message_failed' }, { background: true });
+    await recorder.close();
+    expect(await store.actions()).toEqual(['message_failed', 'message_sent']);
+  });
+
+  it('writes a full batch of background entries without lingering', async () => {
+    const store = new FlakyStore(0);
+    const { recorder } = setup(store, { lingerMs: 60_000, batchSize: 3 });
+    await Promise.all(
+      [1, 2, 3].map(() => recorder.record(caller, { action: 'message_sent' }, { background: true })),
+    );
+    expect(store.appends.map((batch) => batch.length)).toEqual([3]);
+  });
+});

@@ -59,7 +59,12 @@ describe('runBatch', () => {
         chatId: result.chatId,
         metadata: { batch: { batchId: batch.batchId, index } },
       });
-      expect(result).toMatchObject({ status: 'sent', sentAt: new Date(1_700_000_000_000).toISOString() });
+      // The message's own time: when the runner wrote its row (the host sends it under that time).
+      expect(result).toMatchObject({
+        status: 'sent',
+        sentAt: new Date((row?.timestamp ?? 0) * 1000).toISOString(),
+      });
+      expect(row?.timestamp).toBe(Math.floor(host.deps.send.clock.now().getTime() / 1000));
     }
   });
 

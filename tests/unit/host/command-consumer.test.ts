@@ -1,12 +1,14 @@
 /**
  * The command consumer against a FIFO memory queue, which (like SQS FIFO) hands out several messages of one group in
  * one receive: a session's commands run one after the other in queue order, other sessions' alongside, and a retried
- * failure holds back the rest of its session's commands until it has run again.
+ * failure holds back the rest of its session's commands until it has run again. With a send-run handler, a
+ * session's consecutive sends go to it together.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { CommandConsumer } from '#host/commands/command-consumer.js';
+import { CommandConsumer, type SendRunHandler } from '#host/commands/command-consumer.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
 import type { CommandOf } from '#shared/domain/commands.js';
+import { ValidationError } from '#shared/errors/app-error.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
@@ -33,7 +35,7 @@ afterEach(async () => {
   consumer = null;
 });
 
-function setUp(send: (command: CommandOf<'message.send'>) => Promise<void>) {
+function setUp(send: (command: CommandOf<'message.send'>) => Promise<void>, sendRun?: SendRunHandler) {
   const clock = new TestClock();
   const queue = new MemoryQueue({
     name: 'commands.fifo',
@@ -49,6 +51,7 @@ function setUp(send: (command: CommandOf<'message.send'>) => Promise<void>) {
     silentLogger,
     createMetrics(),
     { waitTimeSeconds: 1, visibilityTimeoutSeconds: 30, maxMessages: 10 },
+    sendRun,
   );
   const enqueue = (sessionId: string, n: number) =>
     commands.send({
@@ -57,8 +60,18 @@ function setUp(send: (command: CommandOf<'message.send'>) => Promise<void>) {
       messageId: messageId(n),
       requestedAt: new Date().toISOString(),
     });
-  return { clock, queue, consumer, enqueue };
+  const start = (sessionId: string) =>
+    commands.send({
+      type: 'session.start',
+      sessionId,
+      reason: 'requested',
+      requestedAt: new Date().toISOString(),
+    });
+  return { clock, queue, consumer, enqueue, start };
 }
+
+const numbers = (commands: readonly CommandOf<'message.send'>[]) =>
+  commands.map((command) => Number(command.messageId.slice(-4)));
 
 describe('CommandConsumer', () => {
   it("runs one session's commands in queue order and other sessions' alongside", async () => {
@@ -105,6 +118,65 @@ describe('CommandConsumer', () => {
     clock.advance(31_000);
     await until(() => log.includes('run 2'), 'the held-back command ran');
     expect(log).toEqual(['run 1', 'run 3', 'run 1', 'run 2']);
+    await until(async () => (await queue.depth()) === 0, 'every command acked');
+  });
+
+  it("hands a session's consecutive sends to the send-run handler together, in order, and acks them", async () => {
+    const runs: number[][] = [];
+    const singles: number[] = [];
+    const { queue, consumer, enqueue, start } = setUp(
+      async (command) => {
+        singles.push(Number(command.messageId.slice(-4)));
+      },
+      async (commands) => {
+        runs.push(numbers(commands));
+        return { done: commands.length };
+      },
+    );
+    await enqueue(SESSION_A, 1);
+    await enqueue(SESSION_A, 2);
+    await enqueue(SESSION_A, 3);
+    await start(SESSION_A);
+    await enqueue(SESSION_A, 4);
+    await enqueue(SESSION_A, 5);
+    await enqueue(SESSION_B, 6);
+    consumer.start();
+    await until(async () => (await queue.depth()) === 0, 'every command acked');
+    // A run ends at a command of another type; a lone send goes to the ordinary handler.
+    expect(runs).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    expect(singles).toEqual([6]);
+  });
+
+  it('a run that stops: what it did is acked, a refusal is dropped and the rest go on, a failure holds them back', async () => {
+    const runs: number[][] = [];
+    let calls = 0;
+    const { clock, queue, consumer, enqueue } = setUp(
+      async () => {},
+      async (commands) => {
+        runs.push(numbers(commands));
+        calls += 1;
+        // First: the second is refused for good. Then: the second of the rest fails for now.
+        if (calls === 1) return { done: 1, error: new ValidationError('refused') };
+        if (calls === 2) return { done: 1, error: new Error('engine busy') };
+        return { done: commands.length };
+      },
+    );
+    for (const n of [1, 2, 3, 4, 5]) await enqueue(SESSION_A, n);
+    consumer.start();
+    await until(() => runs.length === 2, 'the rest of the run went on after the refusal');
+    expect(runs).toEqual([
+      [1, 2, 3, 4, 5],
+      [3, 4, 5],
+    ]);
+    await turns();
+    // 1 and 3 done, 2 dropped; 4 and 5 wait for their redelivery.
+    expect(await queue.depth()).toBe(2);
+    clock.advance(31_000);
+    await until(() => runs.length === 3, 'the held-back sends ran again');
+    expect(runs[2]).toEqual([4, 5]);
     await until(async () => (await queue.depth()) === 0, 'every command acked');
   });
 });

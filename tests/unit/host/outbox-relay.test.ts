@@ -89,7 +89,39 @@ describe('outbox relay backpressure', () => {
     await settle();
     // M2 is too young for the catch-up that ran when M1 settled; the next settlement or sweep takes it.
     expect(consumer.seen).toEqual(['M1']);
+    await relay.drain();
     expect(await outbox.count()).toBe(1);
+    await relay.close();
+  });
+
+  it('removes the entries that settle close together in one store call', async () => {
+    const clock = new TestClock();
+    const outbox = new MemoryEventOutbox();
+    const completed: string[][] = [];
+    const complete = outbox.complete.bind(outbox);
+    outbox.complete = async (ids) => {
+      completed.push([...ids]);
+      await complete(ids);
+    };
+    const relay = new OutboxRelay(
+      { outbox, clock, logger: silentLogger },
+      { sweepAfterMs: 60_000, sweepIntervalMs: 60_000, sweepBatch: 100, maxInFlight: 10 },
+    );
+    relay.addConsumer(async () => {});
+    const entries: OutboxEntry[] = ['M1', 'M2', 'M3'].map((id) => ({
+      id: randomUUID(),
+      event: { ...messageReceived, data: { ...messageReceived.data, id } },
+      createdAt: clock.now().toISOString(),
+    }));
+    await outbox.append(entries);
+    // They settle a turn of the event loop apart, as the events of consecutive messages do.
+    for (const entry of entries) {
+      relay.relay(entry);
+      await settle();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(completed).toEqual([entries.map((entry) => entry.id)]);
+    expect(await outbox.count()).toBe(0);
     await relay.close();
   });
 });

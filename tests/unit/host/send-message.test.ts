@@ -1,7 +1,8 @@
 /**
- * The send step of a `message.send` command against a memory store: the network's delivery ack can arrive before
+ * The send step of `message.send` commands against a memory store: the network's delivery ack can arrive before
  * the engine's send resolves (the ack is read on the same socket), and the row must still get its send time and
- * the `message.sent` event exactly once, before or beside the ack's.
+ * the `message.sent` event exactly once, before the ack's. A run of a session's sends goes to the engine in order
+ * and has its outcomes written together.
  */
 
 import { describe, expect, it } from '@jest/globals';
@@ -9,7 +10,7 @@ import type { OutgoingStatus } from '#host/engines/engine-events.js';
 import { EventBus } from '#host/events/event-bus.js';
 import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
-import { sendMessage } from '#host/messages/send-message.js';
+import { sendMessage, sendMessages } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
@@ -52,8 +53,9 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   const runner = {
     isConnected: true,
     async send() {
+      // As the engine does: the ack is handed to the sink and not awaited.
       if (ackDuringSend)
-        await sink.status(message.sessionId, { waMessageId, chatId: message.chatId, status: ackDuringSend });
+        void sink.status(message.sessionId, { waMessageId, chatId: message.chatId, status: ackDuringSend });
       return { timestamp: SENT_AT };
     },
   } as unknown as SessionRunner;
@@ -74,7 +76,7 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
     messageId: message.id,
     requestedAt: new Date().toISOString(),
   };
-  return { messages, seen, message, deps, command, outcomes };
+  return { messages, seen, message, deps, command, outcomes, sink };
 }
 
 describe('sendMessage', () => {
@@ -103,20 +105,128 @@ describe('sendMessage', () => {
     expect(seen.map((e) => e.event)).toEqual(['message.sent']);
   });
 
+  it("hands the engine the row's own time (when it was written), which the row keeps", async () => {
+    const { messages, message, deps, command } = await setUp(null);
+    const written = aMessage({
+      ...message,
+      id: crypto.randomUUID(),
+      waMessageId: 'WRITTEN1',
+      timestamp: 1_740_000_000,
+    });
+    await messages.insert(written);
+    const handed: unknown[] = [];
+    const runner = {
+      isConnected: true,
+      async send(outgoing: { timestamp?: number }) {
+        handed.push(outgoing.timestamp);
+        return { timestamp: outgoing.timestamp ?? SENT_AT };
+      },
+    } as unknown as SessionRunner;
+    await sendMessage({ ...deps, runnerOf: () => runner }, { ...command, messageId: written.id });
+    expect(handed).toEqual([1_740_000_000]);
+    expect(await messages.findById(written.sessionId, written.id)).toMatchObject({
+      status: 'sent',
+      timestamp: 1_740_000_000,
+    });
+  });
+
   it.each(['delivered', 'read'] as const)(
-    'an ack (%s) that overtook the send: the row keeps the ack, gets its time, and message.sent is published once',
+    'an ack (%s) that overtook the send: applied after the send is written, so message.sent comes first, once',
     async (ack) => {
-      const { messages, seen, message, deps, command } = await setUp(ack);
+      const { messages, seen, message, deps, command, sink } = await setUp(ack);
       await sendMessage(deps, command);
+      await sink.drain();
       expect(await messages.findById(message.sessionId, message.id)).toMatchObject({
         status: ack,
         timestamp: SENT_AT,
       });
-      expect(seen.map((e) => e.event)).toEqual(['message.ack', 'message.sent']);
-      expect(seen[1]).toMatchObject({ data: { id: message.waMessageId, timestamp: SENT_AT } });
+      expect(seen.map((e) => e.event)).toEqual(['message.sent', 'message.ack']);
+      expect(seen[0]).toMatchObject({ data: { id: message.waMessageId, timestamp: SENT_AT } });
+      expect(seen[1]).toMatchObject({ data: { status: ack } });
       // A redelivered command finds the row no longer pending and does nothing.
       await sendMessage(deps, command);
       expect(seen).toHaveLength(2);
     },
   );
+});
+
+describe("sendMessages (a run of one session's sends)", () => {
+  async function setUpRun(count: number) {
+    const base = await setUp(null);
+    const rows = [base.message];
+    for (let i = 1; i < count; i++) {
+      const row = aMessage({
+        sessionId: base.message.sessionId,
+        direction: 'outgoing',
+        status: 'pending',
+        body: `m${i}`,
+      });
+      await base.messages.insert(row);
+      rows.push(row);
+    }
+    const commands = rows.map((row): CommandOf<'message.send'> => ({ ...base.command, messageId: row.id }));
+    const engine: string[] = [];
+    const statusesDuringSends: string[][] = [];
+    const runner = {
+      isConnected: true,
+      async send(outgoing: { waMessageId: string; chatId: string }) {
+        engine.push(outgoing.waMessageId);
+        // Each send reads every row: none is written before the run's last send went out.
+        statusesDuringSends.push(
+          await Promise.all(
+            rows.map(async (row) => (await base.messages.findById(row.sessionId, row.id))?.status ?? ''),
+          ),
+        );
+        void base.sink.status(row0(rows).sessionId, { ...outgoing, status: 'delivered' });
+        if (outgoing.waMessageId === rows[1]?.waMessageId) throw new Error('the network refused it');
+        return { timestamp: SENT_AT };
+      },
+    } as unknown as SessionRunner;
+    return {
+      ...base,
+      rows,
+      commands,
+      engine,
+      statusesDuringSends,
+      deps: { ...base.deps, runnerOf: () => runner },
+    };
+  }
+  const row0 = <T>(rows: T[]) => rows[0] as T;
+
+  it('sends in order, writes the outcomes together, then applies the acks that came meanwhile', async () => {
+    const { rows, commands, engine, statusesDuringSends, deps, messages, seen, sink } = await setUpRun(3);
+    await expect(sendMessages(deps, commands)).resolves.toEqual({ done: 3 });
+    expect(engine).toEqual(rows.map((row) => row.waMessageId));
+    expect(statusesDuringSends).toEqual(rows.map(() => ['pending', 'pending', 'pending']));
+    await sink.drain();
+    const stored = await Promise.all(rows.map((row) => messages.findById(row.sessionId, row.id)));
+    // The refused one failed alone; a late ack does not revive it.
+    expect(stored.map((row) => row?.status)).toEqual(['delivered', 'failed', 'delivered']);
+    const byMessage = (row: { waMessageId: string | null }) =>
+      seen
+        .filter(
+          (e) =>
+            (e.data as { messageId?: string; id?: string }).messageId === row.waMessageId ||
+            (e.data as { id?: string }).id === row.waMessageId,
+        )
+        .map((e) => e.event);
+    expect(byMessage(row0(rows))).toEqual(['message.sent', 'message.ack']);
+    expect(byMessage(rows[1] as { waMessageId: string | null })).toEqual(['message.failed']);
+    expect(deps.inFlight.size).toBe(0);
+  });
+
+  it('stops at a command whose message this host is sending already: the ones before it are done', async () => {
+    const { rows, commands, engine, deps, messages, sink } = await setUpRun(3);
+    deps.inFlight.add((rows[1] as { id: string }).id);
+    const result = await sendMessages(deps, commands);
+    expect(result).toMatchObject({ done: 1, error: expect.objectContaining({ code: 'HOST_UNAVAILABLE' }) });
+    expect(engine).toEqual([row0(rows).waMessageId]);
+    await sink.drain();
+    expect(await messages.findById(row0(rows).sessionId, row0(rows).id)).toMatchObject({
+      status: 'delivered',
+    });
+    expect(await messages.findById(row0(rows).sessionId, (rows[2] as { id: string }).id)).toMatchObject({
+      status: 'pending',
+    });
+  });
 });
