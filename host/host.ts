@@ -20,6 +20,7 @@ import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { DataStore } from '#shared/ports/stores.port.js';
 import type { CommandQueue } from '#shared/queue/command-queue.js';
+import { requeuePendingSends } from '#shared/use-cases/messages/requeue-pending-sends.js';
 import type { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import type { SendDeps } from '#shared/use-cases/messages/send-message.js';
 import { HostBatches } from './batches/host-batches.js';
@@ -36,6 +37,8 @@ import { SessionStatusWriter } from './sessions/status-writer.js';
 const SEND_READY_WAIT_MS = 30_000;
 /** How often a batch waiting for its session to be ready (or for an item's outcome) looks again. */
 const BATCH_POLL_MS = 500;
+/** Discarded session ids remembered (a bound on memory: a start races its delete within moments, not days). */
+const MAX_DISCARDED = 10_000;
 
 /** Waits `ms`, or less when `signal` aborts first (the host stopping). */
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -64,6 +67,12 @@ export interface HostDeps extends RunnerDeps {
 
 export class Host implements HostGateway {
   private readonly runners = new Map<string, SessionRunner>();
+  /**
+   * Sessions discarded here on their way to deletion (ids are never reused). A start command of such a session that
+   * this host carries out afterwards must not launch it: a start racing a delete could otherwise launch an engine
+   * between the discard and the row's removal, and that engine would outlive its session.
+   */
+  private readonly discarded = new Set<string>();
   private readonly sendsInFlight = new Set<string>();
   private readonly settled: SettledSends;
   private readonly batches: HostBatches;
@@ -89,8 +98,13 @@ export class Host implements HostGateway {
       random: deps.random ?? Math.random,
       pollMs: BATCH_POLL_MS,
     });
+    const sessions = sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) });
     this.operations = {
-      ...sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) }),
+      ...sessions,
+      'session.discard': (input) => {
+        this.markDiscarded(input.sessionId);
+        return sessions['session.discard'](input);
+      },
       ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
       'command.run': async ({ command }) => {
         await this.handleCommand(command, true);
@@ -145,7 +159,19 @@ export class Host implements HostGateway {
     await this.launch(session);
   }
 
+  private markDiscarded(sessionId: string): void {
+    this.discarded.add(sessionId);
+    if (this.discarded.size > MAX_DISCARDED) {
+      const oldest = this.discarded.values().next().value;
+      if (oldest !== undefined) this.discarded.delete(oldest);
+    }
+  }
+
   private async launch(session: Session): Promise<void> {
+    if (this.discarded.has(session.id)) {
+      this.deps.logger.info({ sessionId: session.id }, 'start dropped: the session is being deleted');
+      return;
+    }
     const runner = new SessionRunner(
       this.deps,
       { id: session.id, name: session.name, config: session.config },
@@ -156,6 +182,9 @@ export class Host implements HostGateway {
     await runner.launch();
     // Batches of the session that were under way (before a restart, on a host that lost it, before a stop) go on.
     void this.batches.resume(session.id);
+    void requeuePendingSends(this.deps, session).catch((error: unknown) =>
+      this.deps.logger.error({ err: error, sessionId: session.id }, 'pending sends not queued again'),
+    );
   }
 
   /** Carries out a send command (see host/messages/send-message.ts); multi-node: where the session runs. */

@@ -47,6 +47,7 @@ describe('messages: send-text, inbound, acks and history', () => {
       chatId: CONTACT,
       content: { type: 'text', text: 'hello there' },
       waMessageId: res.body.waMessageId,
+      timestamp: res.body.timestamp,
     });
     await waitFor(() => events.some((e) => e.event === 'message.sent' && e.data.id === res.body.waMessageId));
   });
@@ -60,6 +61,8 @@ describe('messages: send-text, inbound, acks and history', () => {
       chatId: CONTACT,
       content: { type: 'text', text: 'ping @15557770009', mentions: [mention] },
       waMessageId: res.body.waMessageId,
+      // Sent under the row's own time, the time it was written.
+      timestamp: res.body.timestamp,
     });
   });
 

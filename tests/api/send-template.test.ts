@@ -70,6 +70,7 @@ describe('messages: send-template', () => {
       chatId: CONTACT,
       content: { type: 'text', text: RENDERED },
       waMessageId: res.body.waMessageId,
+      timestamp: res.body.timestamp,
     });
     const history = (
       await gw.request('GET', `/api/sessions/${sessionId}/messages?chatId=${encodeURIComponent(CONTACT)}`)

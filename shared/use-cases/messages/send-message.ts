@@ -19,6 +19,7 @@ import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { type DraftFiles, discardDraftFile } from './draft-media.js';
+import { queueSend } from './queue-send.js';
 import { resolveDraft } from './resolve-draft.js';
 import { claimSendKey } from './send-idempotency.js';
 import type { SendPacer } from './send-pacing.js';
@@ -81,6 +82,10 @@ export async function sendOrReplay(
       ? null
       : await claimSendKey(deps, sessionId, request.idempotencyKey, request, id);
   if (claim?.kind === 'replay') {
+    // A first request cut off between storing its row and queueing its command (the process died) left the row
+    // pending with nothing to send it: the retry queues it again. The command's deduplication id is the first's, so
+    // a command that did make it to the queue makes this one a no-op; and the host skips a row no longer pending.
+    if (claim.message.status === 'pending') await queueSend(deps.commands, claim.message);
     return { message: await settledMessage(deps, claim.message, waitMs), replayed: true };
   }
   let message: Message;
@@ -109,10 +114,7 @@ export async function sendOrReplay(
   // Waiting starts before the command is queued, so an outcome that comes at once is not missed.
   const settled = deps.outcomes.settled(sessionId, message.id, waitMs);
   try {
-    await deps.commands.send(
-      { type: 'message.send', sessionId, messageId: message.id, requestedAt: message.createdAt },
-      { dedupId: `send:${message.id}` },
-    );
+    await queueSend(deps.commands, message);
   } catch (error) {
     const change = await deps.data.messages.advanceStatus(sessionId, message.waMessageId ?? '', 'failed');
     // Failed before any host took it: nothing went out, so a retry with the key may send afresh.

@@ -4,33 +4,11 @@
  */
 
 import { describe, expect, it } from '@jest/globals';
-import { TestEngineFactory } from '#host/engines/test/test-engine.js';
-import { TestNetwork } from '#host/engines/test/test-network.js';
-import { EventBus } from '#host/events/event-bus.js';
-import { createHostEvents } from '#host/events/host-events.js';
-import { Host } from '#host/host.js';
-import { MessageSink } from '#host/messages/message-sink.js';
-import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
-import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
-import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
-import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
-import {
-  createMemoryDataStore,
-  MemoryAuditLogStore,
-  MemorySessionStore,
-  MemoryTeardownFenceStore,
-} from '#shared/adapters/memory/memory-stores.js';
-import { AuditRecorder } from '#shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
-import { createMetrics } from '#shared/observability/metrics.js';
-import { systemClock } from '#shared/ports/clock.port.js';
 import type { OutboxEntryFor } from '#shared/ports/event-outbox.port.js';
-import { silentLogger } from '#shared/ports/logger.port.js';
-import { CommandQueue } from '#shared/queue/command-queue.js';
 import { aSession } from '#tests/helpers/builders.js';
+import { memoryHost, untilTrue as until } from '#tests/helpers/memory-host.js';
 
 /** A message store whose inserts wait until the test lets them through (a slow DynamoDB write). */
 class GatedMessageStore extends MemoryMessageStore {
@@ -48,55 +26,9 @@ class GatedMessageStore extends MemoryMessageStore {
   }
 }
 
-async function until(probe: () => boolean | Promise<boolean>): Promise<void> {
-  for (let turn = 0; turn < 10_000; turn++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('condition not reached');
-}
-
 describe('Host.shutdown', () => {
   it('resolves only once the messages the engines reported are stored and published', async () => {
-    const sessions = new MemorySessionStore();
-    const messages = new GatedMessageStore();
-    const network = new TestNetwork();
-    const events = new EventBus(silentLogger);
-    const { recorder } = createHostEvents({
-      outbox: new MemoryEventOutbox(),
-      bus: events,
-      clock: systemClock,
-      logger: silentLogger,
-    });
-    const published: GatewayEvent[] = [];
-    events.subscribe((event) => {
-      published.push(event);
-    });
-    const metrics = createMetrics();
-    const host = new Host({
-      media: new MemoryMediaStorage(),
-      outcomes: new InProcessMessageOutcomes(),
-      sessions,
-      messages,
-      data: { ...createMemoryDataStore(), sessions, messages },
-      fences: new MemoryTeardownFenceStore(),
-      events: recorder,
-      clock: systemClock,
-      logger: silentLogger,
-      engines: new TestEngineFactory(network),
-      sink: new MessageSink({
-        messages,
-        identities: new MemoryIdentityStore(),
-        media: new MemoryMediaStorage(),
-        events: recorder,
-        clock: systemClock,
-        logger: silentLogger,
-      }),
-      audit: new AuditRecorder(new MemoryAuditLogStore(), systemClock, silentLogger, metrics),
-      teardownTimeoutMs: 50,
-      commands: new CommandQueue(new MemoryQueue({ name: 'q', fifo: true, visibilityTimeoutSeconds: 30 })),
-      metrics,
-    });
+    const { host, sessions, messages, network, published } = memoryHost(new GatedMessageStore());
     const session = aSession({ status: 'initializing' });
     await sessions.create(session);
     network.storeCredentials(session.id, { phone: '15550001111', pushName: null });

@@ -168,6 +168,26 @@ describe('sendOrReplay with an idempotency key', () => {
     expect(await queue.depth()).toBe(1);
   });
 
+  it('queues a pending first message again when its request died before queueing it; the retry sends it', async () => {
+    // The first request's process dies between the row and its command: its enqueue never returns.
+    const dying = { name: 'dying', send: () => new Promise(() => {}) } as unknown as Queue;
+    void send(text('hello', 'k1'), 0, { ...deps, commands: new CommandQueue(dying) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await rows()).map((m) => m.status)).toEqual(['pending']);
+    expect(await queue.depth()).toBe(0);
+
+    const retry = await send(text('hello', 'k1'));
+    expect(retry).toMatchObject({ replayed: true, message: { status: 'pending' } });
+    const [queued] = await queue.receive({ maxMessages: 10 });
+    expect(JSON.parse(queued?.body ?? '{}')).toMatchObject({
+      type: 'message.send',
+      messageId: retry.message.id,
+    });
+    // Once its command is queued, a further retry adds none (same deduplication id).
+    await send(text('hello', 'k1'));
+    expect(await queue.depth()).toBe(1);
+  });
+
   it('gives the key up when the row cannot be stored, so the retry sends', async () => {
     const messages = Object.assign(Object.create(data.messages), {
       insert: () => Promise.reject(new Error('store down')),
