@@ -6,14 +6,11 @@
 
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
-import { EventBus } from '#host/events/event-bus.js';
-import { createHostEvents } from '#host/events/host-events.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
@@ -27,10 +24,10 @@ import {
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import { createMetrics } from '#shared/observability/metrics.js';
-import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { T0 } from './builders.js';
+import { recordingEvents } from './recording-events.js';
 import { TestClock } from './test-clock.js';
 
 export const RPC_TOKEN = 'cluster-test-rpc-token';
@@ -102,17 +99,7 @@ export async function startClusterNode(
     nodeId,
     logger: silentLogger,
   });
-  const events = new EventBus(silentLogger);
-  const { recorder } = createHostEvents({
-    outbox: new MemoryEventOutbox(),
-    bus: events,
-    clock: systemClock,
-    logger: silentLogger,
-  });
-  const published: GatewayEvent[] = [];
-  events.subscribe((event) => {
-    published.push(event);
-  });
+  const { recorder, published } = recordingEvents();
   const { clock } = shared;
   const host = new Host({
     media: new MemoryMediaStorage(),

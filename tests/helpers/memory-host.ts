@@ -4,12 +4,9 @@
  */
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
-import { EventBus } from '#host/events/event-bus.js';
-import { createHostEvents } from '#host/events/host-events.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
@@ -21,11 +18,11 @@ import {
   MemoryTeardownFenceStore,
 } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '#shared/domain/events.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
+import { recordingEvents } from './recording-events.js';
 
 /** A host whose message store is `messages` (a memory store unless a test brings its own). */
 export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
@@ -33,17 +30,7 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
 ) {
   const sessions = new MemorySessionStore();
   const network = new TestNetwork();
-  const events = new EventBus(silentLogger);
-  const { recorder } = createHostEvents({
-    outbox: new MemoryEventOutbox(),
-    bus: events,
-    clock: systemClock,
-    logger: silentLogger,
-  });
-  const published: GatewayEvent[] = [];
-  events.subscribe((event) => {
-    published.push(event);
-  });
+  const { recorder, published } = recordingEvents();
   const metrics = createMetrics();
   const host = new Host({
     media: new MemoryMediaStorage(),

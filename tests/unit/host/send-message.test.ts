@@ -7,38 +7,24 @@
 
 import { describe, expect, it } from '@jest/globals';
 import type { OutgoingStatus } from '#host/engines/engine-events.js';
-import { EventBus } from '#host/events/event-bus.js';
-import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { sendMessage, sendMessages } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
 import type { CommandOf } from '#shared/domain/commands.js';
-import type { GatewayEvent } from '#shared/domain/events.js';
-import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { aMessage } from '#tests/helpers/builders.js';
+import { recordingEvents } from '#tests/helpers/recording-events.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const SENT_AT = 1_750_000_000;
 
 async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
   const messages = new MemoryMessageStore();
-  const events = new EventBus(silentLogger);
-  const { recorder } = createHostEvents({
-    outbox: new MemoryEventOutbox(),
-    bus: events,
-    clock: systemClock,
-    logger: silentLogger,
-  });
-  const seen: GatewayEvent[] = [];
-  events.subscribe((event) => {
-    seen.push(event);
-  });
+  const { recorder, published: seen } = recordingEvents();
   const sink = new MessageSink({
     messages,
     identities: new MemoryIdentityStore(),

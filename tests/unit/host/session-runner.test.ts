@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
-import { EventBus } from '#host/events/event-bus.js';
-import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { SessionRunner } from '#host/sessions/session-runner.js';
-import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
@@ -15,28 +12,18 @@ import {
   MemoryTeardownFenceStore,
 } from '#shared/adapters/memory/memory-stores.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
-import type { GatewayEvent } from '#shared/domain/events.js';
 import type { SessionConfig } from '#shared/domain/session.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { type Logger, silentLogger } from '#shared/ports/logger.port.js';
 import { aSession } from '#tests/helpers/builders.js';
+import { recordingEvents } from '#tests/helpers/recording-events.js';
 
 async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) {
   const sessions = new MemorySessionStore();
   const fences = new MemoryTeardownFenceStore();
   const network = new TestNetwork();
-  const events = new EventBus(silentLogger);
-  const { recorder } = createHostEvents({
-    outbox: new MemoryEventOutbox(),
-    bus: events,
-    clock: systemClock,
-    logger: silentLogger,
-  });
-  const published: GatewayEvent[] = [];
-  events.subscribe((event) => {
-    published.push(event);
-  });
+  const { recorder, published } = recordingEvents();
   const auditStore = new MemoryAuditLogStore();
   const audit = new AuditRecorder(auditStore, systemClock, silentLogger, createMetrics());
   const session = aSession({ status: 'initializing', config });
