@@ -14,7 +14,9 @@
 //    `engineBurst` is the no-yield run, for comparison with tests/wa-sim/tools/throughput.ts, which drives Baileys
 //    the same way;
 //  - rest: the same N through `POST /api/sessions/{id}/messages/send-text` from 50 concurrent clients in a child
-//    process (SEND_WAIT_MS=1, so a request only queues the send), counted the same way at the contact.
+//    process (SEND_WAIT_MS=1, so a request only queues the send), counted the same way at the contact. `restCold`
+//    is the first REST_WARM_UP of them, in a run of their own: the HTTP path's warm-up, as `engineCold` is the
+//    engine's; `rest`, the run after it, carries the goal.
 // CPU seconds come from /proc: this process (the gateway, plus the negligible engine-phase driver) and the
 // simulator process, so the report shows which side was the bottleneck.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
@@ -45,6 +47,8 @@ import {
 } from './baileys-support.mjs';
 import { tempDataDir } from './support.mjs';
 
+/** REST sends before the timed REST phase (BENCH_REST_WARM_UP, default 300). */
+const REST_WARM_UP = Number(process.env.BENCH_REST_WARM_UP ?? 300);
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 /**
@@ -171,6 +175,11 @@ export async function baileysSend() {
     await sleep(500);
     const engineBurst = await profiled('send-engine-burst', () => enginePhase(ctx, false));
     await sleep(500);
+    // The HTTP path is cold until now (the engine phases call the runner directly): its first requests pay for
+    // compiling the route's code and opening 50 connections, up to 1.7 s each here. Like the engine's cold run, a
+    // warm-up of the same path comes first and is reported apart.
+    const restCold = await restPhase(ctx, { total: REST_WARM_UP });
+    await sleep(500);
     const rest = await profiled('send-rest', () => restPhase(ctx));
     return {
       total: TOTAL,
@@ -180,6 +189,7 @@ export async function baileysSend() {
       engineCold,
       engine,
       engineBurst,
+      restCold,
       rest,
     };
   });
