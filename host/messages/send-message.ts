@@ -97,6 +97,11 @@ export async function sendMessages(
   let stopped: { error: unknown } | undefined;
   try {
     for (const command of commands) {
+      // A second command for a message this run sends already (a recovery's duplicate) has nothing left to do.
+      if (held.some((message) => message.id === command.messageId)) {
+        outcomes.push({ kind: 'skip' });
+        continue;
+      }
       let prepared: Prepared;
       try {
         prepared = await prepare(deps, command);

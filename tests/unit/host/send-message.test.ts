@@ -215,4 +215,11 @@ describe("sendMessages (a run of one session's sends)", () => {
       status: 'pending',
     });
   });
+
+  it('takes a second command for a message of the same run as done, without sending it twice', async () => {
+    const { rows, commands, engine, deps } = await setUpRun(1);
+    const twice = [...commands, ...commands];
+    await expect(sendMessages(deps, twice)).resolves.toEqual({ done: 2 });
+    expect(engine).toEqual([row0(rows).waMessageId]);
+  });
 });
