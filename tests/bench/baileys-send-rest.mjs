@@ -31,7 +31,7 @@ const bodyOf = (n) =>
     : { chatId: CHAT, text: 'rest load ' + n };
 // A fresh process: its HTTP client code is cold and it has no connection yet. Each client first reads the session
 // a few times (untimed), so the figures are the gateway's rather than this load generator's warm-up.
-const sessionUrl = URL_.replace(/\/messages\/[^/]+$/, '');
+const sessionUrl = URL_.slice(0, URL_.lastIndexOf('/messages/'));
 await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
   for (let i = 0; i < WARM_UP; i++) await (await fetch(sessionUrl, { headers: { 'x-api-key': KEY } })).arrayBuffer();
 }));
