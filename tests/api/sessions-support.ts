@@ -191,12 +191,13 @@ export async function linkedSession(
 ): Promise<SessionBody> {
   const session = await createSession(gw, body);
   gw.network.storeCredentials(session.id, identity);
-  // The row says `ready` a moment before its event is published: wait for the event too, so that a recorder the
-  // test starts next never hears this link's last status.
+  // The row says `ready` a moment before its events are published (the status, then session.authenticated): wait
+  // for both, so that a recorder the test starts next never hears this link's last events.
   const recorder = recordEvents(gw, session.id);
   try {
     const ready = await startTo(gw, session.id, 'ready');
     await recorder.reached(['ready']);
+    await waitFor(() => recorder.names().includes('session.authenticated'), 3000);
     return ready;
   } finally {
     recorder.stop();
