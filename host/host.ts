@@ -73,8 +73,8 @@ export class Host implements HostGateway {
    * between the discard and the row's removal, and that engine would outlive its session.
    */
   private readonly discarded = new Set<string>();
-  private readonly sendsInFlight = new Set<string>();
-  private readonly settled: SettledSends;
+  /** What the send path works with; the same for every send of this host. */
+  private readonly sendDeps: HostSendDeps;
   private readonly batches: HostBatches;
   private readonly placement: ClusterPlacement | null;
   private readonly deps: HostDeps;
@@ -82,7 +82,17 @@ export class Host implements HostGateway {
   constructor(deps: HostDeps) {
     // Multi-node: every status write of this host's runners also requires the lease to still be this node's.
     this.deps = deps.cluster ? { ...deps, owner: deps.cluster.nodeId } : deps;
-    this.settled = new SettledSends({ audit: deps.audit, breaker: deps.breaker ?? null });
+    this.sendDeps = {
+      messages: this.deps.messages,
+      sink: this.deps.sink,
+      runnerOf: (id) => this.runners.get(id),
+      inFlight: new Set<string>(),
+      outcomes: this.deps.outcomes,
+      settled: new SettledSends({ audit: deps.audit, breaker: deps.breaker ?? null }),
+      readyWaitMs: SEND_READY_WAIT_MS,
+      logger: this.deps.logger,
+      media: this.deps.media,
+    };
     this.placement = deps.cluster
       ? new ClusterPlacement(deps.cluster, this.deps, {
           isLocal: (id) => this.runners.has(id),
@@ -213,20 +223,6 @@ export class Host implements HostGateway {
     }
     return { done: commands.length };
   };
-
-  private get sendDeps(): HostSendDeps {
-    return {
-      messages: this.deps.messages,
-      sink: this.deps.sink,
-      runnerOf: (id) => this.runners.get(id),
-      inFlight: this.sendsInFlight,
-      outcomes: this.deps.outcomes,
-      settled: this.settled,
-      readyWaitMs: SEND_READY_WAIT_MS,
-      logger: this.deps.logger,
-      media: this.deps.media,
-    };
-  }
 
   /**
    * Carries out a batch command: the batch runs in the background where its session runs (multi-node: forwarded to

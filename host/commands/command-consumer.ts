@@ -30,13 +30,17 @@ export function dispatchCommand(
   return handler(command, forwarded);
 }
 
+/** How a run of sends ended: the commands done with, in order, and why the run stopped before the rest, if it did. */
+export interface SendRunResult {
+  done: number;
+  error?: unknown;
+}
+
 /**
- * Carries out consecutive `message.send` commands of one session, in order; stops at the first that must be retried:
- * answers how many are done with and, if it stopped early, the error of the next one.
+ * Carries out consecutive `message.send` commands of one session, in order; stops at the first that must be retried
+ * (see SendRunResult).
  */
-export type SendRunHandler = (
-  commands: CommandOf<'message.send'>[],
-) => Promise<{ done: number; error?: unknown }>;
+export type SendRunHandler = (commands: CommandOf<'message.send'>[]) => Promise<SendRunResult>;
 
 type SendItem = Extract<ReceivedCommand, { ok: true }> & { command: CommandOf<'message.send'> };
 
@@ -121,31 +125,23 @@ export class CommandConsumer {
       this.drop(item);
       return { count: 1, goOn: true };
     }
+    const sendRun = this.sendRun;
     const run: SendItem[] = [];
-    if (this.sendRun && isSend(item, item.command.sessionId)) {
+    if (sendRun && isSend(item, item.command.sessionId)) {
       for (let i = start; isSend(items[i], item.command.sessionId); i++) run.push(items[i] as SendItem);
     }
-    if (run.length < 2 || !this.sendRun) {
+    if (!sendRun || run.length < 2) {
       const handled = await this.handle(item.command, item.message);
       return { count: handled ? 1 : 0, goOn: handled };
     }
-    const { done, error } = await this.runSends(this.sendRun, run);
+    const { done, error } = await sendRun(run.map((send) => send.command)).catch(
+      (thrown: unknown): SendRunResult => ({ done: 0, error: thrown }),
+    );
     for (const sent of run.slice(0, done)) this.processed(sent.command, 'ok');
     if (error === undefined) return { count: done, goOn: true };
     const failed = run[done] as SendItem;
     const permanent = this.failed(failed.command, failed.message, error);
     return { count: done + (permanent ? 1 : 0), goOn: permanent };
-  }
-
-  private async runSends(
-    sendRun: SendRunHandler,
-    run: readonly SendItem[],
-  ): Promise<{ done: number; error?: unknown }> {
-    try {
-      return await sendRun(run.map((item) => item.command));
-    } catch (error) {
-      return { done: 0, error };
-    }
   }
 
   private drop(item: { error: string; message: ReceivedMessage }): void {

@@ -12,6 +12,7 @@
  * network takes once.
  */
 
+import type { SendRunResult } from '#host/commands/command-consumer.js';
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
@@ -43,12 +44,6 @@ export interface SendDeps {
   logger: Logger;
   /** Where a media kind's file is archived: read back when it is sent. */
   media: MediaStorage;
-}
-
-/** How a run of sends ended: the commands done with, in order, and why the run stopped before the rest, if it did. */
-export interface SendRunResult {
-  done: number;
-  error?: unknown;
 }
 
 /** What became of one command: nothing to do, or the network took the message, or it failed (`cause`: the engine's). */
@@ -92,13 +87,13 @@ export async function sendMessages(
   commands: readonly CommandOf<'message.send'>[],
 ): Promise<SendRunResult> {
   const outcomes: Outcome[] = [];
-  const held: Message[] = [];
-  const releases: (() => void)[] = [];
+  /** The messages this run hands to the engine, each with the release of its held acks. */
+  const held: { message: Message; release: () => void }[] = [];
   let stopped: { error: unknown } | undefined;
   try {
     for (const command of commands) {
       // A second command for a message this run sends already (a recovery's duplicate) has nothing left to do.
-      if (held.some((message) => message.id === command.messageId)) {
+      if (held.some(({ message }) => message.id === command.messageId)) {
         outcomes.push({ kind: 'skip' });
         continue;
       }
@@ -115,8 +110,7 @@ export async function sendMessages(
       }
       const { message, outgoing } = prepared;
       deps.inFlight.add(message.id);
-      held.push(message);
-      releases.push(deps.sink.holdAcks(message.sessionId, outgoing.waMessageId));
+      held.push({ message, release: deps.sink.holdAcks(message.sessionId, outgoing.waMessageId) });
       outcomes.push(await transmit(deps, message, outgoing));
     }
     // Every outcome's writes are issued in the same turn: one group commit (sqlite-group-commit.ts).
@@ -125,8 +119,8 @@ export async function sendMessages(
     if (failed >= 0) return { done: failed, error: (settled[failed] as PromiseRejectedResult).reason };
     return stopped ? { done: outcomes.length, ...stopped } : { done: outcomes.length };
   } finally {
-    for (const release of releases) release();
-    for (const message of held) {
+    for (const { message, release } of held) {
+      release();
       deps.inFlight.delete(message.id);
       deps.outcomes.notify(message.sessionId, message.id);
     }
