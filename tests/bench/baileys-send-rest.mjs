@@ -2,7 +2,11 @@
 // send-image with a 100 KB file as base64 (BENCH_SEND_IMAGE_BYTES); counted where the contact decrypted (an image
 // once the contact downloaded, checked and decrypted its file from the simulator's media host). Each client reads
 // the session a few times first, untimed, and the rates count from the first timed send.
+// With `rate` the clients send open-loop instead of back to back: request n is due at n / rate seconds after the
+// start, whichever client is free takes it, and its latency counts from when it was due (so a request that waits for
+// a free client because the gateway fell behind is charged that wait: no coordinated omission).
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   CONTACT,
   cpuMark,
@@ -17,7 +21,8 @@ import { killGroup, round } from './baileys-support.mjs';
 import { ROOT } from './support.mjs';
 
 const REST_CLIENT_SCRIPT = `
-const { URL_, KEY, TOTAL, CLIENTS, CHAT, IMAGE_BYTES } = process.env;
+const { URL_, KEY, TOTAL, CLIENTS, CHAT, IMAGE_BYTES, RATE } = process.env;
+const rate = Number(RATE);
 const WARM_UP = 5;
 const total = Number(TOTAL);
 // The same file for every image send: a PNG signature, then bytes that do not compress.
@@ -38,11 +43,18 @@ await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
 let next = 0;
 const latencies = [];
 const statuses = {};
+let late = 0;
 const started = performance.now();
 await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
   while (next < total) {
     const n = ++next;
-    const t = performance.now();
+    let t = performance.now();
+    if (rate) {
+      const due = started + ((n - 1) * 1000) / rate;
+      if (due > t) await new Promise((resolve) => setTimeout(resolve, due - t));
+      else if (t - due > 1) late++;
+      t = due;
+    }
     const res = await fetch(URL_, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
@@ -60,17 +72,24 @@ const cpu = process.cpuUsage();
 const bodyBytes = Buffer.byteLength(JSON.stringify(bodyOf(1)));
 // When the timed sends began, on the wall clock (the parent converts it to its own clock).
 const startedEpochMs = performance.timeOrigin + started;
-process.stdout.write(JSON.stringify({ ms, startedEpochMs, statuses, bodyBytes, p50: pick(0.5), p99: pick(0.99), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
+process.stdout.write(JSON.stringify({ ms, startedEpochMs, statuses, bodyBytes, late, p50: pick(0.5), p90: pick(0.9), p99: pick(0.99), max: latencies.at(-1), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
 `;
 
 /**
- * `total` sends from REST_CLIENTS clients: texts, or images of `imageBytes` each. Answers the rates, the request
- * latency, CPU per message on each side and, for images, the bytes of the file per message at each hop.
+ * `total` sends from REST_CLIENTS clients: texts, or images of `imageBytes` each; back to back, or open-loop at
+ * `rate` requests per second. Answers the rates, the request latency, CPU per message on each side and, for images,
+ * the bytes of the file per message at each hop.
  */
-export async function restPhase({ sim, gateway, key, link, runner }, { total = TOTAL, imageBytes = 0 } = {}) {
+export async function restPhase(
+  { sim, gateway, key, link, runner },
+  { total = TOTAL, imageBytes = 0, rate = 0 } = {},
+) {
   const before = (await simStats(sim)).decryptedByContacts;
   const uploadedBefore = (await sim.admin('GET', '/health')).media?.bytes ?? 0;
   const mark = cpuMark(sim);
+  // How late a 1 ms timer of the gateway's event loop fires: how long work arriving there waits for the loop.
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const child = spawn(process.execPath, ['--input-type=module', '-e', REST_CLIENT_SCRIPT], {
     cwd: ROOT,
     env: {
@@ -80,6 +99,7 @@ export async function restPhase({ sim, gateway, key, link, runner }, { total = T
       KEY: key,
       TOTAL: String(total),
       IMAGE_BYTES: imageBytes ? String(imageBytes) : '',
+      RATE: rate ? String(rate) : '',
       CLIENTS: String(REST_CLIENTS),
       CHAT: `${CONTACT}@c.us`,
     },
@@ -92,6 +112,7 @@ export async function restPhase({ sim, gateway, key, link, runner }, { total = T
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err = (err + c).slice(-5000)));
     const code = await new Promise((resolve) => child.once('exit', (c) => resolve(c)));
+    loopDelay.disable();
     if (code !== 0) throw new Error(`REST client exited with ${code}: ${err}`);
     const client = JSON.parse(out.trim().split('\n').at(-1));
     // Rates count from the child's first timed send: its start-up and warm-up are not the gateway's time.
@@ -104,12 +125,27 @@ export async function restPhase({ sim, gateway, key, link, runner }, { total = T
     if (!runner.hasLiveEngine) throw new Error('the session lost its engine during the REST phase');
     return {
       clients: REST_CLIENTS,
+      ...(rate ? { offeredPerSecond: rate, requestsLate: client.late } : {}),
       answered: client.statuses,
       total,
       requestsPerSecond: Math.round(total / (client.ms / 1000)),
       decryptedPerSecond: Math.round(total / ((decryptedAt - started) / 1000)),
+      // Open-loop: how long after the last request was due its message was decrypted (the host's backlog).
+      ...(rate
+        ? { lastDecryptedAfterLastDueMs: Math.round(decryptedAt - started - ((total - 1) * 1000) / rate) }
+        : {}),
       decrypted: after.decryptedByContacts - before,
-      requestLatencyMs: { p50: round(client.p50, 1), p99: round(client.p99, 1) },
+      requestLatencyMs: {
+        p50: round(client.p50, 1),
+        p90: round(client.p90, 1),
+        p99: round(client.p99, 1),
+        max: round(client.max, 1),
+      },
+      gatewayEventLoopDelayMs: {
+        p50: round(loopDelay.percentile(50) / 1e6, 1),
+        p99: round(loopDelay.percentile(99) / 1e6, 1),
+        max: round(loopDelay.max / 1e6, 1),
+      },
       cpuS: cpu,
       ...(imageBytes
         ? {
@@ -122,6 +158,7 @@ export async function restPhase({ sim, gateway, key, link, runner }, { total = T
         : {}),
     };
   } finally {
+    loopDelay.disable();
     await killGroup(child, 2000);
   }
 }

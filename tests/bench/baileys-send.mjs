@@ -16,7 +16,8 @@
 //  - rest: the same N through `POST /api/sessions/{id}/messages/send-text` from 50 concurrent clients in a child
 //    process (SEND_WAIT_MS=1, so a request only queues the send), counted the same way at the contact. `restCold`
 //    is the first REST_WARM_UP of them, in a run of their own: the HTTP path's warm-up, as `engineCold` is the
-//    engine's; `rest`, the run after it, carries the goal.
+//    engine's; `rest`, the run after it, carries the rate goal. `restPaced` offers the same N open-loop at 0.6 of
+//    the engine's rate and carries the latency goal (see baileys-send-rest.mjs).
 // CPU seconds come from /proc: this process (the gateway, plus the negligible engine-phase driver) and the
 // simulator process, so the report shows which side was the bottleneck.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
@@ -181,6 +182,12 @@ export async function baileysSend() {
     const restCold = await restPhase(ctx, { total: REST_WARM_UP });
     await sleep(500);
     const rest = await profiled('send-rest', () => restPhase(ctx));
+    await sleep(500);
+    // Back to back, 50 clients wait 50 / rate on average whatever the gateway does (Little's law): that run measures
+    // the rate. The latency a client sees is measured at a given load: the same sends offered open-loop at the goal's
+    // rate, 0.6 of the engine's in this run (BENCH_SEND_REST_RATE to choose another).
+    const pacedRate = Number(process.env.BENCH_SEND_REST_RATE ?? Math.round(0.6 * engine.decryptedPerSecond));
+    const restPaced = await profiled('send-rest-paced', () => restPhase(ctx, { rate: pacedRate }));
     return {
       total: TOTAL,
       inFlight: IN_FLIGHT,
@@ -191,6 +198,7 @@ export async function baileysSend() {
       engineBurst,
       restCold,
       rest,
+      restPaced,
     };
   });
 }

@@ -52,13 +52,25 @@ const benches = {
   send: async () => {
     const r = await baileysSend();
     // Goals: the engine's sustained rate (after the cold run) counted where the contact decrypted, and the REST path
-    // (HTTP → row → queue → host → Baileys → contact) at 0.6 of it or more, each request answered within 100 ms (p99).
+    // (HTTP → row → queue → host → Baileys → contact) at 0.6 of it or more, each request answered within 100 ms (p99)
+    // at that load: offered open-loop at 0.6 of the engine's rate, the contact decrypts at that rate and p99 < 100 ms.
     const restToEngine = Math.round((r.rest.decryptedPerSecond / r.engine.decryptedPerSecond) * 100) / 100;
+    const pacedKeptUp = r.restPaced.decryptedPerSecond >= 0.95 * r.restPaced.offeredPerSecond;
     return {
       ...r,
       restToEngine,
-      goals: { engineDecryptedPerSecond: '>= 900', restToEngine: '>= 0.6', restP99Ms: '< 100' },
-      met: r.engine.decryptedPerSecond >= 900 && restToEngine >= 0.6 && r.rest.requestLatencyMs.p99 < 100,
+      pacedKeptUp,
+      goals: {
+        engineDecryptedPerSecond: '>= 900',
+        restToEngine: '>= 0.6',
+        restPacedKeptUp: 'decrypted >= 0.95 of offered',
+        restPacedP99Ms: '< 100',
+      },
+      met:
+        r.engine.decryptedPerSecond >= 900 &&
+        restToEngine >= 0.6 &&
+        pacedKeptUp &&
+        r.restPaced.requestLatencyMs.p99 < 100,
     };
   },
   // send-image through the whole path; the issue asks for figures (rate, p99, bytes per message), no goal.
