@@ -14,7 +14,7 @@
  * A run gives the event loop a turn (`nextTurn`) once it has held it for 10 ms: with the embedded stores a send
  * never waits for I/O, so a run of ten held the loop for its whole length (15 ms and more here, on top of the
  * HTTP requests and receipts of that turn), and every request arriving meanwhile waited for it. Measured by the
- * send benchmark at 0.6 of the engine's rate: p99 of send-text 80–138 ms against 159–248 ms without the turns. A
+ * send benchmark at 0.6 of the engine's rate: p99 of send-text 80–157 ms against 159–248 ms without the turns. A
  * turn between every two sends cut the latency as far but cost the gateway about a third more CPU per message;
  * with 10 ms slices the CPU stayed that of no turns at all, within the benchmark's noise.
  */
