@@ -11,6 +11,7 @@ import {
   CONTACT,
   cpuMark,
   cpuSince,
+  percentiles,
   perMessage,
   REST_CLIENTS,
   simStats,
@@ -66,13 +67,11 @@ await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
   }
 }));
 const ms = performance.now() - started;
-latencies.sort((a, b) => a - b);
-const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
 const cpu = process.cpuUsage();
 const bodyBytes = Buffer.byteLength(JSON.stringify(bodyOf(1)));
 // When the timed sends began, on the wall clock (the parent converts it to its own clock).
 const startedEpochMs = performance.timeOrigin + started;
-process.stdout.write(JSON.stringify({ ms, startedEpochMs, statuses, bodyBytes, late, p50: pick(0.5), p90: pick(0.9), p99: pick(0.99), max: latencies.at(-1), cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
+process.stdout.write(JSON.stringify({ ms, startedEpochMs, statuses, bodyBytes, late, latencies, cpuS: (cpu.user + cpu.system) / 1e6 }) + '\\n');
 `;
 
 /**
@@ -125,22 +124,21 @@ export async function restPhase(
     if (!runner.hasLiveEngine) throw new Error('the session lost its engine during the REST phase');
     return {
       clients: REST_CLIENTS,
-      ...(rate ? { offeredPerSecond: rate, requestsLate: client.late } : {}),
       answered: client.statuses,
       total,
       requestsPerSecond: Math.round(total / (client.ms / 1000)),
       decryptedPerSecond: Math.round(total / ((decryptedAt - started) / 1000)),
-      // Open-loop: how long after the last request was due its message was decrypted (the host's backlog).
+      // Open-loop: the offered rate, the requests that found no client free, and how long after the last request was
+      // due its message was decrypted (the host's backlog).
       ...(rate
-        ? { lastDecryptedAfterLastDueMs: Math.round(decryptedAt - started - ((total - 1) * 1000) / rate) }
+        ? {
+            offeredPerSecond: rate,
+            requestsLate: client.late,
+            lastDecryptedAfterLastDueMs: Math.round(decryptedAt - started - ((total - 1) * 1000) / rate),
+          }
         : {}),
       decrypted: after.decryptedByContacts - before,
-      requestLatencyMs: {
-        p50: round(client.p50, 1),
-        p90: round(client.p90, 1),
-        p99: round(client.p99, 1),
-        max: round(client.max, 1),
-      },
+      requestLatencyMs: percentiles(client.latencies),
       gatewayEventLoopDelayMs: {
         p50: round(loopDelay.percentile(50) / 1e6, 1),
         p99: round(loopDelay.percentile(99) / 1e6, 1),
