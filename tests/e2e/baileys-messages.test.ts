@@ -19,6 +19,8 @@ interface ContactMessage {
 
 const PHONE = `1556${String(process.pid % 10_000).padStart(4, '0')}001`;
 const CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}900`;
+/** A contact with no Signal session yet: both ends start one at once when both write first. */
+const NEW_CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}901`;
 
 describe('Baileys messaging against the simulator', () => {
   let sim: SimulatorProcess;
@@ -86,4 +88,45 @@ describe('Baileys messaging against the simulator', () => {
     const acks = events.filter((e) => e.event === 'message.ack' && e.data.messageId === waMessageId);
     expect(acks.map((e) => (e.event === 'message.ack' ? e.data.status : ''))).toContain('read');
   }, 30_000);
+
+  // Each end starts a Signal session at once and every inbound decrypt overlaps a send to the same contact. The
+  // contact used to refuse nearly every text once that happened (a session damaged by a decrypt attempt on the
+  // wrong one, and a send's session update overwritten by an inbound decrypt's): see the patches' tests.
+  it('carries texts both ways at once with a new contact, none refused on either side', async () => {
+    const count = 60;
+    const stats = async () =>
+      (await sim.admin.get<{ stats: { decryptFailures: number } }>('/health')).body.stats;
+    const failuresBefore = (await stats()).decryptFailures;
+    const inbound = (async () => {
+      for (let i = 0; i < count; i++)
+        await sim.admin.ok(`/contacts/${NEW_CONTACT}/messages`, { to: PHONE, text: `in ${i}` });
+    })();
+    // Four clients send at once, so sends queue up behind each inbound decrypt.
+    let next = 0;
+    const outbound = Array.from({ length: 4 }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const res = await gw.request('POST', `/api/sessions/${sessionId}/messages/send-text`, {
+          body: { chatId: `${NEW_CONTACT}@c.us`, text: `out ${i}` },
+        });
+        expect(res.status).toBe(201);
+      }
+    });
+    await Promise.all([inbound, ...outbound]);
+
+    const decrypted = await waitFor(async () => {
+      const inbox = (await sim.admin.get<ContactMessage[]>(`/contacts/${NEW_CONTACT}/messages`)).body;
+      const texts = new Set(inbox.map((m) => m.text).filter((text) => text.startsWith('out ')));
+      return texts.size === count || (await stats()).decryptFailures > failuresBefore ? texts : null;
+    }, 20_000);
+    expect((await stats()).decryptFailures).toBe(failuresBefore);
+    expect(decrypted.size).toBe(count);
+    const stored = await waitFor(async () => {
+      const page = (
+        await gw.request('GET', `/api/sessions/${sessionId}/messages?from=${NEW_CONTACT}&limit=100`)
+      ).body as { messages: { body: string | null }[] };
+      const texts = new Set(page.messages.map((m) => m.body).filter((body) => body?.startsWith('in ')));
+      return texts.size === count ? texts : null;
+    }, 20_000);
+    expect(stored.size).toBe(count);
+  }, 60_000);
 });

@@ -20,6 +20,22 @@ describe('the Baileys receipt patch', () => {
     expect(source.indexOf('await sendReceipt(receiptJid', hook)).toBeGreaterThan(hook);
   });
 
+  it("runs the inbound transaction under the sends' mutex (the account's own id, as relayMessage)", () => {
+    const require = createRequire(import.meta.url);
+    const receiving = readFileSync(
+      require.resolve('@whiskeysockets/baileys/lib/Socket/messages-recv.js'),
+      'utf8',
+    );
+    const sending = readFileSync(
+      require.resolve('@whiskeysockets/baileys/lib/Socket/messages-send.js'),
+      'utf8',
+    );
+    // A send and an inbound decrypt under different keys each advance the contact's Signal session from their own
+    // copy and the later commit overwrites the other (tests/e2e/baileys-messages.test.ts, texts both ways).
+    expect(receiving).toContain('const txKey = authState.creds.me.id;');
+    expect(sending).toMatch(/const meId = assertMeId\(authState\.creds\);[\s\S]*?\}, meId\);/);
+  });
+
   it('is required: an unpatched Baileys is refused with a way out', () => {
     expect(() =>
       assertReceiptPatch('await sendReceipt(msg.key.remoteJid, participant, [msg.key.id], type);'),
