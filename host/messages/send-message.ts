@@ -10,6 +10,14 @@
  * after it: `message.sent` always comes before that message's `message.ack`. A crash before the outcomes are
  * written leaves the rows pending; the commands come back and send again under the same network ids, which the
  * network takes once.
+ *
+ * A run gives the event loop a turn (`nextTurn`) once it has held it for 10 ms: with the embedded stores a send
+ * never waits for I/O, so a run of ten held the loop for its whole length (15 ms and more here, on top of the
+ * HTTP requests and receipts of that turn), and every request arriving meanwhile waited for it. Measured by the
+ * send benchmark at 0.6 of the engine's rate, alternating builds: p99 of send-text 87–107 ms against 110–247 ms
+ * without the turns (4 runs each; event-loop delay p99 26–44 ms against 44–71). A turn between every two sends
+ * cut the latency as far but cost the gateway about a third more CPU per message; 10 ms slices cost no more than
+ * the machine's drift (1.52–1.91 against 1.55–1.82 times the engine's CPU per message).
  */
 
 import type { SendRunResult } from '#host/commands/command-consumer.js';
@@ -44,6 +52,8 @@ export interface SendDeps {
   logger: Logger;
   /** Where a media kind's file is archived: read back when it is sent. */
   media: MediaStorage;
+  /** How long a run may hold the event loop before it lets pending I/O in; 10 ms unless set (tests). */
+  runSliceMs?: number;
 }
 
 /** What became of one command: nothing to do, or the network took the message, or it failed (`cause`: the engine's). */
@@ -77,6 +87,14 @@ export async function sendMessage(deps: SendDeps, command: CommandOf<'message.se
   if (error !== undefined) throw error;
 }
 
+/** How long a run holds the event loop before it lets pending I/O in (see the module comment). */
+const RUN_SLICE_MS = 10;
+
+/** Resolves after the event loop's poll phase has run once (pending I/O callbacks are served first). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Carries out a run of one session's send commands, in order (see above). Stops at the first command that must be
  * retried later (its row is being sent by this host already, a store or the archive failed): the commands before it
@@ -90,6 +108,7 @@ export async function sendMessages(
   /** The messages this run hands to the engine, each with the release of its held acks. */
   const held: { message: Message; release: () => void }[] = [];
   let stopped: { error: unknown } | undefined;
+  let sliceStart = performance.now();
   try {
     for (const command of commands) {
       // A second command for a message this run sends already (a recovery's duplicate) has nothing left to do.
@@ -109,6 +128,10 @@ export async function sendMessages(
         continue;
       }
       const { message, outgoing } = prepared;
+      if (held.length > 0 && performance.now() - sliceStart >= (deps.runSliceMs ?? RUN_SLICE_MS)) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
       deps.inFlight.add(message.id);
       held.push({ message, release: deps.sink.holdAcks(message.sessionId, outgoing.waMessageId) });
       outcomes.push(await transmit(deps, message, outgoing));

@@ -222,4 +222,39 @@ describe("sendMessages (a run of one session's sends)", () => {
     await expect(sendMessages(deps, twice)).resolves.toEqual({ done: 2 });
     expect(engine).toEqual([row0(rows).waMessageId]);
   });
+
+  /** A runner whose sends log themselves and queue an immediate, as a socket read becoming ready would. */
+  function loggingRunner(rows: { waMessageId: string | null }[], log: string[], sendMs = 0) {
+    return {
+      isConnected: true,
+      async send(outgoing: { waMessageId: string }) {
+        const n = rows.findIndex((row) => row.waMessageId === outgoing.waMessageId);
+        log.push(`send ${n}`);
+        setImmediate(() => log.push(`io after ${n}`));
+        // Stands for a send's CPU: the engine's sends never wait for I/O with the embedded stores.
+        const until = performance.now() + sendMs;
+        while (performance.now() < until);
+        return { timestamp: SENT_AT };
+      },
+    } as unknown as SessionRunner;
+  }
+
+  it('lets the event loop serve I/O before the next send once the run has held it for its slice', async () => {
+    const { rows, commands, deps } = await setUpRun(3);
+    const log: string[] = [];
+    const runner = loggingRunner(rows, log, 3);
+    const run = sendMessages({ ...deps, runnerOf: () => runner, runSliceMs: 5 }, commands);
+    await expect(run).resolves.toEqual({ done: 3 });
+    // 3 ms, then 6 ms: past the slice, so the I/O of both sends goes before the third.
+    expect(log.slice(0, 5)).toEqual(['send 0', 'send 1', 'io after 0', 'io after 1', 'send 2']);
+  });
+
+  it('sends back to back within the slice', async () => {
+    const { rows, commands, deps } = await setUpRun(3);
+    const log: string[] = [];
+    const runner = loggingRunner(rows, log);
+    const run = sendMessages({ ...deps, runnerOf: () => runner, runSliceMs: 60_000 }, commands);
+    await expect(run).resolves.toEqual({ done: 3 });
+    expect(log.slice(0, 3)).toEqual(['send 0', 'send 1', 'send 2']);
+  });
 });
