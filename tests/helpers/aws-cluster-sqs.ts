@@ -4,7 +4,9 @@
  * short polls (WaitTimeSeconds 0) until a message comes, the wait runs out or the client leaves, which is SQS's
  * long-poll behaviour whatever the emulator behind does (local-aws-sqs 2.0.2 alone answers a long poll only once it
  * holds MaxNumberOfMessages or the wait is over, and keeps the poll of a client that left collecting messages), and
- * lets a hold take effect within one short poll. Every other request passes through unchanged.
+ * lets a hold take effect within one short poll: a short poll already on its way when the hold begins may still come
+ * back with messages (a busy machine can let a send overtake it), and those are given back to the queue (visibility
+ * 0) instead of reaching the held host. Every other request passes through unchanged.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,10 +44,12 @@ interface Upstream {
   body: string;
 }
 
+/** Sends `body` upstream with `req`'s method, path and headers; `target` replaces its JSON protocol action. */
 async function forward(
   upstream: string,
   req: http.IncomingMessage,
   body: Buffer | string,
+  target?: string,
 ): Promise<Upstream> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -53,6 +57,7 @@ async function forward(
       headers[name] = value;
     }
   }
+  if (target) headers['x-amz-target'] = target;
   const response = await fetch(`${upstream}${req.url ?? '/'}`, {
     method: req.method ?? 'POST',
     headers,
@@ -81,8 +86,28 @@ function longPoll(
   }
 }
 
-const hasMessages = (answer: Upstream) =>
-  answer.status === 200 && answer.body !== '' && (JSON.parse(answer.body).Messages?.length ?? 0) > 0;
+const messagesOf = (answer: Upstream): { ReceiptHandle: string }[] =>
+  answer.status === 200 && answer.body !== '' ? (JSON.parse(answer.body).Messages ?? []) : [];
+
+const hasMessages = (answer: Upstream) => messagesOf(answer).length > 0;
+
+/** Makes messages a held host's poll took visible again at once, for the other hosts. */
+async function giveBack(
+  upstream: string,
+  req: http.IncomingMessage,
+  queueUrl: unknown,
+  answer: Upstream,
+): Promise<void> {
+  for (const message of messagesOf(answer)) {
+    const body = JSON.stringify({
+      QueueUrl: queueUrl,
+      ReceiptHandle: message.ReceiptHandle,
+      VisibilityTimeout: 0,
+    });
+    const given = await forward(upstream, req, body, 'AmazonSQS.ChangeMessageVisibility');
+    if (given.status !== 200) throw new Error(`the proxy could not give a message back: ${given.body}`);
+  }
+}
 
 async function handle(
   upstream: string,
@@ -106,7 +131,9 @@ async function handle(
         answer = { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: '' };
       } else {
         answer = await forward(upstream, req, short);
-        if (answer.status !== 200 || hasMessages(answer)) break;
+        if (control.paused && hasMessages(answer))
+          await giveBack(upstream, req, poll.request.QueueUrl, answer);
+        else if (answer.status !== 200 || hasMessages(answer)) break;
       }
       if (Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, SHORT_POLL_PAUSE_MS));
