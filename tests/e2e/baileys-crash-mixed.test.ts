@@ -22,6 +22,10 @@ const BURST = 500;
 // Early in the burst: the API answers sends faster than the host sends them (their writes share commits), so by the
 // time a contact has 100 of them every request may be answered, and the kill must also cut requests off.
 const KILL_AFTER = 20;
+// Or once this many requests are answered, whichever comes first: the host gives the API a turn between its sends,
+// so under load the API can answer every request before a contact has KILL_AFTER, and the kill would cut none off.
+// This trigger fires from the answer itself; a poll could miss the window.
+const KILL_AT_ANSWERED = 300;
 const BURST_ENV = { SEND_WAIT_MS: '1', COMMAND_VISIBILITY_TIMEOUT_S: '2', RATE_LIMIT_MAX: '100000' };
 
 interface Request {
@@ -39,6 +43,8 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
   const current = () => gateways.at(-1) as GatewayProcess;
   /** The row each request was answered with, by request index. */
   const answered = new Map<number, Message>();
+  /** Called after each answered request (the kill trigger during the burst). */
+  let onAnswered: (() => void) | null = null;
 
   beforeAll(async () => {
     sim = await startSimulatorProcess();
@@ -104,6 +110,7 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
     if (res?.status !== 201) return null;
     const row = (await res.json()) as Message;
     answered.set(i, row);
+    onAnswered?.();
     return row;
   }
 
@@ -130,18 +137,26 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
     const requests = Array.from({ length: BURST }, (_, i) => requestOf(i, quoted));
     const first = current();
     await Promise.all(Array.from({ length: 100 }, () => first.request('GET', `/api/sessions/${sessionId}`)));
+    let killed = false;
+    const kill = () => {
+      if (killed) return;
+      killed = true;
+      first.child.kill('SIGKILL');
+    };
+    onAnswered = () => {
+      if (answered.size >= KILL_AT_ANSWERED) kill();
+    };
     const burst = Promise.all(requests.map((request, i) => sendOnce(first, i, request)));
     const atKill = await waitFor(
       async () => {
-        const decrypted = (await inbox(CONTACTS[0] as string)).length;
-        return decrypted >= KILL_AFTER && answered.size < BURST
-          ? { decrypted, answered: answered.size }
-          : null;
+        const state = { decrypted: (await inbox(CONTACTS[0] as string)).length, answered: answered.size };
+        if (!killed && state.decrypted >= KILL_AFTER && answered.size < BURST) kill();
+        return killed ? state : null;
       },
       60_000,
       10,
     );
-    first.child.kill('SIGKILL');
+    onAnswered = null;
     await exited(first.child);
     await burst;
     const cutOff = requests.map((_, i) => i).filter((i) => !answered.has(i));
