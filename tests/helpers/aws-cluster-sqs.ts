@@ -89,16 +89,14 @@ function longPoll(
 const messagesOf = (answer: Upstream): { ReceiptHandle: string }[] =>
   answer.status === 200 && answer.body !== '' ? (JSON.parse(answer.body).Messages ?? []) : [];
 
-const hasMessages = (answer: Upstream) => messagesOf(answer).length > 0;
-
 /** Makes messages a held host's poll took visible again at once, for the other hosts. */
 async function giveBack(
   upstream: string,
   req: http.IncomingMessage,
   queueUrl: unknown,
-  answer: Upstream,
+  messages: { ReceiptHandle: string }[],
 ): Promise<void> {
-  for (const message of messagesOf(answer)) {
+  for (const message of messages) {
     const body = JSON.stringify({
       QueueUrl: queueUrl,
       ReceiptHandle: message.ReceiptHandle,
@@ -131,9 +129,9 @@ async function handle(
         answer = { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: '' };
       } else {
         answer = await forward(upstream, req, short);
-        if (control.paused && hasMessages(answer))
-          await giveBack(upstream, req, poll.request.QueueUrl, answer);
-        else if (answer.status !== 200 || hasMessages(answer)) break;
+        const taken = messagesOf(answer);
+        if (control.paused && taken.length > 0) await giveBack(upstream, req, poll.request.QueueUrl, taken);
+        else if (answer.status !== 200 || taken.length > 0) break;
       }
       if (Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, SHORT_POLL_PAUSE_MS));

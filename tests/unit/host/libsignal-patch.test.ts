@@ -14,6 +14,7 @@
  * future"). The patch sends 0 there, as the reference implementation does, and reads 4294967295 as "none".
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 
 const A = { user: '15550001111', device: 0 };
@@ -55,28 +56,14 @@ const sessionsOf = (device: SignalDevice) =>
     }
   ).sessions;
 
-/** The previousCounter (field 3, a varint) of the WhisperMessage in a `msg`: version byte, message, 8-byte MAC. */
-function previousCounterOf(ciphertext: Buffer): number | undefined {
-  const message = ciphertext.subarray(1, -8);
-  let at = 0;
-  const varint = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = message[at++] ?? 0;
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-    }
-  };
-  while (at < message.length) {
-    const tag = varint();
-    if ((tag & 7) === 2) {
-      const length = varint();
-      at += length;
-    } else if (tag >>> 3 === 3) return varint();
-    else varint();
-  }
-  return undefined;
-}
+/** libsignal's own WhisperMessage codec (its protobufs module ships no typings). */
+const { WhisperMessage } = createRequire(import.meta.url)('libsignal/src/protobufs.js') as {
+  WhisperMessage: { decode(bytes: Uint8Array): { previousCounter: number } };
+};
+
+/** The previousCounter of the WhisperMessage in a `msg`: version byte, message, 8-byte MAC. */
+const previousCounterOf = (ciphertext: Buffer) =>
+  WhisperMessage.decode(ciphertext.subarray(1, -8)).previousCounter;
 
 describe('A message after a ratchet step whose previous sending chain never sent', () => {
   async function afterOneStep() {
