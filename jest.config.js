@@ -1,6 +1,7 @@
 // Test tiers as jest projects: unit (no I/O beyond temp files), contract (one suite per port, every adapter),
 // api (the HTTP API black-box over a real embedded server), api-aws (the same files against the aws mode:
 // serverless offline serving serverless.yml's functions, an in-process host, DynamoDB Local and an SQS emulator),
+// api-thread (a selection of the api files with the API in a worker thread of its own, API_THREAD=true),
 // wa-sim (the WhatsApp simulator), browser (pages in Debian's Chromium).
 const transform = {
   '^.+\\.ts$': [
@@ -33,6 +34,24 @@ export default {
       globalSetup: '<rootDir>/tests/helpers/offline-global-setup.mjs',
       globalTeardown: '<rootDir>/tests/helpers/offline-global-teardown.mjs',
       setupFilesAfterEnv: ['<rootDir>/tests/helpers/offline-api-setup.ts'],
+    },
+    // The embedded gateway with API_THREAD=true (the API in a worker thread, the host in the main thread): the files
+    // whose routes reach the host (operations, send outcomes, webhooks, metrics, audit), run across that boundary.
+    {
+      ...common,
+      displayName: 'api-thread',
+      testMatch: [
+        'audit-read-after-write',
+        'health',
+        'messages',
+        'messages-batches',
+        'messages-idempotency',
+        'send-template',
+        'sessions-delete',
+        'sessions-lifecycle',
+        'webhooks',
+      ].map((name) => `<rootDir>/tests/api/${name}.test.ts`),
+      setupFilesAfterEnv: ['<rootDir>/tests/helpers/api-thread-setup.ts'],
     },
     { ...common, displayName: 'wa-sim', testMatch: ['<rootDir>/tests/wa-sim/**/*.test.ts'] },
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },

@@ -14,6 +14,7 @@ import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-messa
 import { LeaseRoutedHostGateway } from '#shared/adapters/host-rpc/lease-routed-host-gateway.js';
 import type { Env } from '#shared/config/env.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import { startApiThread } from './api-thread-host.js';
 import { type RunningLocalGateway, startLocalGateway } from './local-gateway.js';
 
 export interface GatewayOptions {
@@ -21,6 +22,8 @@ export interface GatewayOptions {
   /** The test engine's network (ENGINE=test); one is created when absent. */
   testNetwork?: TestNetwork;
   logger?: Logger;
+  /** API_THREAD: the thread's entry module, when not where the build puts it (benchmarks bundle the gateway). */
+  apiThreadEntry?: URL;
 }
 
 export interface RunningGateway {
@@ -29,6 +32,8 @@ export interface RunningGateway {
   /** The RPC server's URL in multi-node mode. */
   rpcUrl: string | null;
   version: string;
+  /** API_THREAD: the threadId of the API's worker thread (null when the API runs in this thread, or none does). */
+  apiThreadId: number | null;
   host: Host;
   events: EventBus;
   testNetwork: TestNetwork | null;
@@ -41,7 +46,29 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { env, logger, clock, backends } = running;
   let deps: Deps | null = null;
   let api: RunningLocalGateway | null = null;
-  if (env.DEPLOYMENT_MODE === 'embedded') {
+  let apiThreadId: number | null = null;
+  let close: () => Promise<void> = async () => undefined;
+  if (env.DEPLOYMENT_MODE === 'embedded' && env.API_THREAD) {
+    // The API in a thread of its own, on its own connections to the stores; this thread keeps the host.
+    const thread = await startApiThread({
+      env,
+      version: running.version,
+      host: running.host,
+      metrics: running.metrics.registry,
+      logger,
+      ...(options.apiThreadEntry ? { entry: options.apiThreadEntry } : {}),
+      onUnexpectedExit: () => {
+        // No API any more: the process stops, so whatever supervises it starts a whole gateway again.
+        process.exitCode = 1;
+        void close();
+      },
+    }).catch(async (error: unknown) => {
+      await running.close();
+      throw error;
+    });
+    api = thread;
+    apiThreadId = thread.threadId;
+  } else if (env.DEPLOYMENT_MODE === 'embedded') {
     // With several nodes the session's engine may run elsewhere: owner-directed calls and send outcomes go to its
     // owner over the host RPC, as from Lambda.
     const cluster = running.cluster;
@@ -82,7 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   logger.info({ url, version: running.version, mode: env.DEPLOYMENT_MODE }, 'gateway up');
 
   let closing: Promise<void> | null = null;
-  const close = () =>
+  close = () =>
     (closing ??= (async () => {
       await api?.close();
       await running.close(async () => {
@@ -94,6 +121,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     url,
     rpcUrl: running.rpcUrl,
     version: running.version,
+    apiThreadId,
     host: running.host,
     events: running.events,
     testNetwork: running.engine.network,

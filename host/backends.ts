@@ -8,6 +8,7 @@ import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
 import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
 import { CachingWebhookStore } from '#shared/adapters/caching/caching-webhook-store.js';
+import { threadCacheInvalidations } from '#shared/adapters/caching/thread-invalidations.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
 import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
@@ -43,12 +44,17 @@ export interface Backends {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the stores of this deployment mode. With API_THREAD both the host's thread and the API's call this, each
+ * for connections of its own to the same files.
+ */
 export function openBackends(env: Env): Backends {
   const stores = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
-  const opened = {
-    ...stores,
-    data: { ...stores.data, webhooks: new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS) },
-  };
+  const webhooks = new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS);
+  // The API's thread changes the webhooks the host's thread delivers to: each tells the other at once.
+  const invalidations = env.API_THREAD ? threadCacheInvalidations('webhooks') : null;
+  if (invalidations) webhooks.shareInvalidations(invalidations);
+  const opened = { ...stores, data: { ...stores.data, webhooks } };
   let authState: AuthStateStore | null = null;
   const media = openMediaStorage(env);
   return {
@@ -65,6 +71,7 @@ export function openBackends(env: Env): Backends {
     async close() {
       await authState?.close();
       await media.close();
+      invalidations?.close();
       await opened.close();
     },
   };
@@ -79,10 +86,12 @@ function openEmbedded(env: Env) {
   const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
   const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
   // A single node is the data store's only writer, so session rows can be served from memory (write-through);
-  // with several nodes, leases are written by others and every read must see them.
-  const data = env.MULTI_NODE
-    ? sqliteData
-    : { ...sqliteData, sessions: new CachingSessionStore(sqliteData.sessions, SESSION_CACHE_TTL_MS) };
+  // with several nodes, leases are written by others and every read must see them, and with API_THREAD the API's
+  // thread writes sessions the host's thread reads, and the reverse (a send is refused unless the row says ready).
+  const data =
+    env.MULTI_NODE || env.API_THREAD
+      ? sqliteData
+      : { ...sqliteData, sessions: new CachingSessionStore(sqliteData.sessions, SESSION_CACHE_TTL_MS) };
   const queues = openEmbeddedQueues(path.join(env.DATA_DIR, 'queue.sqlite'), {
     commands: {
       fifo: true,

@@ -16,7 +16,13 @@ const common = {
 // entry points' own files, so it is loaded only when used.
 await build({
   ...common,
-  entryPoints: ['embedded/main.ts', 'host/main.ts', 'host/migrate.ts', 'host/recover-admin-key.ts'],
+  entryPoints: [
+    'embedded/main.ts',
+    'embedded/api-thread.ts',
+    'host/main.ts',
+    'host/migrate.ts',
+    'host/recover-admin-key.ts',
+  ],
   outbase: '.',
   outdir: 'dist',
   splitting: true,

@@ -34,7 +34,7 @@ export const metricsRoute = defineRoute({
       }
       throw new UnauthorizedError('Invalid metrics token');
     }
-    const registry = deps.metrics.registry;
-    return new RawResponse(200, await registry.metrics(), { 'content-type': registry.contentType });
+    const { contentType, text } = await deps.metrics.scrape();
+    return new RawResponse(200, text, { 'content-type': contentType });
   },
 });

@@ -81,6 +81,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (aws && !parsed.COMMAND_QUEUE_URL) problems.push('COMMAND_QUEUE_URL: required when DEPLOYMENT_MODE=aws');
   if (aws && !parsed.HOST_RPC_TOKEN) problems.push('HOST_RPC_TOKEN: required when DEPLOYMENT_MODE=aws');
+  if (aws && parsed.API_THREAD) {
+    problems.push('API_THREAD: needs DEPLOYMENT_MODE=embedded (in aws mode the API runs on Lambda)');
+  } else if (parsed.API_THREAD && parsed.MULTI_NODE) {
+    problems.push(
+      'API_THREAD: not with MULTI_NODE (each node serves its API beside its host, through the host RPC)',
+    );
+  }
   if (!aws && parsed.AUTH_STATE_STORE === 'dynamodb') {
     problems.push('AUTH_STATE_STORE: dynamodb needs DEPLOYMENT_MODE=aws');
   }

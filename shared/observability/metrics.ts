@@ -2,7 +2,7 @@
  * Prometheus metrics of one process: default process series (memory, CPU, event loop) plus the gateway's own.
  * Created once by a composition root and shared by the HTTP stack and the host.
  */
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpRequestMetrics } from './http-request-metrics.js';
 
 export interface Metrics {
@@ -16,14 +16,30 @@ export interface Metrics {
   readonly auditRetryBuffered: Gauge;
   /** Sends refused by send pacing, by rule (daily_cap, cold_daily_cap, breaker_open). */
   readonly sendPacingRefusals: Counter<'rule'>;
+  /** The Prometheus text of a scrape: this registry's series, with those of `peers` added up when there are any. */
+  scrape(): Promise<{ contentType: string; text: string }>;
+}
+
+export interface MetricsOptions {
+  /**
+   * Process series (memory, CPU, event loop); default true. The API thread leaves them to the host's thread: the
+   * process is one, and a scrape adds the threads' series up.
+   */
+  processSeries?: boolean;
+  /**
+   * The series of the process's other threads (the host's, for the API thread): one `getMetricsAsJSON()` answer per
+   * thread.
+   */
+  peers?: () => Promise<readonly (readonly object[])[]>;
 }
 
 /** The audit recorder's share of the metrics. */
 export type AuditMetrics = Pick<Metrics, 'auditWriteFailures' | 'auditEntriesDropped' | 'auditRetryBuffered'>;
 
-export function createMetrics(): Metrics {
+export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'waygate_' });
+  if (options.processSeries ?? true) collectDefaultMetrics({ register: registry, prefix: 'waygate_' });
+  const { peers } = options;
   const http = new HttpRequestMetrics();
   http.register(registry);
   return {
@@ -62,5 +78,11 @@ export function createMetrics(): Metrics {
       labelNames: ['rule'],
       registers: [registry],
     }),
+    scrape: async () => {
+      if (!peers) return { contentType: registry.contentType, text: await registry.metrics() };
+      // Counters and gauges of the same name and labels add up (prom-client's aggregation for cluster workers).
+      const merged = AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...(await peers())]);
+      return { contentType: merged.contentType, text: await merged.metrics() };
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Helpers shared by the send benchmark's phases: simulator stats, decryption waits, CPU accounting.
 import { round, sleep } from './baileys-support.mjs';
-import { cpuSeconds } from './support.mjs';
+import { cpuSeconds, threadCpuSeconds } from './support.mjs';
 
 export const TOTAL = Number(process.env.BENCH_SEND_TOTAL ?? 3000);
 export const REST_CLIENTS = Number(process.env.BENCH_SEND_REST_CLIENTS ?? 50);
@@ -41,9 +41,14 @@ export async function waitDecrypted(sim, target, timeoutMs = 60_000) {
   throw new Error(`contacts decrypted ${last?.decryptedByContacts} of ${target} within ${timeoutMs} ms`);
 }
 
-/** CPU seconds of this process (gateway) and of the simulator, and the wall clock. */
+/** CPU seconds of this process (gateway, and by thread) and of the simulator, and the wall clock. */
 export function cpuMark(sim) {
-  return { at: performance.now(), gateway: cpuSeconds(process.pid), simulator: cpuSeconds(sim.pid) };
+  return {
+    at: performance.now(),
+    gateway: cpuSeconds(process.pid),
+    threads: threadCpuSeconds(),
+    simulator: cpuSeconds(sim.pid),
+  };
 }
 
 export function cpuSince(mark, sim, extra = {}) {
@@ -56,6 +61,12 @@ export function cpuSince(mark, sim, extra = {}) {
     gatewayS: round(gatewayS),
     simulatorS: round(simulatorS),
     gatewayUtilisation: round(gatewayS / wallS),
+    // How busy each of the gateway's threads was: the main thread runs the host (and the API unless API_THREAD).
+    threadUtilisation: {
+      main: round((now.threads.main - mark.threads.main) / wallS),
+      apiThread: round((now.threads.worker - mark.threads.worker) / wallS),
+      helpers: round((now.threads.other - mark.threads.other) / wallS),
+    },
     simulatorUtilisation: round(simulatorS / wallS),
     ...extra,
   };

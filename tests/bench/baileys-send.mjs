@@ -50,6 +50,11 @@ import { tempDataDir } from './support.mjs';
 
 /** REST sends before the timed REST phase (BENCH_REST_WARM_UP, default 300). */
 const REST_WARM_UP = Number(process.env.BENCH_REST_WARM_UP ?? 300);
+/**
+ * BENCH_API_THREAD=1 runs the gateway with API_THREAD=true: the API in a worker thread of its own (the entry built
+ * by `npm run build`, as the bundle loaded here has none beside it), the host in this thread.
+ */
+const API_THREAD = process.env.BENCH_API_THREAD === '1';
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 /**
@@ -70,12 +75,17 @@ export async function withLinkedGateway(name, extraEnv, fn, { beforeLink } = {})
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '100000000',
+      API_THREAD: API_THREAD ? 'true' : 'false',
       ...sim.gatewayEnv,
       ...extraEnv,
     });
     // Logs to stderr: stdout carries the benches' JSON lines.
     const logger = pino({ level: 'warn', base: { service: 'waygate' } }, pino.destination(2));
-    gateway = await mod.startGateway({ env, logger });
+    gateway = await mod.startGateway({
+      env,
+      logger,
+      apiThreadEntry: new URL('../../dist/embedded/api-thread.js', import.meta.url),
+    });
     const key = gateway.bootstrap.status === 'created' ? gateway.bootstrap.plaintext : readAdminKey(dataDir);
     const api = apiClient(gateway.url, key);
     await beforeLink?.(gateway);
@@ -193,6 +203,7 @@ export async function baileysSend() {
       inFlight: IN_FLIGHT,
       deliveryReceipts: RECEIPTS,
       authStore: 'sqlite file per session + write-through cache',
+      apiThread: API_THREAD,
       engineCold,
       engine,
       engineBurst,

@@ -124,6 +124,28 @@ export function load(url, { connections = 50, duration = 10, headers = {} } = {}
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux). */
+/**
+ * CPU seconds of this process's threads by kind, from /proc/self/task: `main` (the host, and the API unless
+ * API_THREAD), `worker` (the API thread's WorkerThread) and `other` (V8's and libuv's helpers).
+ */
+export function threadCpuSeconds() {
+  const byKind = { main: 0, worker: 0, other: 0 };
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    let comm;
+    let stat;
+    try {
+      comm = fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const fields = stat.split(') ')[1].split(' ');
+    const kind = comm === 'MainThread' ? 'main' : comm === 'WorkerThread' ? 'worker' : 'other';
+    byKind[kind] += (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return byKind;
+}
+
 export function cpuSeconds(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

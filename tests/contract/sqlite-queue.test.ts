@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
+import { shareWakeupsAcrossThreads } from '#shared/adapters/embedded-queue/queue-wakeups.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 // Another thread has its own SQLite connection and its own module state (no shared in-process notifier), so it
@@ -13,8 +14,10 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 const WORKER_SOURCE = `
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEmbeddedQueues } from './shared/adapters/embedded-queue/open-embedded-queues.ts';
+import { shareWakeupsAcrossThreads } from './shared/adapters/embedded-queue/queue-wakeups.ts';
 
-const { file, role } = workerData;
+const { file, role, share } = workerData;
+const stopSharing = share ? shareWakeupsAcrossThreads() : () => undefined;
 const { queues, close } = openEmbeddedQueues(file, { jobs: { fifo: false, visibilityTimeoutSeconds: 300 } });
 if (role === 'consume') {
   parentPort.postMessage('ready');
@@ -33,6 +36,7 @@ if (role === 'consume') {
   parentPort.postMessage('sent');
 }
 await close();
+stopSharing();
 `;
 
 const JOBS = { jobs: { fifo: false, visibilityTimeoutSeconds: 300 } };
@@ -93,8 +97,8 @@ async function eventually<T>(read: () => T, expected: T, timeoutMs = 5_000): Pro
 
 const FIVE_MINUTES = 5 * 60_000;
 
-function startWorker(file: string, role: 'consume' | 'send'): Worker {
-  return new Worker(workerFile, { workerData: { file, role } });
+function startWorker(file: string, role: 'consume' | 'send', share = false): Worker {
+  return new Worker(workerFile, { workerData: { file, role, share } });
 }
 
 function nextMessage<T>(worker: Worker): Promise<T> {
@@ -138,6 +142,23 @@ describe('SqliteQueue across connections', () => {
       const received = await queues.jobs.receive({ waitTimeSeconds: 10 });
       expect(received.map((message) => message.body)).toEqual(['from-another-thread']);
     } finally {
+      await worker.terminate();
+      await close();
+    }
+  });
+
+  it('threads that share their wake-ups wake each other at once, not at the next poll (API_THREAD)', async () => {
+    const file = path.join(dir, 'shared-wakeups.db');
+    // A poll interval far past the test's limit: only the wake-up can deliver the message in time.
+    const { queues, close } = openEmbeddedQueues(file, { jobs: { ...JOBS.jobs, pollIntervalMs: 60_000 } });
+    const stopSharing = shareWakeupsAcrossThreads();
+    const worker = startWorker(file, 'send', true);
+    try {
+      // Without the wake-up this long poll ends empty after 4 s.
+      const received = await queues.jobs.receive({ waitTimeSeconds: 4 });
+      expect(received.map((message) => message.body)).toEqual(['from-another-thread']);
+    } finally {
+      stopSharing();
       await worker.terminate();
       await close();
     }

@@ -49,6 +49,8 @@ export const TEST_DEFAULTS: Readonly<Record<string, string>> = {
   RATE_LIMIT_MAX: '1000000',
   ENGINE_TEARDOWN_TIMEOUT_MS: '300',
   API_KEY_USAGE_FLUSH_MS: '50',
+  // The jest project `api-thread` runs its files with the API in a thread of its own (its setup file sets this).
+  API_THREAD: process.env.WAYGATE_API_THREAD === '1' ? 'true' : 'false',
 };
 
 /**

@@ -1,17 +1,44 @@
 /**
- * Wake-ups of the embedded queue's long polls: a send, a visibility change or a close in this process wakes its
- * waiting receives at once; other processes sharing the file are seen by polling.
+ * Wake-ups of the embedded queue's long polls: a send, a visibility change or a close in this thread wakes its
+ * waiting receives at once, and in the threads that share their wake-ups (the API thread and the host's, with
+ * API_THREAD) as soon as their event loop turns; other processes sharing the file are seen by polling.
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
 
-// Wakes long polls of this process at once after a send; other processes are seen by polling.
+// Wakes long polls of this thread at once after a send; other processes are seen by polling.
 const wakeups = new EventEmitter().setMaxListeners(0);
 
-/** Wakes this process's long polls waiting on `key`. */
+const CHANNEL = 'waygate:embedded-queue-wakeups';
+let peers: BroadcastChannel | null = null;
+
+/**
+ * From now on this thread's wake-ups also reach the other threads of the process that called this, and theirs reach
+ * it (a send in the API thread wakes the host's receive). Answers a function that stops sharing.
+ */
+export function shareWakeupsAcrossThreads(): () => void {
+  if (!peers) {
+    const channel = new BroadcastChannel(CHANNEL);
+    channel.onmessage = (event) => {
+      const key = (event as MessageEvent).data;
+      if (typeof key === 'string') wakeups.emit(key);
+    };
+    // Never what keeps a process alive: the queues and servers decide that.
+    channel.unref();
+    peers = channel;
+  }
+  return () => {
+    peers?.close();
+    peers = null;
+  };
+}
+
+/** Wakes the long polls waiting on `key`, in this thread and in those it shares wake-ups with. */
 export function notify(key: string): void {
   wakeups.emit(key);
+  peers?.postMessage(key);
 }
 
 /** Resolves after `ms`, on a wake-up for `key`, or on abort, whichever comes first. */

@@ -1,6 +1,6 @@
 /** Env of the HTTP API and its process: where it listens, what it accepts, how it logs and stops. */
 import { z } from 'zod';
-import { byteSize, commaList, limit, logLevel, optionalString, port, text } from './fields.js';
+import { byteSize, commaList, flag, limit, logLevel, optionalString, port, text } from './fields.js';
 
 export const ServerEnv = z.object({
   LOG_LEVEL: logLevel('info'),
@@ -12,6 +12,11 @@ export const ServerEnv = z.object({
   RATE_LIMIT_MAX: limit(100),
   RATE_LIMIT_WINDOW_MS: limit(60_000),
   SHUTDOWN_GRACE_MS: limit(5_000),
+  /**
+   * Embedded mode: the API (HTTP, the functions, their store writes) runs in a worker thread of its own beside the
+   * host's (engines, queue consumer, deliveries), so the two use two cores. Off by default.
+   */
+  API_THREAD: flag(false),
   /** The release name where no package.json is at hand (Lambda bundles); the host reads package.json. */
   SERVICE_VERSION: optionalString,
 });

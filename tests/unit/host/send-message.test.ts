@@ -242,10 +242,11 @@ describe("sendMessages (a run of one session's sends)", () => {
   it('lets the event loop serve I/O before the next send once the run has held it for its slice', async () => {
     const { rows, commands, deps } = await setUpRun(3);
     const log: string[] = [];
-    const runner = loggingRunner(rows, log, 3);
-    const run = sendMessages({ ...deps, runnerOf: () => runner, runSliceMs: 5 }, commands);
+    const runner = loggingRunner(rows, log, 12);
+    const run = sendMessages({ ...deps, runSliceMs: 20, runnerOf: () => runner }, commands);
     await expect(run).resolves.toEqual({ done: 3 });
-    // 3 ms, then 6 ms: past the slice, so the I/O of both sends goes before the third.
+    // 12 ms, then 24 ms: past the slice, so the I/O of both sends goes before the third. (The 8 ms to spare after
+    // the first send absorb a loaded machine's pauses; with 2 ms the first send alone sometimes ended the slice.)
     expect(log.slice(0, 5)).toEqual(['send 0', 'send 1', 'io after 0', 'io after 1', 'send 2']);
   });
 

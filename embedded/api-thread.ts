@@ -1,0 +1,96 @@
+/**
+ * The API thread's entry (API_THREAD=true): the functions behind the local HTTP gateway, on connections of their own
+ * to the embedded stores and queue, reaching the host's thread over a MessagePort for owner-directed operations and
+ * send outcomes. Composition root of that thread; started and stopped by api-thread-host.ts.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { pino } from 'pino';
+import { createFunctionDeps, installDeps } from '#functions/deps.js';
+import { openBackends } from '#host/backends.js';
+import { ApiThreadClient } from '#shared/adapters/api-thread/api-thread-client.js';
+import { MetricJson } from '#shared/adapters/api-thread/api-thread-protocol.js';
+import { ThreadHostGateway, ThreadMessageOutcomes } from '#shared/adapters/api-thread/thread-host-gateway.js';
+import { shareWakeupsAcrossThreads } from '#shared/adapters/embedded-queue/queue-wakeups.js';
+import { AuditRecorder } from '#shared/audit/audit-recorder.js';
+import { createMetrics } from '#shared/observability/metrics.js';
+import { systemClock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import { CommandQueue } from '#shared/queue/command-queue.js';
+import { type ApiThreadData, type FromApiThread, ToApiThread } from './api-thread-control.js';
+import { startLocalGateway } from './local-gateway.js';
+
+const parent = parentPort as MessagePort;
+const tell = (message: FromApiThread) => parent.postMessage(message);
+
+async function start({ env, version, hostPort }: ApiThreadData): Promise<() => Promise<void>> {
+  const stopSharing = shareWakeupsAcrossThreads();
+  const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', thread: 'api' } });
+  const clock = systemClock;
+  const backends = openBackends(env);
+  const client = new ApiThreadClient(hostPort);
+  const host = new ThreadHostGateway(client);
+  const metrics = createMetrics({
+    processSeries: false,
+    peers: async () => {
+      const host = MetricJson.array().safeParse(await client.request({ kind: 'metrics' }));
+      if (host.success) return [host.data];
+      // A scrape still answers with this thread's series: missing series beat a failed scrape.
+      logger.warn({ issues: host.error.issues }, "the host thread's metrics were unreadable");
+      return [];
+    },
+  });
+  const audit = new AuditRecorder(backends.main.audit, clock, logger, metrics);
+  const deps = createFunctionDeps({
+    clock,
+    logger,
+    main: backends.main,
+    data: backends.data,
+    media: backends.media,
+    commands: new CommandQueue(backends.commandQueue),
+    host,
+    outcomes: new ThreadMessageOutcomes(host, logger),
+    audit,
+    env,
+    version,
+    metrics,
+  });
+  installDeps(deps);
+  const closeStores = async () => {
+    await deps.usage.flush();
+    await audit.close();
+    await backends.close();
+    client.close();
+    hostPort.close();
+    stopSharing();
+  };
+  try {
+    const api = await startLocalGateway({
+      port: env.PORT,
+      host: env.BIND_HOST,
+      bodyLimit: env.BODY_SIZE_LIMIT,
+      logger,
+    });
+    tell({ kind: 'listening', url: api.url });
+    return async () => {
+      await api.close();
+      await closeStores();
+    };
+  } catch (error) {
+    await closeStores();
+    throw error;
+  }
+}
+
+start(workerData as ApiThreadData).then(
+  (close) => {
+    parent.on('message', (raw: unknown) => {
+      if (!ToApiThread.safeParse(raw).success) return;
+      close().then(
+        () => tell({ kind: 'closed' }),
+        (error: unknown) => tell({ kind: 'failed', message: String(error) }),
+      );
+    });
+  },
+  (error: unknown) =>
+    tell({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
+);
