@@ -67,6 +67,11 @@ export function cpuSince(mark, sim, extra = {}) {
       apiThread: round((now.threads.worker - mark.threads.worker) / wallS),
       helpers: round((now.threads.other - mark.threads.other) / wallS),
     },
+    // Share of the wall time each thread was ready to run but waited for a core.
+    threadWaitingForCpu: {
+      main: round((now.threads.waiting.main - mark.threads.waiting.main) / wallS),
+      apiThread: round((now.threads.waiting.worker - mark.threads.waiting.worker) / wallS),
+    },
     simulatorUtilisation: round(simulatorS / wallS),
     ...extra,
   };

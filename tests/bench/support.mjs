@@ -130,20 +130,25 @@ export function load(url, { connections = 50, duration = 10, headers = {} } = {}
  */
 export function threadCpuSeconds() {
   const byKind = { main: 0, worker: 0, other: 0 };
+  // Seconds each kind spent runnable but waiting for a core (schedstat's run-queue time): CPU contention.
+  const waitingByKind = { main: 0, worker: 0, other: 0 };
   for (const tid of fs.readdirSync('/proc/self/task')) {
     let comm;
     let stat;
+    let schedstat;
     try {
       comm = fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
       stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      schedstat = fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8');
     } catch {
       continue; // the thread ended meanwhile
     }
     const fields = stat.split(') ')[1].split(' ');
     const kind = comm === 'MainThread' ? 'main' : comm === 'WorkerThread' ? 'worker' : 'other';
     byKind[kind] += (Number(fields[11]) + Number(fields[12])) / 100;
+    waitingByKind[kind] += Number(schedstat.split(' ')[1]) / 1e9;
   }
-  return byKind;
+  return { ...byKind, waiting: waitingByKind };
 }
 
 export function cpuSeconds(pid) {
