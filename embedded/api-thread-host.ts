@@ -9,6 +9,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Registry } from 'prom-client';
 import { serveApiThread } from '#shared/adapters/api-thread/serve-api-thread.js';
 import { shareWakeupsAcrossThreads } from '#shared/adapters/embedded-queue/queue-wakeups.js';
+import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import type { Env } from '#shared/config/env.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -19,6 +20,8 @@ export interface ApiThreadOptions {
   env: Env;
   version: string;
   host: HostGateway;
+  /** The host's send outcomes, pushed to the thread's waiting requests. */
+  outcomes: InProcessMessageOutcomes;
   metrics: Registry;
   logger: Logger;
   /** The thread's entry module; by default dist/embedded/api-thread.js, or the TypeScript source when run from it. */
@@ -60,7 +63,12 @@ export interface RunningApiThread extends RunningLocalGateway {
 export async function startApiThread(options: ApiThreadOptions): Promise<RunningApiThread> {
   const stopSharing = shareWakeupsAcrossThreads();
   const { port1, port2 } = new MessageChannel();
-  serveApiThread(port1, { host: options.host, metrics: options.metrics, logger: options.logger });
+  const serving = serveApiThread(port1, {
+    host: options.host,
+    outcomes: options.outcomes,
+    metrics: options.metrics,
+    logger: options.logger,
+  });
   const worker = workerFor(options.entry ?? defaultEntry(), {
     env: options.env,
     version: options.version,
@@ -86,7 +94,7 @@ export async function startApiThread(options: ApiThreadOptions): Promise<Running
     });
   const started = await next(['listening', 'failed']);
   const cleanUp = () => {
-    port1.close();
+    serving.stop();
     stopSharing();
   };
   if (started?.kind !== 'listening') {

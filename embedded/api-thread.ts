@@ -1,7 +1,7 @@
 /**
  * The API thread's entry (API_THREAD=true): the functions behind the local HTTP gateway, on connections of their own
- * to the embedded stores and queue, reaching the host's thread over a MessagePort for owner-directed operations and
- * send outcomes. Composition root of that thread; started and stopped by api-thread-host.ts.
+ * to the embedded stores and queue, reaching the host's thread over a MessagePort for owner-directed operations, and
+ * hearing from it of settled sends. Composition root of that thread; started and stopped by api-thread-host.ts.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
@@ -9,8 +9,9 @@ import { createFunctionDeps, installDeps } from '#functions/deps.js';
 import { openBackends } from '#host/backends.js';
 import { ApiThreadClient } from '#shared/adapters/api-thread/api-thread-client.js';
 import { MetricJson } from '#shared/adapters/api-thread/api-thread-protocol.js';
-import { ThreadHostGateway, ThreadMessageOutcomes } from '#shared/adapters/api-thread/thread-host-gateway.js';
+import { ThreadHostGateway } from '#shared/adapters/api-thread/thread-host-gateway.js';
 import { shareWakeupsAcrossThreads } from '#shared/adapters/embedded-queue/queue-wakeups.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
@@ -27,7 +28,11 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', thread: 'api' } });
   const clock = systemClock;
   const backends = openBackends(env);
-  const client = new ApiThreadClient(hostPort);
+  // Send requests wait here; the host thread tells of every message it settles.
+  const outcomes = new InProcessMessageOutcomes();
+  const client = new ApiThreadClient(hostPort, (sessionId, messageId) =>
+    outcomes.notify(sessionId, messageId),
+  );
   const host = new ThreadHostGateway(client);
   const metrics = createMetrics({
     processSeries: false,
@@ -48,7 +53,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
     media: backends.media,
     commands: new CommandQueue(backends.commandQueue),
     host,
-    outcomes: new ThreadMessageOutcomes(host, logger),
+    outcomes,
     audit,
     env,
     version,

@@ -54,6 +54,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       env,
       version: running.version,
       host: running.host,
+      outcomes: running.outcomes,
       metrics: running.metrics.registry,
       logger,
       ...(options.apiThreadEntry ? { entry: options.apiThreadEntry } : {}),

@@ -1,6 +1,7 @@
 /**
  * The API thread's end of its MessagePort to the host's thread: a request gets the id its answer comes back with.
- * The answer is parsed on arrival; an AppError the host raised is rebuilt with its status and code. Should the port
+ * The answer is parsed on arrival; an AppError the host raised is rebuilt with its status and code. The host's
+ * notices of settled messages go to `onSettled`. Should the port
  * close (the host thread is going away), what is still waiting fails as an unavailable host, never hangs.
  */
 import type { MessagePort } from 'node:worker_threads';
@@ -11,7 +12,7 @@ import {
   type ErrorStatus,
   UnavailableError,
 } from '#shared/errors/app-error.js';
-import { ApiThreadAnswer, type ApiThreadRequestBody } from './api-thread-protocol.js';
+import { ApiThreadAnswer, type ApiThreadRequestBody, ApiThreadSettled } from './api-thread-protocol.js';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -26,8 +27,12 @@ export class ApiThreadClient {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly port: MessagePort) {
-    port.on('message', (raw: unknown) => this.answer(raw));
+  /** `onSettled` hears of each message the host settled. */
+  constructor(
+    private readonly port: MessagePort,
+    private readonly onSettled: (sessionId: string, messageId: string) => void = () => undefined,
+  ) {
+    port.on('message', (raw: unknown) => this.receive(raw));
     port.on('close', () => this.close());
   }
 
@@ -48,7 +53,12 @@ export class ApiThreadClient {
     this.pending.clear();
   }
 
-  private answer(raw: unknown): void {
+  private receive(raw: unknown): void {
+    if ((raw as { kind?: unknown } | null)?.kind === 'settled') {
+      const settled = ApiThreadSettled.safeParse(raw);
+      if (settled.success) this.onSettled(settled.data.sessionId, settled.data.messageId);
+      return;
+    }
     const parsed = ApiThreadAnswer.safeParse(raw);
     if (!parsed.success) return;
     const answer = parsed.data;

@@ -1,6 +1,7 @@
 /**
  * What the API thread (API_THREAD=true: the embedded API in a worker thread of its own) asks the host's thread over
- * their MessagePort: owner-directed operations, engine counts, and the host's metrics for one scrape. Requests are
+ * their MessagePort: owner-directed operations, engine counts, and the host's metrics for one scrape; and what the
+ * host tells it unasked: that a message settled. Requests are
  * parsed on arrival like any boundary input; answers carry an AppError serialised with its status and code, as the
  * host RPC does between processes.
  */
@@ -39,6 +40,17 @@ export const ApiThreadAnswer = z.discriminatedUnion('ok', [
   z.strictObject({ id: RequestId, ok: z.literal(false), error: HostRpcError.nullable() }),
 ]);
 export type ApiThreadAnswer = z.output<typeof ApiThreadAnswer>;
+
+/**
+ * What the host thread tells the API thread unasked: a message settled (sent or failed), so a send request waiting
+ * for it answers at once. Pushed for every settled message: cheaper for the busy host thread than a request per send.
+ */
+export const ApiThreadSettled = z.strictObject({
+  kind: z.literal('settled'),
+  sessionId: z.string(),
+  messageId: z.string(),
+});
+export type ApiThreadSettled = z.output<typeof ApiThreadSettled>;
 
 /** The host's engine count (HostGateway.stats) as it crosses the port. */
 export const ApiThreadStats = z.strictObject({ activeEngines: z.number().int().nonnegative() });

@@ -1,18 +1,21 @@
 /**
  * The host thread's end of the API thread's MessagePort: runs each request on the host (HostGateway) or reads the
- * host's metrics, and answers with the request's id. Inputs are parsed with the operation's schema first; an
+ * host's metrics, and answers with the request's id; pushes each message the host settles. Inputs are parsed with the operation's schema first; an
  * AppError goes back serialised, anything else as a bare failure whose details stay in this thread's log.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Registry } from 'prom-client';
+import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { HOST_OPERATIONS, type HostOperation } from '#shared/domain/host-operations.js';
 import { AppError, serializeAppError, ValidationError } from '#shared/errors/app-error.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
-import { type ApiThreadAnswer, ApiThreadRequest } from './api-thread-protocol.js';
+import { type ApiThreadAnswer, ApiThreadRequest, type ApiThreadSettled } from './api-thread-protocol.js';
 
 export interface ApiThreadServices {
   host: HostGateway;
+  /** The host's send outcomes: each settled message is pushed to the API thread. */
+  outcomes: InProcessMessageOutcomes;
   /** The host thread's metrics, merged into the API thread's scrape. */
   metrics: Registry;
   logger: Logger;
@@ -40,8 +43,11 @@ function idOf(raw: unknown): number | null {
   return typeof id === 'number' ? id : null;
 }
 
-/** Answers the API thread's requests on `port` until it closes. */
-export function serveApiThread(port: MessagePort, services: ApiThreadServices): void {
+/** Answers the API thread's requests on `port`, and tells it of settled messages, until `stop` is called. */
+export function serveApiThread(port: MessagePort, services: ApiThreadServices): { stop(): void } {
+  const stopForwarding = services.outcomes.forwardTo((sessionId, messageId) =>
+    port.postMessage({ kind: 'settled', sessionId, messageId } satisfies ApiThreadSettled),
+  );
   const answer = (message: ApiThreadAnswer) => {
     try {
       port.postMessage(message);
@@ -71,4 +77,10 @@ export function serveApiThread(port: MessagePort, services: ApiThreadServices): 
       (error: unknown) => fail(id, error),
     );
   });
+  return {
+    stop() {
+      stopForwarding();
+      port.close();
+    },
+  };
 }

@@ -1,8 +1,7 @@
 /**
- * The ports the API thread reaches the host through, over its MessagePort (api-thread-client.ts): owner-directed
- * operations and engine counts (HostGateway), and the outcome of a send (MessageOutcomes, through the host's
- * `message.awaitOutcome`, which checks the row itself after it starts listening, so an outcome that came first is
- * not missed). Results are parsed with the operation's schema, as the host RPC's are.
+ * The HostGateway of the API thread, over its MessagePort (api-thread-client.ts): owner-directed operations and
+ * engine counts. Results are parsed with the operation's schema, as the host RPC's are. (Send outcomes need no
+ * request: the host thread pushes every settled message, see api-thread-protocol.ts.)
  */
 import type { z } from 'zod';
 import {
@@ -13,8 +12,6 @@ import {
 } from '#shared/domain/host-operations.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
-import type { Logger } from '#shared/ports/logger.port.js';
-import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { ApiThreadClient } from './api-thread-client.js';
 import { ApiThreadStats } from './api-thread-protocol.js';
 
@@ -45,21 +42,4 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   throw new UnavailableError('HOST_UNAVAILABLE', 'The host that runs this session did not answer', {
     cause: result.error,
   });
-}
-
-export class ThreadMessageOutcomes implements MessageOutcomes {
-  constructor(
-    private readonly host: HostGateway,
-    private readonly logger: Logger,
-  ) {}
-
-  async settled(sessionId: string, messageId: string, timeoutMs: number): Promise<boolean> {
-    try {
-      const answer = await this.host.call('message.awaitOutcome', { sessionId, messageId, timeoutMs });
-      return answer.settled;
-    } catch (error) {
-      this.logger.warn({ err: error, sessionId }, 'the host did not tell the outcome of a send');
-      return false;
-    }
-  }
 }

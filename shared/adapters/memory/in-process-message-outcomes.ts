@@ -7,6 +7,7 @@ import type { MessageOutcomeNotifier, MessageOutcomes } from '#shared/ports/mess
 
 export class InProcessMessageOutcomes implements MessageOutcomes, MessageOutcomeNotifier {
   private readonly waiters = new Map<string, Set<(settled: boolean) => void>>();
+  private readonly forwards = new Set<(sessionId: string, messageId: string) => void>();
 
   settled(
     sessionId: string,
@@ -36,6 +37,13 @@ export class InProcessMessageOutcomes implements MessageOutcomes, MessageOutcome
 
   notify(sessionId: string, messageId: string): void {
     for (const done of [...(this.waiters.get(`${sessionId}/${messageId}`) ?? [])]) done(true);
+    for (const forward of this.forwards) forward(sessionId, messageId);
+  }
+
+  /** Also tells `forward` of every settled message (API_THREAD: the API thread's waiters); answers the undo. */
+  forwardTo(forward: (sessionId: string, messageId: string) => void): () => void {
+    this.forwards.add(forward);
+    return () => this.forwards.delete(forward);
   }
 
   /** Requests waiting now (a gauge for tests and metrics). */

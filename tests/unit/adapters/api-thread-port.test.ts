@@ -1,14 +1,16 @@
 /**
  * The API thread's port to the host's thread, over a real MessageChannel: operations and engine counts answer as the
  * host does; an AppError comes back with its status and code; a failure that is not one comes back as an unavailable
- * host without its internals; a malformed request is refused, not left waiting; a closed port fails what waits.
+ * host without its internals; a malformed request is refused, not left waiting; a closed port fails what waits; the
+ * host's settled messages reach the API thread's waiting sends.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { ApiThreadClient } from '#shared/adapters/api-thread/api-thread-client.js';
 import { serveApiThread } from '#shared/adapters/api-thread/serve-api-thread.js';
-import { ThreadHostGateway, ThreadMessageOutcomes } from '#shared/adapters/api-thread/thread-host-gateway.js';
+import { ThreadHostGateway } from '#shared/adapters/api-thread/thread-host-gateway.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import type { HostOperation, HostOperationInput } from '#shared/domain/host-operations.js';
 import { AppError, SessionStateError } from '#shared/errors/app-error.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
@@ -17,6 +19,7 @@ import { capturingLogger, type LogLine } from '#tests/helpers/capturing-logger.j
 
 const S1 = '7d8c3a52-4b1e-4f0a-9d2c-1a2b3c4d5e6f';
 const M1 = '0b7e4c1d-2f3a-4e5b-8c6d-7e8f9a0b1c2d';
+const M2 = '9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f';
 
 type Handler = (operation: HostOperation, input: HostOperationInput<HostOperation>) => Promise<unknown>;
 
@@ -31,9 +34,23 @@ function connect(handler: Handler, logger = silentLogger) {
     stats: async (sessionIds) => ({ activeEngines: sessionIds ? sessionIds.length : 7 }),
   };
   const metrics = new Registry();
-  serveApiThread(port1, { host, metrics, logger });
-  const client = new ApiThreadClient(port2);
-  return { client, gateway: new ThreadHostGateway(client), calls, port1, port2 };
+  // The host thread's outcomes, and the API thread's, fed by what the host pushes.
+  const hostOutcomes = new InProcessMessageOutcomes();
+  const apiOutcomes = new InProcessMessageOutcomes();
+  const serving = serveApiThread(port1, { host, outcomes: hostOutcomes, metrics, logger });
+  const client = new ApiThreadClient(port2, (sessionId, messageId) =>
+    apiOutcomes.notify(sessionId, messageId),
+  );
+  return {
+    client,
+    gateway: new ThreadHostGateway(client),
+    calls,
+    port1,
+    port2,
+    serving,
+    hostOutcomes,
+    apiOutcomes,
+  };
 }
 
 const opened: { port1: { close(): void }; port2: { close(): void } }[] = [];
@@ -123,16 +140,19 @@ describe('the API thread port', () => {
     await expect(gateway.stats()).rejects.toMatchObject({ code: 'HOST_UNAVAILABLE' });
   });
 
-  it("tells a send's outcome through the host, and false when the host cannot", async () => {
-    const settled = open(async () => ({ settled: true }));
-    await expect(new ThreadMessageOutcomes(settled.gateway, silentLogger).settled(S1, M1, 100)).resolves.toBe(
-      true,
-    );
-    const failing = open(async () => {
-      throw new Error('boom');
-    });
-    await expect(new ThreadMessageOutcomes(failing.gateway, silentLogger).settled(S1, M1, 100)).resolves.toBe(
-      false,
-    );
+  it('tells the API thread of every message the host settles, so its waiting send answers', async () => {
+    const { hostOutcomes, apiOutcomes } = open(async () => null);
+    const waiting = apiOutcomes.settled(S1, M1, 5_000);
+    const other = apiOutcomes.settled(S1, M2, 100);
+    hostOutcomes.notify(S1, M1);
+    await expect(Promise.all([waiting, other])).resolves.toEqual([true, false]);
+  });
+
+  it('stops telling once stopped', async () => {
+    const { hostOutcomes, apiOutcomes, serving } = open(async () => null);
+    serving.stop();
+    const waiting = apiOutcomes.settled(S1, M1, 100);
+    hostOutcomes.notify(S1, M1);
+    await expect(waiting).resolves.toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { startApiThread } from '#embedded/api-thread-host.js';
+import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { loadEnv } from '#shared/config/env.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
@@ -62,6 +63,7 @@ const options = (name: keyof typeof ENTRIES, onUnexpectedExit: (code: number) =>
   env: loadEnv({ API_THREAD: 'true' }),
   version: '0.0.0-test',
   host,
+  outcomes: new InProcessMessageOutcomes(),
   metrics: new Registry(),
   logger: silentLogger,
   entry: entry(name),
