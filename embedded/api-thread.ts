@@ -37,10 +37,10 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
   const metrics = createMetrics({
     processSeries: false,
     peers: async () => {
-      const host = MetricJson.array().safeParse(await client.request({ kind: 'metrics' }));
-      if (host.success) return [host.data];
+      const series = MetricJson.array().safeParse(await client.request({ kind: 'metrics' }));
+      if (series.success) return [series.data];
       // A scrape still answers with this thread's series: missing series beat a failed scrape.
-      logger.warn({ issues: host.error.issues }, "the host thread's metrics were unreadable");
+      logger.warn({ issues: series.error.issues }, "the host thread's metrics were unreadable");
       return [];
     },
   });
@@ -86,6 +86,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
   }
 }
 
+// The host thread's configuration as loadEnv validated it there (a structured clone), and its end of the port.
 start(workerData as ApiThreadData).then(
   (close) => {
     parent.on('message', (raw: unknown) => {
