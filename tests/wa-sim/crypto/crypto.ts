@@ -2,7 +2,15 @@
  * Curve25519/XEdDSA and symmetric primitives, on libsignal's curve and node:crypto.
  * Signature checks go through libsignal's `verifySignature` directly: Baileys' `Curve.verify` ignores its result.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, pbkdf2 } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  type KeyObject,
+  pbkdf2,
+} from 'node:crypto';
 import * as curve from 'libsignal/src/curve.js';
 
 /** A key pair with the raw 32-byte public key (no 0x05 type prefix), as WhatsApp puts keys on the wire. */
@@ -67,7 +75,7 @@ export function hkdf(ikm: Uint8Array, length: number, salt: Uint8Array = Buffer.
 
 /** AES-256-GCM encryption with the tag appended. */
 export function aesGcmEncrypt(
-  key: Uint8Array,
+  key: Uint8Array | KeyObject,
   iv: Uint8Array,
   plaintext: Uint8Array,
   aad: Uint8Array,
@@ -78,7 +86,12 @@ export function aesGcmEncrypt(
 }
 
 /** AES-256-GCM decryption of `ciphertext ‖ tag`; throws when the tag does not verify. */
-export function aesGcmDecrypt(key: Uint8Array, iv: Uint8Array, sealed: Uint8Array, aad: Uint8Array): Buffer {
+export function aesGcmDecrypt(
+  key: Uint8Array | KeyObject,
+  iv: Uint8Array,
+  sealed: Uint8Array,
+  aad: Uint8Array,
+): Buffer {
   const tagStart = sealed.length - 16;
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAAD(aad);
