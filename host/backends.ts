@@ -8,12 +8,12 @@ import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
 import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
 import { CachingWebhookStore } from '#shared/adapters/caching/caching-webhook-store.js';
-import { threadCacheInvalidations } from '#shared/adapters/caching/thread-invalidations.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
 import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
 import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
+import { threadBroadcast } from '#shared/adapters/thread-broadcast.js';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
@@ -52,7 +52,7 @@ export function openBackends(env: Env): Backends {
   const stores = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
   const webhooks = new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS);
   // The API's thread changes the webhooks the host's thread delivers to: each tells the other at once.
-  const invalidations = env.API_THREAD ? threadCacheInvalidations('webhooks') : null;
+  const invalidations = env.API_THREAD ? threadBroadcast('cache:webhooks') : null;
   if (invalidations) webhooks.shareInvalidations(invalidations);
   const opened = { ...stores, data: { ...stores.data, webhooks } };
   let authState: AuthStateStore | null = null;

@@ -7,8 +7,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Host } from '#host/host.js';
-import { HOST_OPERATIONS } from '#shared/domain/host-operations.js';
-import { HOST_HEALTH_PATH, HOST_RPC_PATH, HostRpcRequest } from '#shared/domain/host-rpc.js';
+import {
+  HOST_HEALTH_PATH,
+  HOST_RPC_PATH,
+  HostRpcRequest,
+  parseOperationInput,
+} from '#shared/domain/host-rpc.js';
 import {
   AppError,
   NotFoundError,
@@ -72,11 +76,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<Running
     if (!envelope.success)
       throw new ValidationError('Not a host RPC request', { details: envelope.error.issues });
     const { operation } = envelope.data;
-    const input = HOST_OPERATIONS[operation].input.safeParse(envelope.data.input);
-    if (!input.success) {
-      throw new ValidationError(`Invalid input of ${operation}`, { details: input.error.issues });
-    }
-    return options.host.call(operation, input.data as Parameters<HostRpcTarget['call']>[1]);
+    return options.host.call(operation, parseOperationInput(operation, envelope.data.input));
   };
 
   const server = http.createServer((req, res) => {

@@ -4,7 +4,13 @@
  * here, the input and the result with the operation's schemas (host-operations.ts).
  */
 import { z } from 'zod';
-import { HOST_OPERATION_NAMES, type HostOperation } from './host-operations.js';
+import { ValidationError } from '#shared/errors/app-error.js';
+import {
+  HOST_OPERATION_NAMES,
+  HOST_OPERATIONS,
+  type HostOperation,
+  type HostOperationInput,
+} from './host-operations.js';
 
 export const HostRpcRequest = z.strictObject({
   operation: z.enum(HOST_OPERATION_NAMES as [HostOperation, ...HostOperation[]]),
@@ -24,3 +30,18 @@ export const HostRpcError = z.object({
 export const HOST_RPC_PATH = '/rpc';
 /** Path of the host's unauthenticated liveness probe (container health checks). */
 export const HOST_HEALTH_PATH = '/healthz';
+
+/**
+ * An operation's input as a host receives it (over HTTP from another process, or over the API thread's port),
+ * parsed with the operation's schema; 400 naming the operation when it does not fit.
+ */
+export function parseOperationInput<Op extends HostOperation>(
+  operation: Op,
+  input: unknown,
+): HostOperationInput<Op> {
+  const parsed = HOST_OPERATIONS[operation].input.safeParse(input);
+  if (!parsed.success) {
+    throw new ValidationError(`Invalid input of ${operation}`, { details: parsed.error.issues });
+  }
+  return parsed.data as HostOperationInput<Op>;
+}

@@ -6,7 +6,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Registry } from 'prom-client';
 import type { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
-import { HOST_OPERATIONS, type HostOperation } from '#shared/domain/host-operations.js';
+import { parseOperationInput } from '#shared/domain/host-rpc.js';
 import { AppError, serializeAppError, ValidationError } from '#shared/errors/app-error.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -23,13 +23,8 @@ export interface ApiThreadServices {
 
 async function run(request: ApiThreadRequest, services: ApiThreadServices): Promise<unknown> {
   switch (request.kind) {
-    case 'host.call': {
-      const input = HOST_OPERATIONS[request.operation].input.safeParse(request.input);
-      if (!input.success) {
-        throw new ValidationError(`Invalid input of ${request.operation}`, { details: input.error.issues });
-      }
-      return services.host.call(request.operation as HostOperation, input.data as never);
-    }
+    case 'host.call':
+      return services.host.call(request.operation, parseOperationInput(request.operation, request.input));
     case 'host.stats':
       return services.host.stats(request.sessionIds);
     case 'metrics':

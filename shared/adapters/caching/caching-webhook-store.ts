@@ -5,6 +5,8 @@
  * API on Lambda, the dispatcher in a host) can go unseen. With API_THREAD the API's thread and the host's each have
  * one, and share their writes' invalidations (`shareInvalidations`). Everything else passes through.
  */
+
+import type { ThreadBroadcast } from '#shared/adapters/thread-broadcast.js';
 import type { Page } from '#shared/domain/common.js';
 import type { Webhook } from '#shared/domain/webhook.js';
 import type {
@@ -13,11 +15,10 @@ import type {
   WebhookPatch,
   WebhookStore,
 } from '#shared/ports/webhook-store.port.js';
-import type { CacheInvalidations } from './thread-invalidations.js';
 
 export class CachingWebhookStore implements WebhookStore {
   private readonly active = new Map<string, { webhooks: readonly Webhook[]; expiresAt: number }>();
-  private peers: CacheInvalidations | null = null;
+  private peers: ThreadBroadcast | null = null;
 
   constructor(
     private readonly inner: WebhookStore,
@@ -27,7 +28,7 @@ export class CachingWebhookStore implements WebhookStore {
   ) {}
 
   /** Drops what the other threads' caches change, and tells them what this one does. */
-  shareInvalidations(peers: CacheInvalidations): void {
+  shareInvalidations(peers: ThreadBroadcast): void {
     this.peers = peers;
     peers.subscribe((sessionId) => this.active.delete(sessionId));
   }

@@ -5,14 +5,13 @@
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { BroadcastChannel } from 'node:worker_threads';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
+import { type ThreadBroadcast, threadBroadcast } from '#shared/adapters/thread-broadcast.js';
 
 // Wakes long polls of this thread at once after a send; other processes are seen by polling.
 const wakeups = new EventEmitter().setMaxListeners(0);
 
-const CHANNEL = 'waygate:embedded-queue-wakeups';
-let peers: BroadcastChannel | null = null;
+let peers: ThreadBroadcast | null = null;
 
 /**
  * From now on this thread's wake-ups also reach the other threads of the process that called this, and theirs reach
@@ -20,14 +19,8 @@ let peers: BroadcastChannel | null = null;
  */
 export function shareWakeupsAcrossThreads(): () => void {
   if (!peers) {
-    const channel = new BroadcastChannel(CHANNEL);
-    channel.onmessage = (event) => {
-      const key = (event as MessageEvent).data;
-      if (typeof key === 'string') wakeups.emit(key);
-    };
-    // Never what keeps a process alive: the queues and servers decide that.
-    channel.unref();
-    peers = channel;
+    peers = threadBroadcast('embedded-queue-wakeups');
+    peers.subscribe((key) => wakeups.emit(key));
   }
   return () => {
     peers?.close();
@@ -38,7 +31,7 @@ export function shareWakeupsAcrossThreads(): () => void {
 /** Wakes the long polls waiting on `key`, in this thread and in those it shares wake-ups with. */
 export function notify(key: string): void {
   wakeups.emit(key);
-  peers?.postMessage(key);
+  peers?.publish(key);
 }
 
 /** Resolves after `ms`, on a wake-up for `key`, or on abort, whichever comes first. */
