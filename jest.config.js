@@ -19,11 +19,14 @@ const common = {
     '^#(shared|host|embedded|functions|tests|scripts)/(.*)\\.js$': '<rootDir>/$1/$2',
   },
 };
+// Closes what a test file left open, so jest exits once the run is over (see the file).
+const CLOSE_STRAY = '<rootDir>/tests/helpers/close-stray-gateways.ts';
+const gateways = { setupFilesAfterEnv: [CLOSE_STRAY] };
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
-    { ...common, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
+    { ...common, ...gateways, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
     // One DynamoDB Local and one SQS emulator for the project (global setup); each test gateway gets its own tables,
     // queues and serverless offline child. The setup file switches startTestGateway to the aws mode for this project
     // only. Tests of what only the embedded gateway has are skipped here with their reason (embeddedOnly).
@@ -33,7 +36,7 @@ export default {
       testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/helpers/offline-global-setup.mjs',
       globalTeardown: '<rootDir>/tests/helpers/offline-global-teardown.mjs',
-      setupFilesAfterEnv: ['<rootDir>/tests/helpers/offline-api-setup.ts'],
+      setupFilesAfterEnv: [CLOSE_STRAY, '<rootDir>/tests/helpers/offline-api-setup.ts'],
     },
     // The embedded gateway with API_THREAD=true (the API in a worker thread, the host in the main thread): the files
     // whose routes reach the host (operations, send outcomes, webhooks, metrics, audit), run across that boundary.
@@ -51,14 +54,14 @@ export default {
         'sessions-lifecycle',
         'webhooks',
       ].map((name) => `<rootDir>/tests/api/${name}.test.ts`),
-      setupFilesAfterEnv: ['<rootDir>/tests/helpers/api-thread-setup.ts'],
+      setupFilesAfterEnv: [CLOSE_STRAY, '<rootDir>/tests/helpers/api-thread-setup.ts'],
     },
     { ...common, displayName: 'wa-sim', testMatch: ['<rootDir>/tests/wa-sim/**/*.test.ts'] },
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },
+    { ...common, ...gateways, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },
     // The Baileys engine against the simulator in its own process. Trusting the simulator's root key patches
     // Baileys process-wide, so these files never share a worker with anything else.
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
+    { ...common, ...gateways, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
     // AWS adapters against DynamoDB Local (Java, from an npm package) and an SQS emulator from npm.
-    { ...common, displayName: 'aws', testMatch: ['<rootDir>/tests/aws/**/*.test.ts'] },
+    { ...common, ...gateways, displayName: 'aws', testMatch: ['<rootDir>/tests/aws/**/*.test.ts'] },
   ],
 };

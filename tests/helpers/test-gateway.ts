@@ -12,6 +12,7 @@ import { type RunningGateway, startGateway } from '#embedded/gateway.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
+import { watchGateway as watch } from './stray-gateways.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -113,14 +114,20 @@ export interface ReuseState {
  * A gateway for one test file: the embedded server (jest project `api`), or the aws mode on serverless-offline with
  * an in-process host (project `api-aws`, see offline-test-gateway.ts). Both answer the same interface.
  */
-export async function startTestGateway(
-  overrides: Record<string, string> = {},
+export function startTestGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
+  return watch(
+    apiTarget === 'offline'
+      ? import('./offline-test-gateway.js').then(({ startOfflineTestGateway }) =>
+          startOfflineTestGateway(overrides),
+        )
+      : startEmbeddedTestGateway(overrides),
+  );
+}
+
+async function startEmbeddedTestGateway(
+  overrides: Record<string, string>,
   reuse?: ReuseState,
 ): Promise<TestGateway> {
-  if (apiTarget === 'offline') {
-    const { startOfflineTestGateway } = await import('./offline-test-gateway.js');
-    return startOfflineTestGateway(overrides);
-  }
   const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-api-'));
   const network = reuse?.network ?? new TestNetwork();
   const env: Record<string, string> = {
@@ -146,7 +153,7 @@ export async function startTestGateway(
     env,
     async restart(more = {}) {
       await gateway.close();
-      return startTestGateway({ ...overrides, ...more }, { dataDir, network, adminKey });
+      return startEmbeddedTestGateway({ ...overrides, ...more }, { dataDir, network, adminKey });
     },
     close: () => gateway.close(),
   };
