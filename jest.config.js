@@ -23,6 +23,9 @@ const common = {
 const CLOSE_STRAY = '<rootDir>/tests/helpers/close-stray-gateways.ts';
 const gateways = { setupFilesAfterEnv: [CLOSE_STRAY] };
 export default {
+  // Most files here start servers, child processes and threads on a two-core machine that also runs the emulators;
+  // a loaded CI machine took a gateway's start past jest's default 5 s in a setup hook or a test several times.
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },

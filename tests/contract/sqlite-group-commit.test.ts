@@ -96,6 +96,38 @@ describe('SqliteGroupCommit', () => {
     expect(committed()).toEqual(['a', 'b', 'c', 'd', 'e', 'g']);
   });
 
+  it('undoes an atomic write (a statement, a transaction) alone without a savepoint of its own', async () => {
+    const group = groupCommitOf(db);
+    const pair = db.transaction((x: string, y: string) => {
+      insert(x)();
+      insert(y)();
+    });
+    const trace: string[] = [];
+    const traced = new Database(db.name, { verbose: (sql) => trace.push(String(sql)) });
+    const tracedGroup = groupCommitOf(traced);
+    const results = await Promise.allSettled([
+      group.runAtomic(insert('a')),
+      group.runAtomic(insert('a')), // a duplicate key: this statement alone is undone
+      group.runAtomic(() => pair.immediate('b', 'a')), // fails half-way: its own savepoint undoes 'b'
+      group.runAtomic(() => pair.immediate('c', 'd')),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(committed()).toEqual(['a', 'c', 'd']);
+    // Single statements in a batch: BEGIN, the statements, COMMIT; no SAVEPOINT / RELEASE around each.
+    await Promise.all([
+      tracedGroup.runAtomic(() => traced.prepare('INSERT INTO t (id, n) VALUES (?, 0)').run('e')),
+      tracedGroup.runAtomic(() => traced.prepare('INSERT INTO t (id, n) VALUES (?, 0)').run('f')),
+    ]);
+    traced.close();
+    expect(trace.filter((sql) => /SAVEPOINT|RELEASE/i.test(sql))).toEqual([]);
+    expect(committed()).toEqual(['a', 'c', 'd', 'e', 'f']);
+  });
+
   it('runs a write alone in its turn without opening a transaction for it', async () => {
     await expect(groupCommitOf(db).run(() => db.inTransaction)).resolves.toBe(false);
   });

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { checkpointInBackground } from './sqlite-wal-checkpointer.js';
 
 export type SqliteDb = Database.Database;
 
@@ -14,7 +15,10 @@ export interface Migration {
   up(db: SqliteDb): void;
 }
 
-/** Opens (creating the folder and file if needed) a SQLite database in WAL mode; `:memory:` is accepted. */
+/**
+ * Opens (creating the folder and file if needed) a SQLite database in WAL mode, its checkpoints run by a worker
+ * thread (sqlite-wal-checkpointer.ts) until it is closed; `:memory:` is accepted.
+ */
 export function openSqlite(file: string): SqliteDb {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -23,6 +27,7 @@ export function openSqlite(file: string): SqliteDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  checkpointInBackground(db);
   return db;
 }
 

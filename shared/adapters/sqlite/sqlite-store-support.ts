@@ -64,7 +64,8 @@ export function runSql<T>(store: string, work: () => T, onUnique?: UniqueViolati
 
 /**
  * `runSql` for a write on the hot path: it runs in the group commit of `db` (sqlite-group-commit.ts), together with
- * the other writes of this turn, and its errors are translated the same way.
+ * the other writes of this turn, and its errors are translated the same way. `work` must be atomic on its own: one
+ * statement, or a better-sqlite3 transaction function for several (see SqliteGroupCommit.runAtomic).
  */
 export async function writeSql<T>(
   db: SqliteDb,
@@ -73,7 +74,7 @@ export async function writeSql<T>(
   onUnique?: UniqueViolationHandler,
 ): Promise<T> {
   try {
-    return await groupCommitOf(db).run(work);
+    return await groupCommitOf(db).runAtomic(work);
   } catch (error) {
     throw toStoreError(error, store, onUnique);
   }

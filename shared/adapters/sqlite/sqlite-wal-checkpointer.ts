@@ -1,0 +1,118 @@
+/**
+ * WAL checkpoints off the event loop. By default SQLite checkpoints inside the COMMIT that grows the WAL past 1,000
+ * pages: the connection copies the WAL into the database file and syncs both, about 17 ms on this project's
+ * machines, almost all of it waiting for the disk, and the thread that committed waits with it (the send
+ * benchmark's REST phase: 36 such stalls per 3,000 sends, a fifth of a millisecond of every send). Here a worker
+ * thread keeps a connection to each file and checkpoints it every CHECKPOINT_INTERVAL_MS (PASSIVE: it never blocks
+ * a writer or a reader), while the event loop's connections checkpoint themselves only past FALLBACK_PAGES, should
+ * the worker fall behind. What a checkpoint does and when the WAL is synced are unchanged, and so is durability.
+ *
+ * The worker's program is plain JavaScript run from a string (`eval`), so it needs no entry file of its own in any
+ * build (dist, the benchmark's bundle, tsx or jest); it loads the driver from the path this module resolves. It is
+ * unref'd, never keeps the process alive, and ends once no connection asks for it.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+/** How often the worker checkpoints each file: the most WAL a file gathers between two checkpoints. */
+const CHECKPOINT_INTERVAL_MS = 200;
+/** Where the event loop's connections checkpoint themselves after all (SQLite's default is 1,000 pages). */
+export const FALLBACK_PAGES = 10_000;
+
+/** Messages to the worker: a file's connection count went up (`watch`) or down (`release`); no file is left. */
+type ToWorker = { type: 'watch'; file: string } | { type: 'release'; file: string } | { type: 'stop' };
+
+const WORKER_PROGRAM = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const files = new Map();
+const timer = setInterval(() => {
+  for (const { db } of files.values()) {
+    // SQLITE_BUSY (another connection checkpoints) or a file gone: the next round tries again.
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  }
+}, workerData.intervalMs);
+parentPort.on('message', ({ type, file }) => {
+  if (type === 'stop') {
+    clearInterval(timer);
+    for (const { db } of files.values()) try { db.close(); } catch {}
+    parentPort.close();
+    return;
+  }
+  const entry = files.get(file);
+  if (type === 'watch') {
+    if (entry) { entry.refs += 1; return; }
+    try { files.set(file, { refs: 1, db: new Database(file, { fileMustExist: true }) }); } catch {}
+  } else if (entry && --entry.refs === 0) {
+    files.delete(file);
+    try { entry.db.close(); } catch {}
+  }
+});
+`;
+
+let worker: Worker | null = null;
+let watched = 0;
+
+function post(message: ToWorker): void {
+  worker?.postMessage(message);
+}
+
+/** The driver's entry as this module's own import finds it, else as the working directory's packages have it. */
+function driverPath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch {
+    return createRequire(path.join(process.cwd(), 'package.json')).resolve('better-sqlite3');
+  }
+}
+
+function startWorker(): Worker {
+  const driver = driverPath();
+  const started = new Worker(WORKER_PROGRAM, {
+    eval: true,
+    workerData: { driver, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
+  started.unref();
+  // A worker that fails is not replaced: the connections' own fallback checkpoints take over.
+  started.on('error', () => undefined);
+  started.on('exit', () => {
+    if (worker === started) worker = null;
+  });
+  return started;
+}
+
+/**
+ * Hands the checkpoints of `db`'s file to the worker (started on first use) until `db` is closed: its own
+ * automatic checkpoint moves to FALLBACK_PAGES. In-memory databases have no WAL and are left as they are.
+ */
+export function checkpointInBackground(db: Database.Database): void {
+  if (db.memory) return;
+  try {
+    worker ??= startWorker();
+  } catch {
+    // No driver to hand the worker (a bundle without node_modules beside it): SQLite checkpoints in the COMMIT.
+    return;
+  }
+  const file = db.name;
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+  watched += 1;
+  post({ type: 'watch', file });
+  const close = db.close.bind(db);
+  let released = false;
+  // better-sqlite3 has no close event: the release rides on the connection's own close, wherever that is called.
+  db.close = () => {
+    if (!released) {
+      released = true;
+      post({ type: 'release', file });
+      watched -= 1;
+      if (watched === 0) {
+        // Handled after the release above: the worker closes what it has left and its thread ends.
+        post({ type: 'stop' });
+        worker = null;
+      }
+    }
+    return close();
+  };
+}
