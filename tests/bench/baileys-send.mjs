@@ -46,6 +46,7 @@ import {
   sleep,
   startSimulator,
 } from './baileys-support.mjs';
+import { withSqliteTiming } from './sqlite-timing.mjs';
 import { tempDataDir } from './support.mjs';
 
 /** REST sends before the timed REST phase (BENCH_REST_WARM_UP, default 300). */
@@ -57,6 +58,8 @@ const REST_WARM_UP = Number(process.env.BENCH_REST_WARM_UP ?? 300);
 const API_THREAD = process.env.BENCH_API_THREAD === '1';
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+/** BENCH_SQL_TIMING_DIR=<dir> writes the time of every SQLite statement per timed phase (sqlite-timing.mjs). */
+const SQL_TIMING_DIR = process.env.BENCH_SQL_TIMING_DIR;
 /**
  * Starts the simulator (own process group) and the gateway in this process, links one session by QR, and runs
  * `fn` with them. `beforeLink(gateway)` runs once the gateway is up, before the session exists. Everything is
@@ -101,8 +104,16 @@ export async function withLinkedGateway(name, extraEnv, fn, { beforeLink } = {})
   }
 }
 
-/** Runs `fn`, profiling this process meanwhile when BENCH_CPU_PROF_DIR is set (`<dir>/<name>.cpuprofile`). */
+/**
+ * Runs `fn`, profiling this process meanwhile when BENCH_CPU_PROF_DIR is set (`<dir>/<name>.cpuprofile`), and timing
+ * its SQLite statements when BENCH_SQL_TIMING_DIR is (`<dir>/<name>.txt`).
+ */
 export async function profiled(name, fn) {
+  if (SQL_TIMING_DIR) return withSqliteTiming(SQL_TIMING_DIR, name, () => cpuProfiled(name, fn));
+  return cpuProfiled(name, fn);
+}
+
+async function cpuProfiled(name, fn) {
   if (!PROF_DIR) return fn();
   const session = new Session();
   session.connect();

@@ -126,7 +126,8 @@ export function load(url, { connections = 50, duration = 10, headers = {} } = {}
 /** CPU seconds (user + system) a process has used, from /proc (Linux). */
 /**
  * CPU seconds of this process's threads by kind, from /proc/self/task: `main` (the host, and the API unless
- * API_THREAD), `worker` (the API thread's WorkerThread) and `other` (V8's and libuv's helpers).
+ * API_THREAD), `worker` (WorkerThreads: the API thread's, and the SQLite checkpointer's, 2–3 % of a core in the send
+ * benchmark) and `other` (V8's and libuv's helpers).
  */
 export function threadCpuSeconds() {
   const byKind = { main: 0, worker: 0, other: 0 };

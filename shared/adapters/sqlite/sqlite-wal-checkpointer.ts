@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { isMainThread, Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 
 /** How often the worker checkpoints each file: the most WAL a file gathers between two checkpoints. */
@@ -85,10 +85,17 @@ function startWorker(): Worker {
 
 /**
  * Hands the checkpoints of `db`'s file to the worker (started on first use) until `db` is closed: its own
- * automatic checkpoint moves to FALLBACK_PAGES. In-memory databases have no WAL and are left as they are.
+ * automatic checkpoint moves to FALLBACK_PAGES. In-memory databases have no WAL and are left as they are; a
+ * connection of a worker thread leaves its file to the main thread's checkpointer.
  */
 export function checkpointInBackground(db: Database.Database): void {
   if (db.memory) return;
+  if (!isMainThread) {
+    // A worker thread's connections (the API thread's, API_THREAD=true) are to files the main thread has open as
+    // well, whose checkpointer covers them: no second checkpointer, and no checkpoint inside this thread's COMMITs.
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+    return;
+  }
   try {
     worker ??= startWorker();
   } catch {
