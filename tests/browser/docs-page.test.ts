@@ -19,12 +19,6 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/**
- * A page's first load starts Chromium's renderer: several seconds on a loaded 2-core machine (a CI run once passed
- * jest's default 5 s there), so each test gets this.
- */
-const PAGE_TIMEOUT_MS = 30_000;
-
 describe('GET /api/docs in Chromium', () => {
   let gw: TestGateway;
   let browser: Browser;
@@ -32,57 +26,49 @@ describe('GET /api/docs in Chromium', () => {
   beforeAll(async () => {
     gw = await startTestGateway();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  }, 30_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await gw?.close();
   });
 
-  it(
-    'renders every session route with its role and styles, without console errors',
-    async () => {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
-      const response = await page.goto(`${gw.url}/api/docs`);
-      expect(response?.status()).toBe(200);
-      expect(await page.title()).toBe('Waygate API');
-      const routes = await page.locator('td code').allTextContents();
-      for (const route of sessionRoutes) expect(routes).toContain(route.path);
-      // Runs in the page; the project's TypeScript has no DOM library, so the window is typed by hand.
-      const getColor = await page
-        .locator('td.get')
-        .first()
-        .evaluate(
-          (cell) =>
-            (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
-              cell,
-            ).color,
-        );
-      expect(getColor).toBe('rgb(0, 170, 119)');
-      expect(problems).toEqual([]);
-      await page.close();
-    },
-    PAGE_TIMEOUT_MS,
-  );
+  it('renders every session route with its role and styles, without console errors', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto(`${gw.url}/api/docs`);
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('Waygate API');
+    const routes = await page.locator('td code').allTextContents();
+    for (const route of sessionRoutes) expect(routes).toContain(route.path);
+    // Runs in the page; the project's TypeScript has no DOM library, so the window is typed by hand.
+    const getColor = await page
+      .locator('td.get')
+      .first()
+      .evaluate(
+        (cell) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(
+            cell,
+          ).color,
+      );
+    expect(getColor).toBe('rgb(0, 170, 119)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
-  it(
-    'links to the OpenAPI document',
-    async () => {
-      const page = await browser.newPage();
-      await page.goto(`${gw.url}/api/docs`);
-      const [response] = await Promise.all([
-        page.waitForResponse(/openapi\.json$/),
-        page.click('a[href="/api/openapi.json"]'),
-      ]);
-      expect(response.status()).toBe(200);
-      const document = (await response.json()) as { openapi: string };
-      expect(document.openapi).toBe('3.1.0');
-      await page.close();
-    },
-    PAGE_TIMEOUT_MS,
-  );
+  it('links to the OpenAPI document', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${gw.url}/api/docs`);
+    const [response] = await Promise.all([
+      page.waitForResponse(/openapi\.json$/),
+      page.click('a[href="/api/openapi.json"]'),
+    ]);
+    expect(response.status()).toBe(200);
+    const document = (await response.json()) as { openapi: string };
+    expect(document.openapi).toBe('3.1.0');
+    await page.close();
+  });
 });

@@ -12,7 +12,7 @@ import { type RunningGateway, startGateway } from '#embedded/gateway.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
-import { watchGateway as watch } from './stray-gateways.js';
+import { watchGateway } from './stray-gateways.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -115,7 +115,7 @@ export interface ReuseState {
  * an in-process host (project `api-aws`, see offline-test-gateway.ts). Both answer the same interface.
  */
 export function startTestGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
-  return watch(
+  return watchGateway(
     apiTarget === 'offline'
       ? import('./offline-test-gateway.js').then(({ startOfflineTestGateway }) =>
           startOfflineTestGateway(overrides),

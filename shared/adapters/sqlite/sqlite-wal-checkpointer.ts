@@ -21,7 +21,10 @@ const CHECKPOINT_INTERVAL_MS = 200;
 /** Where the event loop's connections checkpoint themselves after all (SQLite's default is 1,000 pages). */
 export const FALLBACK_PAGES = 10_000;
 
-/** Messages to the worker: a file's connection count went up (`watch`) or down (`release`); no file is left. */
+/**
+ * Messages to the worker: a file's first connection opened (`watch`) or its last closed (`release`); no file is
+ * left (`stop`). The connections are counted here, so the worker only opens and closes its own.
+ */
 type ToWorker = { type: 'watch'; file: string } | { type: 'release'; file: string } | { type: 'stop' };
 
 const WORKER_PROGRAM = `
@@ -29,31 +32,29 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const files = new Map();
 const timer = setInterval(() => {
-  for (const { db } of files.values()) {
+  for (const db of files.values()) {
     // SQLITE_BUSY (another connection checkpoints) or a file gone: the next round tries again.
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
   }
 }, workerData.intervalMs);
+const close = (db) => { try { db.close(); } catch {} };
 parentPort.on('message', ({ type, file }) => {
-  if (type === 'stop') {
-    clearInterval(timer);
-    for (const { db } of files.values()) try { db.close(); } catch {}
-    parentPort.close();
-    return;
-  }
-  const entry = files.get(file);
   if (type === 'watch') {
-    if (entry) { entry.refs += 1; return; }
-    try { files.set(file, { refs: 1, db: new Database(file, { fileMustExist: true }) }); } catch {}
-  } else if (entry && --entry.refs === 0) {
+    try { files.set(file, new Database(file, { fileMustExist: true })); } catch {}
+  } else if (type === 'release') {
+    if (files.has(file)) close(files.get(file));
     files.delete(file);
-    try { entry.db.close(); } catch {}
+  } else {
+    clearInterval(timer);
+    for (const db of files.values()) close(db);
+    parentPort.close();
   }
 });
 `;
 
 let worker: Worker | null = null;
-let watched = 0;
+/** Open connections per file handed to the worker. */
+const connections = new Map<string, number>();
 
 function post(message: ToWorker): void {
   worker?.postMessage(message);
@@ -90,36 +91,48 @@ function startWorker(): Worker {
  */
 export function checkpointInBackground(db: Database.Database): void {
   if (db.memory) return;
-  if (!isMainThread) {
-    // A worker thread's connections (the API thread's, API_THREAD=true) are to files the main thread has open as
-    // well, whose checkpointer covers them: no second checkpointer, and no checkpoint inside this thread's COMMITs.
-    db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
-    return;
-  }
+  // A worker thread's connections (the API thread's, API_THREAD=true) are to files the main thread has open as well,
+  // whose checkpointer covers them: no second checkpointer, and no checkpoint inside this thread's COMMITs either.
+  if (isMainThread && !handToWorker(db)) return;
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+}
+
+/** Counts `db` in for its file until it closes; false when there is no worker to hand it to. */
+function handToWorker(db: Database.Database): boolean {
   try {
     worker ??= startWorker();
   } catch {
     // No driver to hand the worker (a bundle without node_modules beside it): SQLite checkpoints in the COMMIT.
-    return;
+    return false;
   }
   const file = db.name;
-  db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
-  watched += 1;
-  post({ type: 'watch', file });
+  const count = connections.get(file) ?? 0;
+  connections.set(file, count + 1);
+  if (count === 0) post({ type: 'watch', file });
   const close = db.close.bind(db);
   let released = false;
   // better-sqlite3 has no close event: the release rides on the connection's own close, wherever that is called.
   db.close = () => {
     if (!released) {
       released = true;
-      post({ type: 'release', file });
-      watched -= 1;
-      if (watched === 0) {
-        // Handled after the release above: the worker closes what it has left and its thread ends.
-        post({ type: 'stop' });
-        worker = null;
-      }
+      release(file);
     }
     return close();
   };
+  return true;
+}
+
+function release(file: string): void {
+  const left = (connections.get(file) ?? 1) - 1;
+  if (left > 0) {
+    connections.set(file, left);
+    return;
+  }
+  connections.delete(file);
+  post({ type: 'release', file });
+  if (connections.size === 0) {
+    // Handled after the release above: the worker closes what it has left and its thread ends.
+    post({ type: 'stop' });
+    worker = null;
+  }
 }
