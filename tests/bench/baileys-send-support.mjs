@@ -67,6 +67,11 @@ export function cpuSince(mark, sim, extra = {}) {
       apiThread: round((now.threads.worker - mark.threads.worker) / wallS),
       helpers: round((now.threads.other - mark.threads.other) / wallS),
     },
+    threadS: {
+      main: round(now.threads.main - mark.threads.main, 3),
+      apiThread: round(now.threads.worker - mark.threads.worker, 3),
+      helpers: round(now.threads.other - mark.threads.other, 3),
+    },
     // Share of the wall time each thread was ready to run but waited for a core.
     threadWaitingForCpu: {
       main: round((now.threads.waiting.main - mark.threads.waiting.main) / wallS),
@@ -87,6 +92,11 @@ export function perMessage(cpu, total = TOTAL) {
   return {
     ...cpu,
     gatewayMsPerMessage: round(gatewayMs, 3),
+    // The same by thread: the host's thread bounds the send rate, so its cost per message beside the engine
+    // phase's says how far the REST path can go (and how much the API thread and the helpers add on the side).
+    threadMsPerMessage: Object.fromEntries(
+      Object.entries(cpu.threadS).map(([thread, seconds]) => [thread, round((seconds * 1000) / total, 3)]),
+    ),
     simulatorMsPerMessage: round(simulatorMs, 3),
     gatewayPerCorePerSecond: Math.round(1000 / gatewayMs),
     simulatorPerCorePerSecond: Math.round(1000 / simulatorMs),

@@ -10,14 +10,15 @@
 //    microtask drain, so without a yield the whole run is one drain in which no ack or receipt is read and Baileys'
 //    event buffer never flushes. `engineCold` is the first such run of a fresh process and includes V8's warm-up of
 //    both the gateway and libsignal (measured: its mean is about two thirds of the later rate);
-//    `engine`, the same run repeated at once, is the rate a running host keeps up, and carries the goal.
 //    `engineBurst` is the no-yield run, for comparison with tests/wa-sim/tools/throughput.ts, which drives Baileys
 //    the same way;
 //  - rest: the same N through `POST /api/sessions/{id}/messages/send-text` from 50 concurrent clients in a child
 //    process (SEND_WAIT_MS=1, so a request only queues the send), counted the same way at the contact. `restCold`
 //    is the first REST_WARM_UP of them, in a run of their own: the HTTP path's warm-up, as `engineCold` is the
-//    engine's; `rest`, the run after it, carries the rate goal. `restPaced` offers the same N open-loop at 0.6 of
-//    the engine's rate and carries the latency goal (see baileys-send-rest.mjs).
+//    engine's;
+//  - then ROUNDS rounds, each of `engine` (the warm engine run: the rate a running host keeps up), `rest` (the REST
+//    clients back to back: the rate goal) and `restPaced` (the same N open-loop at 0.6 of that round's engine rate:
+//    the latency goal, see baileys-send-rest.mjs), one right after the other.
 // CPU seconds come from /proc: this process (the gateway, plus the negligible engine-phase driver) and the
 // simulator process, so the report shows which side was the bottleneck.
 // Baileys leaves a 30 s timer armed after each login: run.mjs ends with process.exit.
@@ -56,6 +57,8 @@ const REST_WARM_UP = Number(process.env.BENCH_REST_WARM_UP ?? 300);
  * by `npm run build`, as the bundle loaded here has none beside it), the host in this thread.
  */
 const API_THREAD = process.env.BENCH_API_THREAD === '1';
+/** Rounds of engine, REST and paced REST phases (BENCH_SEND_ROUNDS, default 3); see baileysSend. */
+const ROUNDS = Number(process.env.BENCH_SEND_ROUNDS ?? 3);
 /** BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of this process (the gateway) per timed phase. */
 const PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 /** BENCH_SQL_TIMING_DIR=<dir> writes the time of every SQLite statement per timed phase (sqlite-timing.mjs). */
@@ -193,7 +196,6 @@ export async function baileysSend() {
     await warmUp(ctx);
     const engineCold = await profiled('send-engine-cold', () => enginePhase(ctx, true));
     await sleep(500);
-    const engine = await profiled('send-engine', () => enginePhase(ctx, true));
     await sleep(500);
     const engineBurst = await profiled('send-engine-burst', () => enginePhase(ctx, false));
     await sleep(500);
@@ -202,13 +204,27 @@ export async function baileysSend() {
     // warm-up of the same path comes first and is reported apart.
     const restCold = await restPhase(ctx, { total: REST_WARM_UP });
     await sleep(500);
-    const rest = await profiled('send-rest', () => restPhase(ctx));
-    await sleep(500);
-    // Back to back, 50 clients wait 50 / rate on average whatever the gateway does (Little's law): that run measures
-    // the rate. The latency a client sees is measured at a given load: the same sends offered open-loop at the goal's
-    // rate, 0.6 of the engine's in this run (BENCH_SEND_REST_RATE to choose another).
-    const pacedRate = Number(process.env.BENCH_SEND_REST_RATE ?? Math.round(0.6 * engine.decryptedPerSecond));
-    const restPaced = await profiled('send-rest-paced', () => restPhase(ctx, { rate: pacedRate }));
+    // This machine's speed drifts between runs and within one (the engine's own rate here: 407–695/s), so a rate
+    // measured seconds apart from the engine's is compared with another machine. Each round measures the engine,
+    // the REST path back to back and the REST path open-loop, one after the other; the ratios are taken within a
+    // round, and the report carries every round and their medians.
+    const rounds = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const suffix = ROUNDS === 1 ? '' : `-${round}`;
+      const engine = await profiled(`send-engine${suffix}`, () => enginePhase(ctx, true));
+      await sleep(500);
+      const rest = await profiled(`send-rest${suffix}`, () => restPhase(ctx));
+      await sleep(500);
+      // Back to back, 50 clients wait 50 / rate on average whatever the gateway does (Little's law): that run
+      // measures the rate. The latency a client sees is measured at a given load: the same sends offered open-loop
+      // at the goal's rate, 0.6 of the engine's in this round (BENCH_SEND_REST_RATE to choose another).
+      const pacedRate = Number(
+        process.env.BENCH_SEND_REST_RATE ?? Math.round(0.6 * engine.decryptedPerSecond),
+      );
+      const restPaced = await profiled(`send-rest-paced${suffix}`, () => restPhase(ctx, { rate: pacedRate }));
+      await sleep(500);
+      rounds.push({ engine, rest, restPaced });
+    }
     return {
       total: TOTAL,
       inFlight: IN_FLIGHT,
@@ -216,11 +232,9 @@ export async function baileysSend() {
       authStore: 'sqlite file per session + write-through cache',
       apiThread: API_THREAD,
       engineCold,
-      engine,
       engineBurst,
       restCold,
-      rest,
-      restPaced,
+      rounds,
     };
   });
 }

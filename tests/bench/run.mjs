@@ -27,6 +27,13 @@ if (process.versions.node.split('.')[0] !== pinnedMajor) {
   process.exit(rerun.status ?? 1);
 }
 
+/** The middle value (the mean of the middle two for an even count). */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 const only = process.argv[2];
 const benches = {
   http: async () => {
@@ -54,23 +61,33 @@ const benches = {
     // Goals: the engine's sustained rate (after the cold run) counted where the contact decrypted, and the REST path
     // (HTTP → row → queue → host → Baileys → contact) at 0.6 of it or more, each request answered within 100 ms (p99)
     // at that load: offered open-loop at 0.6 of the engine's rate, the contact decrypts at that rate and p99 < 100 ms.
-    const restToEngine = Math.round((r.rest.decryptedPerSecond / r.engine.decryptedPerSecond) * 100) / 100;
-    const pacedKeptUp = r.restPaced.decryptedPerSecond >= 0.95 * r.restPaced.offeredPerSecond;
+    // Each round compares phases run one after the other; the goals are judged on the rounds' medians.
+    const rounds = r.rounds.map(({ engine, rest, restPaced }) => ({
+      engineDecryptedPerSecond: engine.decryptedPerSecond,
+      restToEngine: Math.round((rest.decryptedPerSecond / engine.decryptedPerSecond) * 100) / 100,
+      restP99Ms: rest.requestLatencyMs.p99,
+      pacedOfferedPerSecond: restPaced.offeredPerSecond,
+      pacedKeptUp: Math.round((restPaced.decryptedPerSecond / restPaced.offeredPerSecond) * 100) / 100,
+      pacedP50Ms: restPaced.requestLatencyMs.p50,
+      pacedP99Ms: restPaced.requestLatencyMs.p99,
+    }));
+    const medians = Object.fromEntries(
+      Object.keys(rounds[0]).map((key) => [key, median(rounds.map((round) => round[key]))]),
+    );
     return {
       ...r,
-      restToEngine,
-      pacedKeptUp,
+      summary: { rounds, medians },
       goals: {
         engineDecryptedPerSecond: '>= 900',
         restToEngine: '>= 0.6',
-        restPacedKeptUp: 'decrypted >= 0.95 of offered',
-        restPacedP99Ms: '< 100',
+        pacedKeptUp: 'decrypted >= 0.95 of offered',
+        pacedP99Ms: '< 100',
       },
       met:
-        r.engine.decryptedPerSecond >= 900 &&
-        restToEngine >= 0.6 &&
-        pacedKeptUp &&
-        r.restPaced.requestLatencyMs.p99 < 100,
+        medians.engineDecryptedPerSecond >= 900 &&
+        medians.restToEngine >= 0.6 &&
+        medians.pacedKeptUp >= 0.95 &&
+        medians.pacedP99Ms < 100,
     };
   },
   // send-image through the whole path; the issue asks for figures (rate, p99, bytes per message), no goal.
