@@ -46,9 +46,12 @@ function defaultEntry(): URL {
   return pathToFileURL(path.join(dir, 'embedded', 'api-thread.js'));
 }
 
+/** The API thread's name, as the OS shows it (`top -H`, /proc/<pid>/task/<tid>/comm). */
+export const API_THREAD_NAME = 'waygate-api';
+
 /** A TypeScript entry runs through tsx, which the thread registers before loading it (source runs only). */
 function workerFor(entry: URL, data: ApiThreadData): Worker {
-  const options = { workerData: data, transferList: [data.hostPort] };
+  const options = { workerData: data, transferList: [data.hostPort], name: API_THREAD_NAME };
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const loader = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(loader, { ...options, eval: true });

@@ -24,9 +24,13 @@ const ErrorSchema: JsonSchema = {
   },
 };
 
+/**
+ * What any route may answer besides its own errors: a body over BODY_SIZE_LIMIT (413) or not JSON (415) is refused
+ * before routing, whatever the route; an authenticated route reads the key store, which may be unavailable (503).
+ */
 const COMMON_ERRORS: Record<string, number[]> = {
-  authenticated: [400, 401, 403, 429],
-  public: [400, 429],
+  authenticated: [400, 401, 403, 413, 415, 429, 503],
+  public: [400, 413, 415, 429],
 };
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
@@ -71,7 +75,13 @@ const PACED_429: JsonSchema = {
   },
   content: ERROR_CONTENT,
 };
-/** A raw success answer: its media type (any body: bytes), and the headers it always carries. */
+/** The schema of a raw body: any JSON object, text, or bytes. */
+function rawBodySchema(mediaType: string): JsonSchema {
+  if (mediaType === 'application/json') return { type: 'object' };
+  return mediaType.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' };
+}
+
+/** A raw success answer: its media type, and the headers it always carries. */
 function binarySuccess(binary: BinaryResponse): JsonSchema {
   return {
     description: binary.description,
@@ -81,7 +91,7 @@ function binarySuccess(binary: BinaryResponse): JsonSchema {
         { description, schema: { type: 'string' } },
       ]),
     ),
-    content: { [binary.mediaType]: { schema: { type: 'string', format: 'binary' } } },
+    content: { [binary.mediaType]: { schema: rawBodySchema(binary.mediaType) } },
   };
 }
 

@@ -28,6 +28,7 @@ export function createDocsRoutes(allRoutes: () => readonly AnyRoute[]): readonly
     summary: 'OpenAPI 3.1 document',
     tag: 'Docs',
     auth: 'public',
+    binaryResponse: { mediaType: 'application/json', description: 'This document', headers: {} },
     success: 200,
     run: async ({ deps }) =>
       new RawResponse(200, documents(deps.version).json, {
@@ -41,6 +42,11 @@ export function createDocsRoutes(allRoutes: () => readonly AnyRoute[]): readonly
     summary: 'API reference page',
     tag: 'Docs',
     auth: 'public',
+    binaryResponse: {
+      mediaType: 'text/html',
+      description: 'The routes of this document as a page',
+      headers: { 'Content-Security-Policy': "`default-src 'none'; style-src 'unsafe-inline'`" },
+    },
     success: 200,
     run: async ({ deps }) =>
       new RawResponse(200, documents(deps.version).html, {

@@ -14,6 +14,11 @@ export const metricsRoute = defineRoute({
   tag: 'Health',
   auth: 'public',
   rateLimited: false,
+  binaryResponse: {
+    mediaType: 'text/plain',
+    description: 'The Prometheus text exposition format (`text/plain; version=0.0.4`)',
+    headers: {},
+  },
   success: 200,
   errors: [401, 404],
   run: async ({ deps, headers, caller }) => {

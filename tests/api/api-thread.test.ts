@@ -9,6 +9,8 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { API_THREAD_NAME } from '#embedded/api-thread-host.js';
+import { CHECKPOINTER_THREAD_NAME } from '#shared/adapters/sqlite/sqlite-wal-checkpointer.js';
 import { embeddedOnly, startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import { linkedSession } from './sessions-support.js';
 import { createWebhook, type Receiver, startReceiver } from './webhooks-support.js';
@@ -16,38 +18,20 @@ import { createWebhook, type Receiver, startReceiver } from './webhooks-support.
 const CONTACT = '15557791001@c.us';
 const METRICS_TOKEN = 'metrics-token-of-the-api-thread-test';
 
-/** The worker threads a gateway with API_THREAD starts: the API's, and the SQLite checkpointer's (one per process). */
-const OWN_THREADS = 2;
-
-/** Worker threads of this process (Linux names them WorkerThread). */
-const workerThreads = () =>
+/** Threads of this process the OS names `name`. */
+const threadsNamed = (name: string) =>
   fs.readdirSync('/proc/self/task').filter((tid) => {
     try {
-      return fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'WorkerThread';
+      return fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === name;
     } catch {
       return false;
     }
   }).length;
 
-/**
- * The count once it held still for 200 ms: the checkpointer of a gateway an earlier file closed ends on its own,
- * moments after that close.
- */
-async function steadyWorkerThreads(): Promise<number> {
-  let last = workerThreads();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = workerThreads();
-    if (now === last) return now;
-    last = now;
-  }
-}
-
 embeddedOnly(describe, 'API_THREAD is an embedded-mode setting')('the API in a thread of its own', () => {
   let gw: TestGateway;
   let receiver: Receiver;
   let sessionId: string;
-  let threadsBefore: number;
   const inboundCount = { n: 0 };
   /** Ids of the message.received events the host published. */
   const published: string[] = [];
@@ -72,7 +56,6 @@ embeddedOnly(describe, 'API_THREAD is an embedded-mode setting')('the API in a t
     receiver.received.map((r) => String((JSON.parse(r.body) as { data: { id?: string } }).data.id));
 
   beforeAll(async () => {
-    threadsBefore = await steadyWorkerThreads();
     receiver = await startReceiver();
     gw = await startTestGateway({
       API_THREAD: 'true',
@@ -90,9 +73,13 @@ embeddedOnly(describe, 'API_THREAD is an embedded-mode setting')('the API in a t
     await receiver?.close();
   });
 
-  it('serves the API from a worker thread', () => {
+  it('serves the API from a worker thread', async () => {
     expect(gw.gateway.apiThreadId).toEqual(expect.any(Number));
-    expect(workerThreads()).toBe(threadsBefore + OWN_THREADS);
+    // Counted by name: other files' gateways in this jest process start and end threads of their own.
+    expect(threadsNamed(API_THREAD_NAME)).toBe(1);
+    // One checkpointer for the process (the API thread's connections leave theirs to it); one a file before this
+    // one left may still be ending.
+    await waitFor(() => threadsNamed(CHECKPOINTER_THREAD_NAME) === 1);
   });
 
   it('answers a send with its settled row well within the wait: the host heard the queue and told the outcome', async () => {
@@ -159,12 +146,13 @@ embeddedOnly(describe, 'API_THREAD is an embedded-mode setting')('the API in a t
   it('ends the thread on close, and a restart serves the same data', async () => {
     const before = await gw.request('GET', `/api/sessions/${sessionId}/messages?chatId=${CONTACT}`);
     gw = await gw.restart();
-    // The closed gateway's checkpointer ends on its own once told: waited for, not assumed gone.
-    await waitFor(() => workerThreads() === threadsBefore + OWN_THREADS);
+    expect(threadsNamed(API_THREAD_NAME)).toBe(1);
     const after = await gw.request('GET', `/api/sessions/${sessionId}/messages?chatId=${CONTACT}`);
     expect(after.status).toBe(200);
     expect(after.body.total).toBe(before.body.total);
     await gw.close();
-    await waitFor(() => workerThreads() === threadsBefore);
+    expect(threadsNamed(API_THREAD_NAME)).toBe(0);
+    // The checkpointer ends on its own once its last file is released: waited for, not assumed gone.
+    await waitFor(() => threadsNamed(CHECKPOINTER_THREAD_NAME) === 0);
   });
 });

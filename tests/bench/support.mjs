@@ -123,11 +123,10 @@ export function load(url, { connections = 50, duration = 10, headers = {} } = {}
   });
 }
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
 /**
  * CPU seconds of this process's threads by kind, from /proc/self/task: `main` (the host, and the API unless
- * API_THREAD), `worker` (WorkerThreads: the API thread's, and the SQLite checkpointer's, 2–3 % of a core in the send
- * benchmark) and `other` (V8's and libuv's helpers).
+ * API_THREAD), `worker` (the API thread, named waygate-api) and `other` (the SQLite checkpointer, waygate-sqlite, 2–3 %
+ * of a core in the send benchmark; V8's and libuv's helpers).
  */
 export function threadCpuSeconds() {
   const byKind = { main: 0, worker: 0, other: 0 };
@@ -145,13 +144,14 @@ export function threadCpuSeconds() {
       continue; // the thread ended meanwhile
     }
     const fields = stat.split(') ')[1].split(' ');
-    const kind = comm === 'MainThread' ? 'main' : comm === 'WorkerThread' ? 'worker' : 'other';
+    const kind = comm === 'MainThread' ? 'main' : comm === 'waygate-api' ? 'worker' : 'other';
     byKind[kind] += (Number(fields[11]) + Number(fields[12])) / 100;
     waitingByKind[kind] += Number(schedstat.split(' ')[1]) / 1e9;
   }
   return { ...byKind, waiting: waitingByKind };
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
 export function cpuSeconds(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

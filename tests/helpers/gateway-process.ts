@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { withSimCa } from '#tests/wa-sim/tls/sim-tls.js';
+import { assertConforms } from './openapi-conformance.js';
 import { waitFor } from './test-gateway.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,7 +70,9 @@ export async function spawnGateway(dataDir: string, env: Record<string, string>)
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
+      const parsed = text ? JSON.parse(text) : null;
+      assertConforms(method, urlPath, response.status, response.headers.get('content-type'), parsed);
+      return { status: response.status, body: parsed };
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -12,6 +12,7 @@ import { type RunningGateway, startGateway } from '#embedded/gateway.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
+import { assertConforms } from './openapi-conformance.js';
 import { watchGateway } from './stray-gateways.js';
 
 export interface ApiResponse<T = unknown> {
@@ -186,6 +187,8 @@ export function apiClient(
     } catch {
       parsed = text;
     }
+    // Every answer is held to the published document, as a validating proxy in front of the gateway would.
+    assertConforms(method, urlPath, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, body: parsed as T, text, headers: response.headers };
   };
   return {

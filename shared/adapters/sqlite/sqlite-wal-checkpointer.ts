@@ -69,10 +69,14 @@ function driverPath(): string {
   }
 }
 
+/** The checkpointer thread's name, as the OS shows it (`top -H`, /proc/<pid>/task/<tid>/comm). */
+export const CHECKPOINTER_THREAD_NAME = 'waygate-sqlite';
+
 function startWorker(): Worker {
   const driver = driverPath();
   const started = new Worker(WORKER_PROGRAM, {
     eval: true,
+    name: CHECKPOINTER_THREAD_NAME,
     workerData: { driver, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   started.unref();

@@ -1,0 +1,123 @@
+/**
+ * A validating proxy in the test client: every answer the API tests receive is checked against the gateway's own
+ * `/api/openapi.json`, as a client generated from that document (or a validating proxy in front of the gateway)
+ * would check it. An answer breaks the document when its route is not documented, its status is not among the
+ * operation's responses, or its JSON body does not match the schema documented for that status.
+ *
+ * What it does not check: requests (the tests send malformed ones on purpose), and the answer to a path the
+ * document does not describe when it is 404 or 400 (an unknown path, or one that cannot be decoded).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from '#functions/docs/openapi.js';
+import { allRoutes } from '#functions/manifest.js';
+
+type JsonSchema = Record<string, unknown>;
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> };
+export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: JsonSchema };
+
+interface Matcher {
+  template: string;
+  pattern: RegExp;
+  /** Literal segments first: `/api/sessions/search` before `/api/sessions/{id}`. */
+  literals: number;
+}
+
+interface Conformance {
+  /** The ways `status` and `body` (parsed JSON, or the text) break the document for `method` `path`. */
+  check(method: string, path: string, status: number, contentType: string | null, body: unknown): string[];
+}
+
+const DOCUMENT_ID = 'openapi.json';
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** The checker of `document` (exported for its own tests). */
+export function compileConformance(document: OpenApiDocument): Conformance {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components, paths: document.paths });
+  const matchers: Matcher[] = Object.keys(document.paths)
+    .map((template) => ({
+      template,
+      pattern: new RegExp(
+        `^${template
+          .split('/')
+          .map((segment) =>
+            /^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+          )
+          .join('/')}$`,
+      ),
+      literals: template.split('/').filter((segment) => !segment.startsWith('{')).length,
+    }))
+    .sort((a, b) => b.literals - a.literals);
+  const validators = new Map<string, ReturnType<Ajv2020['getSchema']>>();
+  const validatorOf = (pointer: string) => {
+    if (!validators.has(pointer)) validators.set(pointer, ajv.getSchema(`${DOCUMENT_ID}#${pointer}`));
+    return validators.get(pointer);
+  };
+
+  return {
+    check(method, path, status, contentType, body) {
+      const pathname = path.split('?')[0] as string;
+      const candidates = matchers.filter((matcher) => matcher.pattern.test(pathname));
+      if (candidates.length === 0) {
+        return status === 404 || status === 400 ? [] : [`${method} ${pathname}: undocumented path`];
+      }
+      const verb = method.toLowerCase();
+      const matched = candidates.find((matcher) => document.paths[matcher.template]?.[verb]);
+      // A documented path asked with another method: 404 or 405 are both fair answers.
+      if (!matched)
+        return status === 404 || status === 405 ? [] : [`${method} ${pathname}: undocumented method`];
+      const operation = document.paths[matched.template]?.[verb] as Operation;
+      const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => operation.responses[k]);
+      const where = `${method} ${matched.template} ${status}`;
+      if (!key) return [`${where}: status not documented (${Object.keys(operation.responses).join(', ')})`];
+      const content = operation.responses[key]?.content;
+      if (!content) return body === null || body === '' ? [] : [`${where}: a body where none is documented`];
+      const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? '';
+      if (!content[mediaType]) {
+        return [
+          `${where}: content type ${mediaType || '(none)'} not documented (${Object.keys(content).join(', ')})`,
+        ];
+      }
+      if (mediaType !== 'application/json') return [];
+      const pointer = `/paths/${escapePointer(matched.template)}/${verb}/responses/${key}/content/${escapePointer(mediaType)}/schema`;
+      const validate = validatorOf(pointer);
+      if (!validate) return [`${where}: no schema at ${pointer}`];
+      if (validate(body)) return [];
+      return (validate.errors ?? []).map(
+        (error) =>
+          `${where}: body${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
+      );
+    },
+  };
+}
+
+let served: Conformance | undefined;
+
+/**
+ * The checker of the document the gateway serves at /api/openapi.json: built here from the same route manifest
+ * rather than fetched, so checking costs the gateway under test no request (the rate-limit tests count them).
+ */
+function servedConformance(): Conformance {
+  served ??= compileConformance(buildOpenApiDocument(allRoutes(), 'test') as OpenApiDocument);
+  return served;
+}
+
+/** Throws, naming every way it does, when an answer breaks the served document (see `Conformance.check`). */
+export function assertConforms(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): void {
+  const findings = servedConformance().check(method, path, status, contentType, body);
+  if (findings.length > 0) {
+    const shown = typeof body === 'string' ? body : JSON.stringify(body);
+    throw new Error(`the answer breaks /api/openapi.json:\n${findings.join('\n')}\n${shown.slice(0, 500)}`);
+  }
+}
