@@ -56,22 +56,20 @@ export function cpuSince(mark, sim, extra = {}) {
   const wallS = (now.at - mark.at) / 1000;
   const gatewayS = now.gateway - mark.gateway;
   const simulatorS = now.simulator - mark.simulator;
+  const threadS = {
+    main: now.threads.main - mark.threads.main,
+    apiThread: now.threads.worker - mark.threads.worker,
+    helpers: now.threads.other - mark.threads.other,
+  };
+  const byThread = (fn) => Object.fromEntries(Object.entries(threadS).map(([thread, s]) => [thread, fn(s)]));
   return {
     wallS: round(wallS),
     gatewayS: round(gatewayS),
     simulatorS: round(simulatorS),
     gatewayUtilisation: round(gatewayS / wallS),
     // How busy each of the gateway's threads was: the main thread runs the host (and the API unless API_THREAD).
-    threadUtilisation: {
-      main: round((now.threads.main - mark.threads.main) / wallS),
-      apiThread: round((now.threads.worker - mark.threads.worker) / wallS),
-      helpers: round((now.threads.other - mark.threads.other) / wallS),
-    },
-    threadS: {
-      main: round(now.threads.main - mark.threads.main, 3),
-      apiThread: round(now.threads.worker - mark.threads.worker, 3),
-      helpers: round(now.threads.other - mark.threads.other, 3),
-    },
+    threadUtilisation: byThread((s) => round(s / wallS)),
+    threadS: byThread((s) => round(s, 3)),
     // Share of the wall time each thread was ready to run but waited for a core.
     threadWaitingForCpu: {
       main: round((now.threads.waiting.main - mark.threads.waiting.main) / wallS),

@@ -8,6 +8,7 @@ import {
   freePort,
   httpOk,
   load,
+  median,
   startEmbeddedGateway,
   startProcess,
   stopProcess,
@@ -17,11 +18,6 @@ const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 /** Median and range of one figure over the rounds. */
 const spread = (values, digits = 0) => ({

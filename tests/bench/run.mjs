@@ -13,6 +13,7 @@ import { lambdaBundles } from './lambda-bundles.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
 import { sendSustained } from './send-sustained.mjs';
 import { startupTime } from './startup.mjs';
+import { median } from './support.mjs';
 import { webhookReliability } from './webhook-reliability.mjs';
 
 // The gateways the benchmarks start run on the Node of .nvmrc (on another line SQLite's addon crashes): a run on
@@ -25,13 +26,6 @@ if (process.versions.node.split('.')[0] !== pinnedMajor) {
     stdio: 'inherit',
   });
   process.exit(rerun.status ?? 1);
-}
-
-/** The middle value (the mean of the middle two for an even count). */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const only = process.argv[2];

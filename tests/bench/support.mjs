@@ -9,6 +9,13 @@ import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** The middle value (the mean of the middle two for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -10,18 +10,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '#functions/docs/openapi.js';
+import { RouteTable } from '#functions/http/route-table.js';
 import { allRoutes } from '#functions/manifest.js';
 
 type JsonSchema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> };
 export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: JsonSchema };
-
-interface Matcher {
-  template: string;
-  pattern: RegExp;
-  /** Literal segments first: `/api/sessions/search` before `/api/sessions/{id}`. */
-  literals: number;
-}
 
 interface Conformance {
   /** The ways `status` and `body` (parsed JSON, or the text) break the document for `method` `path`. */
@@ -39,41 +33,31 @@ export function compileConformance(document: OpenApiDocument): Conformance {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   ajv.addSchema({ $id: DOCUMENT_ID, components: document.components, paths: document.paths });
-  const matchers: Matcher[] = Object.keys(document.paths)
-    .map((template) => ({
-      template,
-      pattern: new RegExp(
-        `^${template
-          .split('/')
-          .map((segment) =>
-            /^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
-          )
-          .join('/')}$`,
-      ),
-      literals: template.split('/').filter((segment) => !segment.startsWith('{')).length,
-    }))
-    .sort((a, b) => b.literals - a.literals);
-  const validators = new Map<string, ReturnType<Ajv2020['getSchema']>>();
-  const validatorOf = (pointer: string) => {
-    if (!validators.has(pointer)) validators.set(pointer, ajv.getSchema(`${DOCUMENT_ID}#${pointer}`));
-    return validators.get(pointer);
-  };
+  // The gateway's own matcher (static paths before templates, a trailing slash tolerated), one route per operation.
+  const routes = new RouteTable<{ template: string; verb: string }>();
+  for (const [template, operations] of Object.entries(document.paths)) {
+    for (const verb of Object.keys(operations)) routes.add(verb.toUpperCase(), template, { template, verb });
+  }
+  const methods = [
+    ...new Set(Object.values(document.paths).flatMap((operations) => Object.keys(operations))),
+  ];
 
   return {
     check(method, path, status, contentType, body) {
       const pathname = path.split('?')[0] as string;
-      const candidates = matchers.filter((matcher) => matcher.pattern.test(pathname));
-      if (candidates.length === 0) {
+      const matched = routes.match(method.toUpperCase(), pathname)?.value;
+      if (!matched) {
+        const documented = methods.some((other) => routes.match(other.toUpperCase(), pathname));
+        // A documented path asked with another method: 404 or 405 are both fair answers; an unknown path (or one
+        // that cannot be decoded), 404 or 400.
+        if (documented)
+          return status === 404 || status === 405 ? [] : [`${method} ${pathname}: undocumented method`];
         return status === 404 || status === 400 ? [] : [`${method} ${pathname}: undocumented path`];
       }
-      const verb = method.toLowerCase();
-      const matched = candidates.find((matcher) => document.paths[matcher.template]?.[verb]);
-      // A documented path asked with another method: 404 or 405 are both fair answers.
-      if (!matched)
-        return status === 404 || status === 405 ? [] : [`${method} ${pathname}: undocumented method`];
-      const operation = document.paths[matched.template]?.[verb] as Operation;
+      const { template, verb } = matched;
+      const operation = document.paths[template]?.[verb] as Operation;
       const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => operation.responses[k]);
-      const where = `${method} ${matched.template} ${status}`;
+      const where = `${method} ${template} ${status}`;
       if (!key) return [`${where}: status not documented (${Object.keys(operation.responses).join(', ')})`];
       const content = operation.responses[key]?.content;
       if (!content) return body === null || body === '' ? [] : [`${where}: a body where none is documented`];
@@ -84,8 +68,9 @@ export function compileConformance(document: OpenApiDocument): Conformance {
         ];
       }
       if (mediaType !== 'application/json') return [];
-      const pointer = `/paths/${escapePointer(matched.template)}/${verb}/responses/${key}/content/${escapePointer(mediaType)}/schema`;
-      const validate = validatorOf(pointer);
+      const pointer = `/paths/${escapePointer(template)}/${verb}/responses/${key}/content/${escapePointer(mediaType)}/schema`;
+      // Compiled on first use and kept by ajv under this reference.
+      const validate = ajv.getSchema(`${DOCUMENT_ID}#${pointer}`);
       if (!validate) return [`${where}: no schema at ${pointer}`];
       if (validate(body)) return [];
       return (validate.errors ?? []).map(
