@@ -4,8 +4,8 @@
  * consumers. An event is never handed to delivery before it is stored, so a crash at any moment leaves it either
  * unwritten together with its row, or in the outbox for the next sweep.
  */
-import { randomUUID } from 'node:crypto';
 import type { GatewayEvent } from '#shared/domain/events.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
@@ -33,7 +33,7 @@ export class DurableEvents implements EventRecorder {
   constructor(private readonly deps: DurableEventsDeps) {}
 
   entry(event: GatewayEvent): OutboxEntry {
-    return { id: randomUUID(), event, createdAt: this.deps.clock.now().toISOString() };
+    return { id: newRecordId(), event, createdAt: this.deps.clock.now().toISOString() };
   }
 
   async stored(entry: OutboxEntry): Promise<void> {

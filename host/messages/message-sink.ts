@@ -3,11 +3,11 @@
  * store's unique network id) and published as `message.received`; acks advance the stored status forward only and
  * are published as `message.ack`.
  */
-import { randomUUID } from 'node:crypto';
 import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import { MediaTooLargeError } from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
@@ -64,7 +64,7 @@ export class MessageSink {
   }
 
   private async store(sessionId: string, inbound: InboundMessage): Promise<void> {
-    const id = randomUUID();
+    const id = newRecordId();
     const file = await this.archive(sessionId, id, inbound);
     const message: Message = {
       id,

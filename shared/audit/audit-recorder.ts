@@ -6,9 +6,9 @@
  * written once per key per minute: a row per request would turn the audit log into an access log and cost a write
  * per request.
  */
-import { randomUUID } from 'node:crypto';
 import type { NewAuditEntry } from '#shared/domain/audit.js';
 import type { Caller } from '#shared/domain/caller.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import type { AuditMetrics } from '#shared/observability/metrics.js';
 import type { AuditLogStore } from '#shared/ports/audit-log-store.port.js';
 import type { Clock } from '#shared/ports/clock.port.js';
@@ -70,7 +70,7 @@ export class AuditRecorder {
       : (entry.metadata ?? null);
     return this.writer.write(
       {
-        id: randomUUID(),
+        id: newRecordId(),
         action: entry.action,
         severity: entry.severity ?? 'info',
         apiKeyId: entry.apiKeyId ?? caller.key?.id ?? null,

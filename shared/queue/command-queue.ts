@@ -2,8 +2,8 @@
  * The typed command queue: serialises SessionCommands onto any Queue adapter (one FIFO group per session, so a
  * session's commands run in order) and parses what it receives with zod.
  */
-import { randomUUID } from 'node:crypto';
 import { type SessionCommand, SessionCommand as SessionCommandSchema } from '#shared/domain/commands.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import type { Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
 
 export type ReceivedCommand =
@@ -21,7 +21,7 @@ export class CommandQueue {
     const { id } = await this.queue.send({
       body: JSON.stringify(command),
       groupId: command.sessionId,
-      dedupId: options.dedupId ?? randomUUID(),
+      dedupId: options.dedupId ?? newRecordId(),
       ...(options.delaySeconds === undefined ? {} : { delaySeconds: options.delaySeconds }),
     });
     return id;

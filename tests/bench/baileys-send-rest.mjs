@@ -22,18 +22,10 @@ import { killGroup, round } from './baileys-support.mjs';
 import { ROOT } from './support.mjs';
 
 const REST_CLIENT_SCRIPT = `
-const { URL_, KEY, TOTAL, CLIENTS, CHAT, IMAGE_BYTES, RATE } = process.env;
-// node:http with one kept-alive socket per client: of Node's clients the one that costs this load generator the
-// least CPU per request (fetch cost about twice as much), which it would otherwise take from the gateway beside it.
-const http = await import('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number(CLIENTS) });
-const request = (url, method, headers, body) =>
-  new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent }, (res) => {
-      res.on('error', reject).on('end', () => resolve(res.statusCode)).resume();
-    });
-    req.on('error', reject).end(body);
-  });
+const { URL_, KEY, TOTAL, CLIENTS, CHAT, IMAGE_BYTES, RATE, RAW_CLIENT } = process.env;
+// One kept-alive socket per client, through the bench's own minimal client (raw-http-client.mjs): it spends a
+// fraction of node:http's CPU per request, CPU this load generator would otherwise take from the gateway beside it.
+const { rawHttpClient } = await import(RAW_CLIENT);
 const rate = Number(RATE);
 const WARM_UP = 5;
 const total = Number(TOTAL);
@@ -48,16 +40,19 @@ const bodyOf = (n) =>
     : { chatId: CHAT, text: 'rest load ' + n };
 // A fresh process: its HTTP client code is cold and it has no connection yet. Each client first reads the session
 // a few times (untimed), so the figures are the gateway's rather than this load generator's warm-up.
-const sessionUrl = URL_.slice(0, URL_.lastIndexOf('/messages/'));
-await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
-  for (let i = 0; i < WARM_UP; i++) await request(sessionUrl, 'GET', { 'x-api-key': KEY });
+const sendPath = new URL(URL_).pathname;
+const sessionPath = sendPath.slice(0, sendPath.lastIndexOf('/messages/'));
+const clients = await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
+  const client = await rawHttpClient(URL_);
+  for (let i = 0; i < WARM_UP; i++) await client.request('GET', sessionPath, { 'x-api-key': KEY });
+  return client;
 }));
 let next = 0;
 const latencies = [];
 const statuses = {};
 let late = 0;
 const started = performance.now();
-await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
+await Promise.all(clients.map(async (client) => {
   while (next < total) {
     const n = ++next;
     let t = performance.now();
@@ -67,12 +62,13 @@ await Promise.all(Array.from({ length: Number(CLIENTS) }, async () => {
       else if (t - due > 1) late++;
       t = due;
     }
-    const status = await request(URL_, 'POST', { 'x-api-key': KEY, 'content-type': 'application/json' }, JSON.stringify(bodyOf(n)));
+    const status = await client.request('POST', sendPath, { 'x-api-key': KEY, 'content-type': 'application/json' }, JSON.stringify(bodyOf(n)));
     latencies.push(performance.now() - t);
     statuses[status] = (statuses[status] ?? 0) + 1;
   }
 }));
 const ms = performance.now() - started;
+for (const client of clients) client.close();
 const cpu = process.cpuUsage();
 const bodyBytes = Buffer.byteLength(JSON.stringify(bodyOf(1)));
 // When the timed sends began, on the wall clock (the parent converts it to its own clock).
@@ -107,6 +103,7 @@ export async function restPhase(
       RATE: rate ? String(rate) : '',
       CLIENTS: String(REST_CLIENTS),
       CHAT: `${CONTACT}@c.us`,
+      RAW_CLIENT: new URL('./raw-http-client.mjs', import.meta.url).href,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -89,6 +89,35 @@ describe('Baileys messaging against the simulator', () => {
     expect(acks.map((e) => (e.event === 'message.ack' ? e.data.status : ''))).toContain('read');
   }, 30_000);
 
+  // Baileys issues the contact a trusted-contact token after a send, once per period, and records when. Stock
+  // Baileys filed that record under the send's key-store transaction after it had committed, so it was never stored
+  // and most sends issued another token (an extra iq each); tests/unit/host/baileys-transaction-patch.test.ts.
+  it('issues a contact its trusted-contact token once, not with every send', async () => {
+    const stats = async () =>
+      (await sim.admin.get<{ stats: { privacyTokensIssued: number } }>('/health')).body.stats;
+    const first = await gw.request('POST', `/api/sessions/${sessionId}/messages/send-text`, {
+      body: { chatId: `${CONTACT}@c.us`, text: 'token 0' },
+    });
+    expect(first.status).toBe(201);
+    // The issuance follows the first send without holding it up; the contact got one at the latest by now.
+    await waitFor(async () => ((await stats()).privacyTokensIssued > 0 ? true : null), 15_000);
+    const before = (await stats()).privacyTokensIssued;
+    const sent = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        gw.request('POST', `/api/sessions/${sessionId}/messages/send-text`, {
+          body: { chatId: `${CONTACT}@c.us`, text: `token ${i + 1}` },
+        }),
+      ),
+    );
+    expect(sent.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const ids = new Set(sent.map((res) => res.body.waMessageId as string));
+    await waitFor(async () => {
+      const inbox = (await sim.admin.get<ContactMessage[]>(`/contacts/${CONTACT}/messages`)).body;
+      return inbox.filter((m) => ids.has(m.id)).length === ids.size ? true : null;
+    }, 15_000);
+    expect((await stats()).privacyTokensIssued).toBe(before);
+  }, 45_000);
+
   // Inbound decrypts overlap sends to the same contact, and both ends may start a Signal session at once. The
   // contact used to refuse most texts once that happened (a send's session update overwritten by an inbound
   // decrypt's; a session damaged by a decrypt attempt on the wrong one): tests/unit/host/libsignal-patch.test.ts

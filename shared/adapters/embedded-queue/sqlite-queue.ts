@@ -5,7 +5,6 @@
  * IMMEDIATE transaction, which takes the write lock first, so two consumers never take the same message.
  * Driver errors (a lock held past busy_timeout, a closed file) surface as a retryable UnavailableError.
  */
-import { randomUUID } from 'node:crypto';
 import {
   checkLocalQueueAttributes,
   checkLocalReceive,
@@ -16,6 +15,7 @@ import {
 } from '#shared/adapters/queue-support.js';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
 import { runSql, writeSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import { ValidationError } from '#shared/errors/app-error.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { OutgoingMessage, Queue, ReceivedMessage, ReceiveOptions } from '#shared/ports/queue.port.js';
@@ -137,7 +137,7 @@ export class SqliteQueue implements Queue {
         const first = this.sql.findDedup.get(this.name, dedupId, now);
         if (first) return first.message_id;
       }
-      const id = randomUUID();
+      const id = newRecordId();
       this.sql.insert.run({
         id,
         queue: this.name,
@@ -243,7 +243,7 @@ export class SqliteQueue implements Queue {
           movedToDeadLetter = true;
           continue;
         }
-        const receiptHandle = randomUUID();
+        const receiptHandle = newRecordId();
         this.sql.markReceived.run(receiptHandle, now + visibilityMs, row.seq);
         taken.add(row.seq);
         messages.push({

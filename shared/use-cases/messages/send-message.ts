@@ -6,11 +6,11 @@
  * goes on; `message.sent`/`message.ack` report it). With an idempotency key, a retry answers the first request's
  * message instead of sending another (send-idempotency.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type { Caller } from '#shared/domain/caller.js';
 import { checkContent, storedContent } from '#shared/domain/content-kinds.js';
 import type { Message } from '#shared/domain/message.js';
 import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 import type { SendDraft } from '#shared/domain/send-requests.js';
 import type { Session } from '#shared/domain/session.js';
 import { generateWaMessageId, personalChatId } from '#shared/domain/wa-ids.js';
@@ -74,7 +74,7 @@ export async function sendOrReplay(
   waitMs: number,
 ): Promise<SentMessage> {
   const session = await loadSession(deps.data.sessions, caller, sessionId);
-  const id = randomUUID();
+  const id = newRecordId();
   // The key is claimed before the session's state and the content are checked: a retry answers what its first
   // request sent even when the session is no longer ready, or the message it edited is past the edit window.
   const claim =

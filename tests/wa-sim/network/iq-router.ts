@@ -67,7 +67,7 @@ export async function routeIq(
       case 'w:sync:app:state':
         return appStateResult(iq);
       case 'privacy':
-        return privacyResult(iq);
+        return privacyResult(sim, iq);
       case 'blocklist':
         return blocklistResult(iq, device.account.blocklist);
       case 'w:mex':
@@ -116,7 +116,8 @@ function appStateResult(iq: BinaryNode): BinaryNode {
   return iqResult(iq, [makeNode('sync', {}, collections)]);
 }
 
-function privacyResult(iq: BinaryNode): BinaryNode {
+function privacyResult(sim: Simulator, iq: BinaryNode): BinaryNode {
+  if (iq.attrs.type === 'set' && child(iq, 'tokens')) sim.stats.privacyTokensIssued++;
   if (iq.attrs.type !== 'get' || !child(iq, 'privacy')) return iqResult(iq);
   const categories = Object.entries(PRIVACY_DEFAULTS).map(([name, value]) =>
     makeNode('category', { name, value }),

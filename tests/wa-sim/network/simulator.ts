@@ -39,6 +39,8 @@ export interface SimStats {
   messagesFromClients: number;
   decryptedByContacts: number;
   decryptFailures: number;
+  /** Trusted-contact tokens the clients issued (privacy `set` iqs with `<tokens>`): once per contact and period. */
+  privacyTokensIssued: number;
 }
 
 /** The whole simulated network behind one server. */
@@ -58,7 +60,12 @@ export class Simulator {
   readonly calls = new CallRegistry();
   /** The media host's blobs and upload tokens. */
   readonly media: MediaStore;
-  readonly stats: SimStats = { messagesFromClients: 0, decryptedByContacts: 0, decryptFailures: 0 };
+  readonly stats: SimStats = {
+    messagesFromClients: 0,
+    decryptedByContacts: 0,
+    decryptFailures: 0,
+    privacyTokensIssued: 0,
+  };
   policy: ConnectionPolicy = { mode: 'accept', delayMs: 0 };
   /** Base URL of the HTTP side (admin API, picture files), set once the server listens. */
   httpBase = '';
