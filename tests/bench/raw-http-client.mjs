@@ -1,8 +1,8 @@
 // The load generator's HTTP client: one kept-alive socket per client, one request at a time, the request written as
 // one buffer and the answer read only as far as its status and its end (Content-Length or chunked). It exists because
 // the load client shares the machine's two cores with the gateway it measures: node:http spent 0.36 ms of CPU per
-// request (fetch about twice that), CPU the gateway then lacks; this spends a fraction of it. Anything it cannot read
-// (another framing, a closed socket) fails the request loudly rather than guessing.
+// request in the send benchmark (fetch three times that), CPU the gateway then lacks; this spends a fraction of it.
+// Anything it cannot read (another framing, a closed socket) fails the request loudly rather than guessing.
 import net from 'node:net';
 
 const CRLF2 = Buffer.from('\r\n\r\n');
@@ -27,6 +27,7 @@ function parseAnswer(buf) {
     const lineEnd = buf.indexOf('\r\n', at, 'latin1');
     if (lineEnd < 0) return null;
     const size = Number.parseInt(buf.toString('latin1', at, lineEnd), 16);
+    if (!Number.isInteger(size) || size < 0) throw new Error('a chunk without a size');
     const next = lineEnd + 2 + size + 2;
     if (buf.length < next) return null;
     if (size === 0) return { status, end: next };

@@ -23,9 +23,10 @@ export class BaileysInbound {
   private readonly handedOver = new WeakSet<proto.IWebMessageInfo>();
   /**
    * Hands a message to the runner outside Baileys' keys transaction. The hook runs inside the transaction's async
-   * context; work started from there (the relay, an autoreply that sends and encrypts) would join a transaction
-   * that has committed by then, and its Signal writes would be lost. Bound here, at engine creation, it runs in
-   * the engine's own context instead.
+   * context; work started from there (the relay, an autoreply that sends and encrypts) would join that
+   * transaction: a send's encryption would skip the sends' mutex, and its writes would go partly into the inbound
+   * commit and partly, once that transaction ended, straight to the store (Waygate's Baileys patch; unpatched they
+   * were lost). Bound here, at engine creation, it runs in the engine's own context instead.
    */
   private readonly handOver: (message: InboundMessage | InboundChange) => Promise<void>;
 
