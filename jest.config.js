@@ -31,8 +31,11 @@ export default {
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
     { ...common, ...gateways, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
     // One DynamoDB Local and one SQS emulator for the project (global setup); each test gateway gets its own tables,
-    // queues and serverless offline child. The setup file switches startTestGateway to the aws mode for this project
-    // only. Tests of what only the embedded gateway has are skipped here with their reason (embeddedOnly).
+    // queues and serverless offline child. Booting that child is most of a gateway's start, so the global setup also
+    // runs a prewarm pool (tests/helpers/functions-pool.mjs): a gateway on the default functions takes a deployment
+    // whose child is up already while the next one boots in the background (WAYGATE_TEST_PREWARM=0: none). The
+    // setup file switches startTestGateway to the aws mode for this project only. Tests of what only the embedded
+    // gateway has are skipped here with their reason (embeddedOnly).
     {
       ...common,
       displayName: 'api-aws',

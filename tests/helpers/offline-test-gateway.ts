@@ -1,10 +1,14 @@
 /**
  * The aws mode for the API suite (jest project `api-aws`), behind the same TestGateway interface as the embedded
  * server. Per gateway: fresh tables, queues and media bucket under a new prefix on the emulators the project's global
- * setup
- * started (offline-global-setup.mjs); the host in this process (DEPLOYMENT_MODE=aws, the test engine, so tests drive
- * `gw.network` and see `gw.gateway.events` as they do embedded); and serverless offline serving serverless.yml's
+ * setup started (offline-global-setup.mjs); the host in this process (DEPLOYMENT_MODE=aws, the test engine, so tests
+ * drive `gw.network` and see `gw.gateway.events` as they do embedded); and serverless offline serving serverless.yml's
  * functions as a child (scripts/offline-stack.mjs with `host: false`), which is what `gw.url` answers.
+ *
+ * A gateway whose overrides leave the functions at their defaults takes its stores and functions prewarmed from the
+ * project's pool (functions-pool.mjs via functions-pool-client.ts), so only its host starts here; any other gateway,
+ * or any when the pool has none to give, makes its stores and starts its functions itself (offline-functions.mjs,
+ * which the pool uses too). Either way the functions are stopped when the gateway closes.
  *
  * A restart is a new host on the same stores, as a redeployed container would be; the functions restart only when
  * the new overrides change what they read, as a Lambda is redeployed only when its configuration changes.
@@ -13,7 +17,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -21,17 +24,12 @@ import { pino } from 'pino';
 import { type RunningGateway, startGateway } from '#embedded/gateway.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { createTables } from '#shared/adapters/dynamodb/dynamodb-tables.js';
-import { createSqsQueues, type SqsQueueUrls } from '#shared/adapters/sqs/sqs-queues.js';
+import { createSqsQueues } from '#shared/adapters/sqs/sqs-queues.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
+import { type PooledDeployment, releasePooled, takePooled } from './functions-pool-client.js';
+import { freePort, functionsEnv, generateAdminKey, startFunctions } from './offline-functions.mjs';
 import { apiClient, TEST_DEFAULTS, type TestGateway } from './test-gateway.js';
-
-/** The part of scripts/offline-stack.mjs used here (plain JS without declarations). */
-interface OfflineStackScript {
-  freePort(): Promise<number>;
-  generateAdminKey(): string;
-  startOffline(options: Record<string, unknown>): Promise<{ url: string; stop(): Promise<void> }>;
-}
 
 /** Variables only the host reads; a change of these restarts the host alone. */
 const HOST_ONLY = new Set(['BOOTSTRAP_ADMIN_KEY']);
@@ -39,25 +37,14 @@ const REGION = 'us-east-1';
 const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const verbose = process.env.WAYGATE_TEST_OFFLINE_VERBOSE === '1';
 
-let script: Promise<OfflineStackScript> | null = null;
-const offlineStack = () =>
-  (script ??= import(
-    fileURLToPath(new URL('../../scripts/offline-stack.mjs', import.meta.url))
-  ) as Promise<OfflineStackScript>);
+/** A deployment's own tables, queues, bucket and RPC secret: made here, or by the pool ahead of time. */
+type Stores = Omit<PooledDeployment, 'id' | 'url'>;
 
 /** What one gateway keeps across restarts: its stores, the host's data dir, the network and the secrets. */
-interface Deployment {
-  dynamodbEndpoint: string;
-  sqsEndpoint: string;
-  s3Endpoint: string;
-  mediaBucket: string;
-  tablePrefix: string;
-  queuePrefix: string;
-  queues: SqsQueueUrls;
+interface Deployment extends Endpoints, Stores {
   dataDir: string;
   network: TestNetwork;
   adminKey: string;
-  hostRpcToken: string;
 }
 
 interface Functions {
@@ -69,7 +56,11 @@ interface Functions {
 
 let counter = 0;
 
-type Endpoints = { dynamodbEndpoint: string; sqsEndpoint: string; s3Endpoint: string };
+interface Endpoints {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  s3Endpoint: string;
+}
 
 function emulatorEndpoints(): Endpoints {
   const dynamodbEndpoint = process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT;
@@ -85,13 +76,11 @@ function emulatorEndpoints(): Endpoints {
 }
 
 /** Both tables, the four queues and the media bucket of a new prefix, as the deployment's emulators make them. */
-async function createStores(
-  endpoints: Endpoints,
-  tablePrefix: string,
-  queuePrefix: string,
-  mediaBucket: string,
-  overrides: Record<string, string>,
-): Promise<SqsQueueUrls> {
+async function createStores(endpoints: Endpoints, overrides: Record<string, string>): Promise<Stores> {
+  counter += 1;
+  const tablePrefix = `api-${process.pid}-${counter}-${randomBytes(3).toString('hex')}-`;
+  const queuePrefix = tablePrefix.slice(0, -1);
+  const mediaBucket = `${queuePrefix}-media`;
   const dynamo = new DynamoDBClient({
     endpoint: endpoints.dynamodbEndpoint,
     region: REGION,
@@ -114,7 +103,7 @@ async function createStores(
       createTables(dynamo, tablePrefix),
       s3.send(new CreateBucketCommand({ Bucket: mediaBucket })),
     ]);
-    return queues;
+    return { tablePrefix, queuePrefix, mediaBucket, queues, hostRpcToken: randomBytes(32).toString('hex') };
   } finally {
     dynamo.destroy();
     sqs.destroy();
@@ -128,40 +117,18 @@ const functionsOverrides = (overrides: Record<string, string>) =>
 const sameOverrides = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 
-async function startFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
-  const offline = await offlineStack();
+/** Starts the functions of `d` here (not from the pool) with the functions' part of `overrides`. */
+async function startOwnFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
   const own = functionsOverrides(overrides);
-  const env: Record<string, string> = {
-    ...TEST_DEFAULTS,
-    HOST_RPC_TOKEN: d.hostRpcToken,
-    S3_BUCKET: d.mediaBucket,
-    ...own,
-  };
-  if (verbose) env.LOG_LEVEL = 'info';
-  const stack = await offline.startOffline({
-    host: false,
-    port: await offline.freePort(),
-    dynamodbEndpoint: d.dynamodbEndpoint,
-    sqsEndpoint: d.sqsEndpoint,
-    s3Endpoint: d.s3Endpoint,
-    tablePrefix: d.tablePrefix,
-    queuePrefix: d.queuePrefix,
-    bootstrapAdminKey: d.adminKey,
-    // The project's global setup packaged the functions once (offline-global-setup.mjs).
-    prebuilt: process.env.WAYGATE_TEST_FUNCTIONS_PREBUILT === '1',
-    env,
-    onOutput: verbose
-      ? (name: string, line: string) => process.stderr.write(`[${name}] ${line}\n`)
-      : undefined,
-  });
-  return { url: stack.url, overrides: own, stop: () => stack.stop() };
+  const functions = await startFunctions(d, own);
+  return { url: functions.url, overrides: own, stop: () => functions.stop() };
 }
 
 async function startHost(
   d: Deployment,
   overrides: Record<string, string>,
 ): Promise<{ gateway: RunningGateway; env: Record<string, string> }> {
-  const hostPort = await (await offlineStack()).freePort();
+  const hostPort = await freePort();
   const env: Record<string, string> = {
     ...TEST_DEFAULTS,
     DEPLOYMENT_MODE: 'aws',
@@ -196,7 +163,7 @@ async function launch(
 ): Promise<TestGateway> {
   const [host, functions] = await Promise.allSettled([
     startHost(d, overrides),
-    running ? Promise.resolve(running) : startFunctions(d, overrides),
+    running ? Promise.resolve(running) : startOwnFunctions(d, overrides),
   ]);
   if (host.status === 'rejected' || functions.status === 'rejected') {
     if (host.status === 'fulfilled') await host.value.gateway.close();
@@ -229,23 +196,27 @@ async function launch(
 
 export async function startOfflineTestGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
   const endpoints = emulatorEndpoints();
-  counter += 1;
-  const tablePrefix = `api-${process.pid}-${counter}-${randomBytes(3).toString('hex')}-`;
-  const queuePrefix = tablePrefix.slice(0, -1);
-  const mediaBucket = `${queuePrefix}-media`;
+  // Only gateways on the default functions are prewarmed (the most of them); the others start theirs in launch.
+  const pooled =
+    Object.keys(functionsOverrides(overrides)).length === 0 ? await takePooled(functionsEnv()) : null;
+  let functions: Functions | null = null;
+  let stores: Stores;
+  if (pooled) {
+    const { id, url, ...rest } = pooled;
+    stores = rest;
+    functions = { url, overrides: {}, stop: () => releasePooled(id) };
+  } else {
+    stores = await createStores(endpoints, overrides);
+  }
   const deployment: Deployment = {
     ...endpoints,
-    tablePrefix,
-    queuePrefix,
-    mediaBucket,
-    queues: await createStores(endpoints, tablePrefix, queuePrefix, mediaBucket, overrides),
+    ...stores,
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-api-aws-')),
     network: new TestNetwork(),
-    adminKey: overrides.BOOTSTRAP_ADMIN_KEY ?? (await offlineStack()).generateAdminKey(),
-    hostRpcToken: randomBytes(32).toString('hex'),
+    adminKey: overrides.BOOTSTRAP_ADMIN_KEY ?? generateAdminKey(),
   };
   try {
-    return await launch(deployment, overrides, null);
+    return await launch(deployment, overrides, functions);
   } catch (error) {
     fs.rmSync(deployment.dataDir, { recursive: true, force: true });
     throw error;

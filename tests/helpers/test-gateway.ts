@@ -14,6 +14,7 @@ import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { assertConforms } from './openapi-conformance.js';
 import { watchGateway } from './stray-gateways.js';
+import { TEST_DEFAULTS } from './test-defaults.mjs';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -44,16 +45,9 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** What every test gateway runs with unless a test overrides it. */
-export const TEST_DEFAULTS: Readonly<Record<string, string>> = {
-  LOG_LEVEL: 'silent',
-  ENGINE: 'test',
-  RATE_LIMIT_MAX: '1000000',
-  ENGINE_TEARDOWN_TIMEOUT_MS: '300',
-  API_KEY_USAGE_FLUSH_MS: '50',
-  // The jest project `api-thread` runs its files with the API in a thread of its own (its setup file sets this).
-  API_THREAD: process.env.WAYGATE_API_THREAD === '1' ? 'true' : 'false',
-};
+// What every test gateway runs with unless a test overrides it; in plain JS, as the api-aws global setup prewarms
+// serverless offline with it too (functions-pool.mjs).
+export { TEST_DEFAULTS } from './test-defaults.mjs';
 
 /**
  * Which server the API suite runs against: the embedded gateway, or the aws mode (jest project `api-aws`, whose

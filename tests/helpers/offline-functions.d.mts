@@ -1,0 +1,30 @@
+/** Declarations of offline-functions.mjs (plain JS, loaded by the api-aws global setup too). */
+import type { SqsQueueUrls } from '#shared/adapters/sqs/sqs-queues.js';
+
+/** Where a deployment's functions find its stores and host. */
+export interface FunctionsDeployment {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  s3Endpoint: string;
+  tablePrefix: string;
+  queuePrefix: string;
+  mediaBucket: string;
+  hostRpcToken: string;
+}
+
+/** A running serverless offline child of one deployment. */
+export interface RunningFunctions {
+  url: string;
+  queues: SqsQueueUrls;
+  /** False once the child has exited. */
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+export declare function freePort(): Promise<number>;
+export declare function generateAdminKey(): string;
+export declare function functionsEnv(own?: Record<string, string>): Record<string, string>;
+export declare function startFunctions(
+  deployment: FunctionsDeployment,
+  own?: Record<string, string>,
+): Promise<RunningFunctions>;
