@@ -19,7 +19,7 @@ WORKDIR /app
 # The versions of package-lock.json. `npm install` rather than `npm ci`, as in .ci/run: the lock file lacks some
 # other platforms' optional packages (biome, swc builds), which `npm ci` refuses; every version present is kept.
 # patches/: Waygate's patches of Baileys (the receipt waits until a message is stored; KeyObject keys) and libsignal
-# (KeyObject keys), applied by postinstall.
+# (KeyObject keys), and of serverless-esbuild (a dev tool, pruned below), applied by postinstall.
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm install --no-audit --no-fund

@@ -123,6 +123,7 @@ async function contactKeeps(
   group: Group | undefined,
 ): Promise<void> {
   out.sim.stats.decryptedByContacts++;
+  out.sim.stats.lastDecryptedAtMs = Date.now();
   const media = mediaRefOf(message);
   const content = await withOpenedMedia(out.sim, out.id, decodeReceived(message), media);
   contact.remember(

@@ -41,6 +41,11 @@ export interface SimStats {
   decryptFailures: number;
   /** Trusted-contact tokens the clients issued (privacy `set` iqs with `<tokens>`): once per contact and period. */
   privacyTokensIssued: number;
+  /**
+   * When a contact last decrypted a message (epoch ms; 0 before the first): a load run's end is read here rather than
+   * when a poll of `/health` first sees the count, which would add the poller's own delay.
+   */
+  lastDecryptedAtMs: number;
 }
 
 /** The whole simulated network behind one server. */
@@ -65,6 +70,7 @@ export class Simulator {
     decryptedByContacts: 0,
     decryptFailures: 0,
     privacyTokensIssued: 0,
+    lastDecryptedAtMs: 0,
   };
   policy: ConnectionPolicy = { mode: 'accept', delayMs: 0 };
   /** Base URL of the HTTP side (admin API, picture files), set once the server listens. */
