@@ -68,20 +68,28 @@ const benches = {
     const medians = Object.fromEntries(
       Object.keys(rounds[0]).map((key) => [key, median(rounds.map((round) => round[key]))]),
     );
+    // Each goal judged on its own: the REST goal as the messaging issue sets it (50 clients back to back: the rate
+    // against the engine's, and the requests' p99), the open-loop check this bench adds, and the engine's own goal
+    // from the bench's first issue (set on a faster machine than the 2-core one the README's figures come from).
+    const metEach = {
+      restToEngine: medians.restToEngine >= 0.6,
+      restP99Ms: medians.restP99Ms < 100,
+      pacedKeptUp: medians.pacedKeptUp >= 0.95,
+      pacedP99Ms: medians.pacedP99Ms < 100,
+      engineDecryptedPerSecond: medians.engineDecryptedPerSecond >= 900,
+    };
     return {
       ...r,
       summary: { rounds, medians },
       goals: {
-        engineDecryptedPerSecond: '>= 900',
         restToEngine: '>= 0.6',
+        restP99Ms: '< 100',
         pacedKeptUp: 'decrypted >= 0.95 of offered',
         pacedP99Ms: '< 100',
+        engineDecryptedPerSecond: '>= 900',
       },
-      met:
-        medians.engineDecryptedPerSecond >= 900 &&
-        medians.restToEngine >= 0.6 &&
-        medians.pacedKeptUp >= 0.95 &&
-        medians.pacedP99Ms < 100,
+      metEach,
+      met: Object.values(metEach).every(Boolean),
     };
   },
   // send-image through the whole path; the issue asks for figures (rate, p99, bytes per message), no goal.
