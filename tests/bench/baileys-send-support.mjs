@@ -29,9 +29,9 @@ export async function simStats(sim) {
  * Polls the simulator until its contacts decrypted `target` messages in all; answers when the last of them was
  * decrypted, on this process's clock (ms), as the simulator recorded it: a REST phase starts polling only once its
  * client process has exited, and the poll's own delay counted as the contact's backlog (2–16 ms in the timed phases,
- * 833 ms once in the cold one). Every 10 ms
- * once fewer than 100 are missing, every 100 ms before: each poll is an HTTP request made by this process (which is
- * the gateway's), so polling at 10 ms throughout a phase's tail charged the gateway's CPU about 0.07 ms per message.
+ * 833 ms once in the cold one). Every 10 ms once fewer than 100 are missing, every 100 ms before: each poll is an
+ * HTTP request made by this process (which is the gateway's), so polling at 10 ms throughout a phase's tail charged
+ * the gateway's CPU about 0.07 ms per message.
  */
 export async function waitDecrypted(sim, target, timeoutMs = 60_000) {
   const deadline = performance.now() + timeoutMs;

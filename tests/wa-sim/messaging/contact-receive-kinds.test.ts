@@ -81,6 +81,17 @@ describe('1:1: what the contact decodes', () => {
     expect(mention.content).toEqual({ kind: 'text', text: 'hi @bob', mentions: [jid(BOB)] });
   });
 
+  it('health counts what contacts decrypted and says when the last was', async () => {
+    type Stats = { stats: { decryptedByContacts: number; lastDecryptedAtMs: number } };
+    const before = (await sim.admin.get<Stats>('/health')).body.stats;
+    const sentAfter = Date.now();
+    await decodedBy(jid(ALICE), { text: 'counted' }, ALICE);
+    const after = (await sim.admin.get<Stats>('/health')).body.stats;
+    expect(after.decryptedByContacts).toBe(before.decryptedByContacts + 1);
+    expect(after.lastDecryptedAtMs).toBeGreaterThanOrEqual(sentAfter);
+    expect(after.lastDecryptedAtMs).toBeLessThanOrEqual(Date.now());
+  });
+
   it('a reply, by the id of the message it quotes', async () => {
     const question = await contactSays(ALICE, PHONE, 'lunch?');
     const reply = await accountSends(jid(ALICE), { text: 'sure' }, { quoted: question });
