@@ -14,11 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { functionsEnv, startFunctions } from './offline-functions.mjs';
-
-/** Whether two environments hold the same variables with the same values. */
-const sameEnv = (a, b) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+import { deploymentNames, functionsEnv, sameEnv, startFunctions } from './offline-functions.mjs';
 
 /**
  * Starts the pool and its first prewarm on the emulators at `endpoints` (`dynamodbEndpoint`, `sqsEndpoint`,
@@ -38,14 +34,7 @@ export async function startFunctionsPool(endpoints) {
   function prepare() {
     counter += 1;
     const id = `${counter}-${randomBytes(3).toString('hex')}`;
-    const tablePrefix = `api-${process.pid}-pool-${id}-`;
-    const queuePrefix = tablePrefix.slice(0, -1);
-    const stores = {
-      tablePrefix,
-      queuePrefix,
-      mediaBucket: `${queuePrefix}-media`,
-      hostRpcToken: randomBytes(32).toString('hex'),
-    };
+    const stores = deploymentNames(`pool-${id}`);
     // What the test gateway gets (PooledDeployment of functions-pool-client.ts); it knows the endpoints itself.
     const started = startFunctions({ ...endpoints, ...stores }).then((functions) => {
       held.set(id, functions);

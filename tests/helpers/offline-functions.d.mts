@@ -21,6 +21,16 @@ export interface RunningFunctions {
   stop(): Promise<void>;
 }
 
+/** A new deployment's table and queue prefixes, media bucket and host RPC token. */
+export interface DeploymentNames {
+  tablePrefix: string;
+  queuePrefix: string;
+  mediaBucket: string;
+  hostRpcToken: string;
+}
+
+export declare function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean;
+export declare function deploymentNames(tag: string): DeploymentNames;
 export declare function freePort(): Promise<number>;
 export declare function generateAdminKey(): string;
 export declare function functionsEnv(own?: Record<string, string>): Record<string, string>;

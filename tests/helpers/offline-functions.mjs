@@ -5,12 +5,32 @@
  * (functions-pool.mjs) start them here, so a prewarmed deployment runs exactly what an on-demand one would. Plain
  * JS, as the global setup loads no TypeScript; declarations in offline-functions.d.mts.
  */
+import { randomBytes } from 'node:crypto';
 import { freePort, startOffline } from '../../scripts/offline-stack.mjs';
 import { TEST_DEFAULTS } from './test-defaults.mjs';
 
 export { freePort, generateAdminKey } from '../../scripts/offline-stack.mjs';
 
 const verbose = () => process.env.WAYGATE_TEST_OFFLINE_VERBOSE === '1';
+
+/** Whether two environments hold the same variables with the same values. */
+export const sameEnv = (a, b) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+/**
+ * The names and secret of a new deployment's own stores, unique per `tag` in this process: its table and queue
+ * prefixes, its media bucket and its host RPC token. The pool and the on-demand path name theirs the same way.
+ */
+export function deploymentNames(tag) {
+  const tablePrefix = `api-${process.pid}-${tag}-`;
+  const queuePrefix = tablePrefix.slice(0, -1);
+  return {
+    tablePrefix,
+    queuePrefix,
+    mediaBucket: `${queuePrefix}-media`,
+    hostRpcToken: randomBytes(32).toString('hex'),
+  };
+}
 
 /**
  * What the functions run with besides their deployment's own HOST_RPC_TOKEN and S3_BUCKET: the test defaults and

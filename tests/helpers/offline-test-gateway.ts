@@ -28,7 +28,14 @@ import { createSqsQueues } from '#shared/adapters/sqs/sqs-queues.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { type PooledDeployment, releasePooled, takePooled } from './functions-pool-client.js';
-import { freePort, functionsEnv, generateAdminKey, startFunctions } from './offline-functions.mjs';
+import {
+  deploymentNames,
+  freePort,
+  functionsEnv,
+  generateAdminKey,
+  sameEnv,
+  startFunctions,
+} from './offline-functions.mjs';
 import { apiClient, TEST_DEFAULTS, type TestGateway } from './test-gateway.js';
 
 /** Variables only the host reads; a change of these restarts the host alone. */
@@ -78,9 +85,8 @@ function emulatorEndpoints(): Endpoints {
 /** Both tables, the four queues and the media bucket of a new prefix, as the deployment's emulators make them. */
 async function createStores(endpoints: Endpoints, overrides: Record<string, string>): Promise<Stores> {
   counter += 1;
-  const tablePrefix = `api-${process.pid}-${counter}-${randomBytes(3).toString('hex')}-`;
-  const queuePrefix = tablePrefix.slice(0, -1);
-  const mediaBucket = `${queuePrefix}-media`;
+  const names = deploymentNames(`${counter}-${randomBytes(3).toString('hex')}`);
+  const { tablePrefix, queuePrefix, mediaBucket } = names;
   const dynamo = new DynamoDBClient({
     endpoint: endpoints.dynamodbEndpoint,
     region: REGION,
@@ -103,7 +109,7 @@ async function createStores(endpoints: Endpoints, overrides: Record<string, stri
       createTables(dynamo, tablePrefix),
       s3.send(new CreateBucketCommand({ Bucket: mediaBucket })),
     ]);
-    return { tablePrefix, queuePrefix, mediaBucket, queues, hostRpcToken: randomBytes(32).toString('hex') };
+    return { ...names, queues };
   } finally {
     dynamo.destroy();
     sqs.destroy();
@@ -113,9 +119,6 @@ async function createStores(endpoints: Endpoints, overrides: Record<string, stri
 
 const functionsOverrides = (overrides: Record<string, string>) =>
   Object.fromEntries(Object.entries(overrides).filter(([name]) => !HOST_ONLY.has(name)));
-
-const sameOverrides = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 
 /** Starts the functions of `d` here (not from the pool) with the functions' part of `overrides`. */
 async function startOwnFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
@@ -183,7 +186,7 @@ async function launch(
     async restart(more = {}) {
       const next = { ...overrides, ...more };
       await gateway.close();
-      if (sameOverrides(current.overrides, functionsOverrides(next))) return launch(d, next, current);
+      if (sameEnv(current.overrides, functionsOverrides(next))) return launch(d, next, current);
       await current.stop();
       return launch(d, next, null);
     },
