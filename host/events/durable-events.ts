@@ -5,9 +5,8 @@
  * unwritten together with its row, or in the outbox for the next sweep.
  */
 import type { GatewayEvent } from '#shared/domain/events.js';
-import { newRecordId } from '#shared/domain/record-id.js';
 import type { Clock } from '#shared/ports/clock.port.js';
-import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import { type EventOutbox, type OutboxEntry, outboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { EventPublisher } from '#shared/ports/event-publisher.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { EventBus } from './event-bus.js';
@@ -33,7 +32,7 @@ export class DurableEvents implements EventRecorder {
   constructor(private readonly deps: DurableEventsDeps) {}
 
   entry(event: GatewayEvent): OutboxEntry {
-    return { id: newRecordId(), event, createdAt: this.deps.clock.now().toISOString() };
+    return outboxEntry(event, this.deps.clock.now());
   }
 
   async stored(entry: OutboxEntry): Promise<void> {

@@ -25,7 +25,7 @@ import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import type { CommandOf } from '#shared/domain/commands.js';
 import { contentOfStored } from '#shared/domain/content-kinds.js';
-import { LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
+import { messageEventData, messageFailedEvent } from '#shared/domain/events.js';
 import { isStatusAdvance, type Message } from '#shared/domain/message.js';
 import type { MessageChange } from '#shared/domain/message-changes.js';
 import { type ChangeContent, isChangeContent, isMediaContent } from '#shared/domain/outgoing-content.js';
@@ -219,21 +219,7 @@ async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
   const waMessageId = message.waMessageId ?? '';
   if (outcome.kind === 'failed') {
     const { entry } = await deps.sink.advanceWithEvent(sessionId, waMessageId, 'failed', undefined, (c) =>
-      c.outcome !== 'updated'
-        ? null
-        : {
-            event: 'message.failed',
-            sessionId,
-            occurredAt: new Date().toISOString(),
-            data: {
-              id: message.id,
-              messageId: waMessageId,
-              chatId: message.chatId,
-              status: 'failed',
-              ack: LEGACY_ACK.failed,
-              error: outcome.error,
-            },
-          },
+      c.outcome !== 'updated' ? null : messageFailedEvent(message, outcome.error, new Date()),
     );
     if (entry) await deps.settled?.failed(message, outcome.error, outcome.cause);
     deps.outcomes.notify(sessionId, message.id);

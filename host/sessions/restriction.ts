@@ -29,9 +29,10 @@ export async function applyRestriction(
   notice: RestrictionNotice,
 ): Promise<Session | null> {
   const { session, writer, audit } = context;
+  const event = { event: 'session.restriction', data: { sessionId: session.id, ...notice } } as const;
   const row = notice.active
-    ? await writer.apply('action_required', { lastError: restrictionReason(notice) })
-    : await writer.apply('action_resolved', { lastError: null });
+    ? await writer.apply('action_required', { lastError: restrictionReason(notice) }, [event])
+    : await writer.apply('action_resolved', { lastError: null }, [event]);
   void audit.record(SYSTEM_CALLER, {
     action: notice.active ? 'session_restricted' : 'session_restriction_lifted',
     severity: notice.active ? 'warn' : 'info',
@@ -39,6 +40,5 @@ export async function applyRestriction(
     sessionName: session.name,
     metadata: { kind: notice.kind, code: notice.code, expiresAt: notice.expiresAt },
   });
-  await writer.publish('session.restriction', { sessionId: session.id, ...notice });
   return row;
 }

@@ -25,7 +25,7 @@ import { stopWithin, unlinkDevice } from './engine-teardown.js';
 import { answerIncomingCall } from './incoming-calls.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
-import { SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
+import { type SessionEvent, SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
 
 export interface RunnerDeps extends StatusWriterDeps {
   engines: EngineFactory;
@@ -242,22 +242,33 @@ export class SessionRunner {
 
   private async onQr(qr: string): Promise<void> {
     this.currentQr = qr;
+    const image = await renderQrDataUrl(qr);
     // The server answered: a connection failure noted before (lastError) is over.
-    await this.writer.apply('qr_generated', { lastError: null });
-    await this.writer.publish('session.qr', { sessionId: this.session.id, qr: await renderQrDataUrl(qr) });
+    await this.writer.apply('qr_generated', { lastError: null }, [
+      { event: 'session.qr', data: { sessionId: this.session.id, qr: image } },
+    ]);
   }
 
   private async onReady(identity: LinkedIdentity): Promise<void> {
     this.streak.reset();
     this.currentQr = null;
     const now = this.deps.clock.now().toISOString();
-    await this.writer.apply('auth_succeeded', {
+    const authenticated = {
+      sessionId: this.session.id,
       phone: identity.phone,
       pushName: identity.pushName,
-      connectedAt: now,
-      lastActiveAt: now,
-      lastError: null,
-    });
+    };
+    await this.writer.apply(
+      'auth_succeeded',
+      {
+        phone: identity.phone,
+        pushName: identity.pushName,
+        connectedAt: now,
+        lastActiveAt: now,
+        lastError: null,
+      },
+      [{ event: 'session.authenticated', data: authenticated }],
+    );
     this.connected = true;
     // A restriction announced while connecting applies as soon as the session is ready.
     if (this.restriction) await applyRestriction(this.restrictionContext, this.restriction);
@@ -265,11 +276,6 @@ export class SessionRunner {
       action: 'session_connected',
       sessionId: this.session.id,
       sessionName: this.session.name,
-    });
-    await this.writer.publish('session.authenticated', {
-      sessionId: this.session.id,
-      phone: identity.phone,
-      pushName: identity.pushName,
     });
   }
 
@@ -286,30 +292,34 @@ export class SessionRunner {
 
   private async handleDisconnect(info: DisconnectInfo, wasUp: boolean): Promise<void> {
     const { id } = this.session;
+    const disconnected: SessionEvent = {
+      event: 'session.disconnected',
+      data: { sessionId: id, reason: info.reason },
+    };
     if (info.loggedOut) {
       this.retire();
       await this.deps.engines.wipeCredentials(id);
-      await this.writer.apply('connection_lost', { phone: null, lastError: info.reason });
       reportDisconnect(this.deps, this.session, { reason: info.reason, nextDelayMs: null, audit: true });
-      await this.writer.publish('session.disconnected', { sessionId: id, reason: info.reason });
+      await this.writer.apply('connection_lost', { phone: null, lastError: info.reason }, [disconnected]);
       return;
     }
     const { decision, attempt, lastError, audited } = this.streak.lost(info.reason, wasUp);
     const nextDelayMs = decision.action === 'retry' ? decision.delayMs : null;
     reportDisconnect(this.deps, this.session, { reason: info.reason, attempt, nextDelayMs, audit: audited });
-    await this.writer.apply('connection_lost', { lastError });
-    await this.writer.publish('session.disconnected', { sessionId: id, reason: info.reason });
+    const loop: SessionEvent[] =
+      decision.action === 'retry' && decision.reportLoop
+        ? [
+            {
+              event: 'session.reconnect_loop',
+              data: { sessionId: id, attempts: decision.attempt, nextDelayMs: decision.delayMs },
+            },
+          ]
+        : [];
+    await this.writer.apply('connection_lost', { lastError }, [disconnected, ...loop]);
     if (decision.action === 'give_up') {
       this.retire();
       await this.writer.apply('reconnect_exhausted', { lastError });
       return;
-    }
-    if (decision.reportLoop) {
-      await this.writer.publish('session.reconnect_loop', {
-        sessionId: id,
-        attempts: decision.attempt,
-        nextDelayMs: decision.delayMs,
-      });
     }
     const generation = this.generation;
     this.reconnectTimer = setTimeout(() => {

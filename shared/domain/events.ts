@@ -147,6 +147,23 @@ const CallData = z.object({
   timestamp: z.number().int(),
 });
 
+/** The `message.failed` event of an outgoing message that will not be sent. */
+export function messageFailedEvent(message: Message, error: string, occurredAt: Date): GatewayEvent {
+  return {
+    event: 'message.failed',
+    sessionId: message.sessionId,
+    occurredAt: occurredAt.toISOString(),
+    data: {
+      id: message.id,
+      messageId: message.waMessageId ?? '',
+      chatId: message.chatId,
+      status: 'failed',
+      ack: LEGACY_ACK.failed,
+      error,
+    },
+  };
+}
+
 /** The `data` schema of every event the gateway emits today. */
 export const EVENT_DATA = {
   'message.received': MessageEventData,

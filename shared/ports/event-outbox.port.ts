@@ -1,5 +1,6 @@
 import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
+import { newRecordId } from '#shared/domain/record-id.js';
 
 /** One stored event waiting to be handed to delivery (webhooks, autoreply). */
 export interface OutboxEntry {
@@ -7,6 +8,11 @@ export interface OutboxEntry {
   event: GatewayEvent;
   /** ISO instant the entry was stored. */
   createdAt: string;
+}
+
+/** A new entry for `event`, stored at `now` (a fresh, time-ordered id). */
+export function outboxEntry(event: GatewayEvent, now: Date): OutboxEntry {
+  return { id: newRecordId(), event, createdAt: now.toISOString() };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Page } from '#shared/domain/common.js';
 import { type Session, Session as SessionSchema, type SessionStatus } from '#shared/domain/session.js';
+import type { OutboxEntry } from './event-outbox.port.js';
 
 export type SessionPatch = Partial<Omit<Session, 'id' | 'createdAt'>>;
 
@@ -28,6 +29,15 @@ export interface SessionUpdateOptions {
    * function writes for a session no host runs, so it can never overwrite a live owner's state.
    */
   expectUnownedAt?: Date;
+}
+
+/** An update's conditions, and what it writes beside the row. */
+export interface SessionWriteOptions extends SessionUpdateOptions {
+  /**
+   * Outbox entries (the session's events) written in the same transaction as the row, and only when the row is:
+   * a crash leaves the row and its events both written or both unwritten (DynamoDB: one TransactWriteItems).
+   */
+  outbox?: readonly OutboxEntry[];
 }
 
 /** A node's claim on a session in multi-node mode (DESIGN §3). */
@@ -59,9 +69,10 @@ export interface SessionStore {
   countByStatus(filter: SessionFilter): Promise<Partial<Record<SessionStatus, number>>>;
   /**
    * Updates a row; with `expectStatus` the write happens only if the current status is one of them (compare and
-   * set), so two concurrent starts cannot both win.
+   * set), so two concurrent starts cannot both win. `outbox` entries are stored with the row (see
+   * SessionWriteOptions); a taken entry id raises ConflictError and writes nothing.
    */
-  update(id: string, patch: SessionPatch, options?: SessionUpdateOptions): Promise<SessionUpdateResult>;
+  update(id: string, patch: SessionPatch, options?: SessionWriteOptions): Promise<SessionUpdateResult>;
   /**
    * Takes the session's lease for `claim.nodeId` when no other node holds a live one (nodeId null, lease expired at
    * `claim.now`, or already this node's): sets nodeId, nodeUrl, claimedAt = now and leaseExpiresAt = now + ttl in

@@ -47,12 +47,13 @@ export function eventOutboxContract(name: string, open: () => Promise<OpenedEven
   describe(`EventOutbox contract: ${name}`, () => {
     let outbox: EventOutbox;
     let messages: MessageStore;
+    let sessions: SessionStore;
     let close: () => Promise<void>;
     let sessionId: string;
 
     beforeEach(async () => {
       const opened = await open();
-      ({ outbox, messages, close } = opened);
+      ({ outbox, messages, sessions, close } = opened);
       const session = aSession();
       await opened.sessions.create(session);
       sessionId = session.id;
@@ -118,6 +119,43 @@ export function eventOutboxContract(name: string, open: () => Promise<OpenedEven
       expect(change).toEqual({ outcome: 'not_found' });
       expect(called).toBe(false);
       expect(await outbox.count()).toBe(0);
+    });
+
+    it('stores the entries of a session write with its row, and none when a condition fails', async () => {
+      const entries = [1, 2].map((n) => entryOf(statusEvent(sessionId, at(n)), at(n)));
+      const written = await sessions.update(
+        sessionId,
+        { status: 'ready', updatedAt: at(2) },
+        { expectStatus: ['created'], outbox: entries },
+      );
+      expect(written.outcome).toBe('updated');
+      expect(await claimAll(outbox)).toEqual(entries);
+
+      const refused = await sessions.update(
+        sessionId,
+        { status: 'failed' },
+        { expectStatus: ['created'], outbox: [entryOf(statusEvent(sessionId, at(3)), at(3))] },
+      );
+      expect(refused.outcome).toBe('conflict');
+      expect(await outbox.count()).toBe(2);
+      const missing = await sessions.update(
+        'no-such-session',
+        { status: 'failed' },
+        { outbox: [entryOf(statusEvent(sessionId, at(4)), at(4))] },
+      );
+      expect(missing.outcome).toBe('not_found');
+      expect(await outbox.count()).toBe(2);
+    });
+
+    it('writes neither the session row nor its entries when an entry id is taken', async () => {
+      const taken = entryOf(statusEvent(sessionId, at(1)), at(1));
+      await outbox.append([taken]);
+      const fresh = entryOf(statusEvent(sessionId, at(2)), at(2));
+      await expect(
+        sessions.update(sessionId, { status: 'ready', updatedAt: at(2) }, { outbox: [fresh, { ...taken }] }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect((await sessions.findById(sessionId))?.status).toBe('created');
+      expect(await outbox.count()).toBe(1);
     });
 
     it('appends entries of their own and refuses a taken id', async () => {

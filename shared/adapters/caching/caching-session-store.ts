@@ -10,8 +10,8 @@ import type {
   SessionFilter,
   SessionPatch,
   SessionStore,
-  SessionUpdateOptions,
   SessionUpdateResult,
+  SessionWriteOptions,
 } from '#shared/ports/session-store.port.js';
 
 // Config keys the gateway reads are flat; a shallow copy of it keeps callers from changing the cached row.
@@ -41,7 +41,7 @@ export class CachingSessionStore implements SessionStore {
     this.remember(session);
   }
 
-  update(id: string, patch: SessionPatch, options?: SessionUpdateOptions): Promise<SessionUpdateResult> {
+  update(id: string, patch: SessionPatch, options?: SessionWriteOptions): Promise<SessionUpdateResult> {
     return this.writeThrough(id, () => this.inner.update(id, patch, options));
   }
 

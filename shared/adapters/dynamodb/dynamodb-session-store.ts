@@ -15,10 +15,11 @@ import {
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
-  type SessionUpdateOptions,
   type SessionUpdateResult,
+  type SessionWriteOptions,
   updateConditionsHold,
 } from '#shared/ports/session-store.port.js';
+import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import {
   claimWrite,
   conditionClauses,
@@ -110,7 +111,7 @@ export class DynamoDbSessionStore implements SessionStore {
     });
   }
 
-  update(id: string, patch: SessionPatch, options: SessionUpdateOptions = {}): Promise<SessionUpdateResult> {
+  update(id: string, patch: SessionPatch, options: SessionWriteOptions = {}): Promise<SessionUpdateResult> {
     return guard(STORE, async () => {
       for (let attempt = 1; ; attempt++) {
         const current = await this.read(id);
@@ -208,15 +209,20 @@ export class DynamoDbSessionStore implements SessionStore {
     );
   }
 
-  /** One conditional write of `patch` over `current`; null when a condition failed (raced). */
+  /**
+   * One conditional write of `patch` over `current`, with the name lock moved on a rename and the outbox entries,
+   * all in one transaction when there is more than the row to write; null when a condition failed (raced).
+   */
   private async tryUpdate(
     current: Session,
     patch: SessionPatch,
-    options: SessionUpdateOptions,
+    options: SessionWriteOptions,
   ): Promise<Session | null> {
     const changes = patchFields(patch, SESSION_PATCH_FIELDS);
-    if (Object.keys(changes).length === 0) return current;
-    const set = setExpression(changes);
+    const entries = options.outbox ?? [];
+    if (Object.keys(changes).length === 0 && entries.length === 0) return current;
+    // Entries with no field to change still write the row (its conditions must hold at the entries' write).
+    const set = setExpression(Object.keys(changes).length > 0 ? changes : { updatedAt: current.updatedAt });
     const names: Record<string, string> = { ...set.ExpressionAttributeNames, '#name': 'name' };
     const values: Record<string, unknown> = { ...set.ExpressionAttributeValues, ':oldName': current.name };
     const condition = [
@@ -232,23 +238,26 @@ export class DynamoDbSessionStore implements SessionStore {
       ExpressionAttributeValues: values,
     };
     const newName = patch.name;
-    if (newName === undefined || newName === current.name) {
+    const rename =
+      newName === undefined || newName === current.name
+        ? []
+        : [
+            putNew(this.table, { ...nameKey(newName), sessionId: current.id }),
+            { Delete: { TableName: this.table, Key: nameKey(current.name) } },
+          ];
+    if (rename.length === 0 && entries.length === 0) {
       const written = await sendConditional(this.doc, update);
       return written ? toSession(written) : null;
     }
+    const events = entries.map((entry) => putNew(this.table, outboxItem(entry)));
     try {
       await this.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: update },
-            putNew(this.table, { ...nameKey(newName), sessionId: current.id }),
-            { Delete: { TableName: this.table, Key: nameKey(current.name) } },
-          ],
-        }),
+        new TransactWriteCommand({ TransactItems: [{ Update: update }, ...rename, ...events] }),
       );
     } catch (error) {
       const codes = cancellationCodes(error);
-      if (failedAt(codes, 1)) throw nameTaken(newName);
+      if (rename.length > 0 && failedAt(codes, 1)) throw nameTaken(newName ?? '');
+      if (events.some((_, index) => failedAt(codes, 1 + rename.length + index))) throw outboxTaken();
       if (failedAt(codes, 0)) return null;
       throw error;
     }

@@ -13,8 +13,10 @@ import {
   type SessionStore,
   type SessionUpdateOptions,
   type SessionUpdateResult,
+  type SessionWriteOptions,
   updateConditionsHold,
 } from '#shared/ports/session-store.port.js';
+import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { jsonCopy, newestFirst, oldestFirst } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its config, and stray fields are dropped. */
@@ -54,6 +56,9 @@ function matches(session: Session, filter: SessionFilter): boolean {
 export class MemorySessionStore implements SessionStore {
   private readonly byId = new Map<string, Session>();
 
+  /** `outbox`: where `update` stores the entries written with a row (the data store's outbox). */
+  constructor(private readonly outbox: MemoryEventOutbox = new MemoryEventOutbox()) {}
+
   async create(session: Session): Promise<void> {
     if (this.byId.has(session.id))
       throw new ConflictError('CONFLICT', 'A session with this id already exists');
@@ -92,14 +97,19 @@ export class MemorySessionStore implements SessionStore {
   async update(
     id: string,
     patch: SessionPatch,
-    options: SessionUpdateOptions = {},
+    options: SessionWriteOptions = {},
   ): Promise<SessionUpdateResult> {
-    return this.writeIf(id, options, (current) => {
+    const entries = options.outbox ?? [];
+    const result = this.writeIf(id, options, (current) => {
       const next = applyPatch(current, patch, SESSION_PATCH_FIELDS);
       const owner = this.nameOwner(next.name);
       if (owner !== undefined && owner !== id) throw nameTaken(next.name);
+      // Checked before the row changes, so a taken entry id writes nothing, as a transaction would not.
+      for (const entry of entries) this.outbox.assertFree(entry.id);
       return next;
     });
+    if (result.outcome === 'updated') for (const entry of entries) this.outbox.writeEntry(entry);
+    return result;
   }
 
   async claimLease(

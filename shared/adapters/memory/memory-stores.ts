@@ -60,7 +60,7 @@ export function createMemoryMainStore(): MainStore {
 export function createMemoryDataStore(): DataStore {
   const outbox = new MemoryEventOutbox();
   return {
-    sessions: new MemorySessionStore(),
+    sessions: new MemorySessionStore(outbox),
     fences: new MemoryTeardownFenceStore(),
     messages: new MemoryMessageStore(outbox),
     outbox,

@@ -16,11 +16,12 @@ import {
   type SessionFilter,
   type SessionPatch,
   type SessionStore,
-  type SessionUpdateOptions,
   type SessionUpdateResult,
+  type SessionWriteOptions,
   updateConditionsHold,
 } from '#shared/ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
+import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
 
 interface SessionRow {
@@ -43,7 +44,7 @@ interface SessionRow {
   updated_at: string;
 }
 
-type UpdateFn = (id: string, patch: SessionPatch, options: SessionUpdateOptions) => SessionUpdateResult;
+type UpdateFn = (id: string, patch: SessionPatch, options: SessionWriteOptions) => SessionUpdateResult;
 
 /** Parameters of the lease statements; `statuses` is a JSON array, or null for "any status". */
 interface LeaseParams {
@@ -117,10 +118,14 @@ function toRow(session: Session): SessionRow {
 
 /** The port's promised errors for a taken name or id. */
 function conflictFor(name: string): (target: string) => ConflictError {
-  return (target) =>
-    target === 'sessions.name'
-      ? new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`)
+  return (target) => {
+    if (target === 'sessions.name') {
+      return new ConflictError('SESSION_NAME_EXISTS', `Session name '${name}' already exists`);
+    }
+    return target.startsWith('event_outbox.')
+      ? new ConflictError('CONFLICT', 'An outbox entry with this id already exists')
       : new ConflictError('CONFLICT', 'A session with this id already exists');
+  };
 }
 
 /** WHERE clause and parameters for a session filter; the text depends only on which filters are set. */
@@ -153,7 +158,10 @@ export class SqliteSessionStore implements SessionStore {
   private readonly rows: StatementCache<SessionRow>;
   private readonly counts: StatementCache<{ status: string; n: number }>;
 
-  constructor(db: SqliteDb) {
+  constructor(
+    db: SqliteDb,
+    private readonly outbox: SqliteOutboxWriter = new SqliteOutboxWriter(db),
+  ) {
     this.insertRow = db.prepare(
       `INSERT INTO sessions (id, name, status, phone, push_name, config, proxy_url, proxy_type, connected_at,
          last_active_at, last_error, node_id, node_url, claimed_at, lease_expires_at, created_at, updated_at)
@@ -174,7 +182,7 @@ export class SqliteSessionStore implements SessionStore {
     this.deleteById = db.prepare('DELETE FROM sessions WHERE id = ?');
     this.rows = new StatementCache(db);
     this.counts = new StatementCache(db);
-    this.updateTx = db.transaction((id: string, patch: SessionPatch, options: SessionUpdateOptions) =>
+    this.updateTx = db.transaction((id: string, patch: SessionPatch, options: SessionWriteOptions) =>
       this.updateInTransaction(id, patch, options),
     );
     this.claimRow = db.prepare(CLAIM_SQL);
@@ -221,7 +229,7 @@ export class SqliteSessionStore implements SessionStore {
   async update(
     id: string,
     patch: SessionPatch,
-    options: SessionUpdateOptions = {},
+    options: SessionWriteOptions = {},
   ): Promise<SessionUpdateResult> {
     return runSql(STORE, () => this.updateTx.immediate(id, patch, options), conflictFor(patch.name ?? ''));
   }
@@ -274,13 +282,14 @@ export class SqliteSessionStore implements SessionStore {
   private updateInTransaction(
     id: string,
     patch: SessionPatch,
-    options: SessionUpdateOptions,
+    options: SessionWriteOptions,
   ): SessionUpdateResult {
     const row = this.selectById.get(id);
     if (row === undefined) return { outcome: 'not_found' };
     const current = toSession(row);
     if (!updateConditionsHold(current, options)) return { outcome: 'conflict', session: current };
     this.updateRow.run(toRow(applyPatch(current, patch, SESSION_PATCH_FIELDS)));
+    for (const entry of options.outbox ?? []) this.outbox.writeEntry(entry);
     const written = this.selectById.get(id);
     return written === undefined
       ? { outcome: 'not_found' }

@@ -70,7 +70,7 @@ export function openSqliteDataStore(file: string): DataStore {
   const db = openMigrated(file, DATA_STORE_MIGRATIONS, 'Data store');
   const outboxWriter = new SqliteOutboxWriter(db);
   return {
-    sessions: new SqliteSessionStore(db),
+    sessions: new SqliteSessionStore(db, outboxWriter),
     fences: new SqliteTeardownFenceStore(db),
     messages: new SqliteMessageStore(db, outboxWriter),
     outbox: new SqliteEventOutbox(db, outboxWriter),

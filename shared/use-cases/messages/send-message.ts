@@ -8,6 +8,7 @@
  */
 import type { Caller } from '#shared/domain/caller.js';
 import { checkContent, storedContent } from '#shared/domain/content-kinds.js';
+import { messageFailedEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
 import { newRecordId } from '#shared/domain/record-id.js';
@@ -15,7 +16,9 @@ import type { SendDraft } from '#shared/domain/send-requests.js';
 import type { Session } from '#shared/domain/session.js';
 import { generateWaMessageId, personalChatId } from '#shared/domain/wa-ids.js';
 import { SessionStateError, UnavailableError } from '#shared/errors/app-error.js';
+import { outboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
+import type { StatusChange } from '#shared/ports/message-store.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { type DraftFiles, discardDraftFile } from './draft-media.js';
@@ -116,7 +119,7 @@ export async function sendOrReplay(
   try {
     await queueSend(deps.commands, message);
   } catch (error) {
-    const change = await deps.data.messages.advanceStatus(sessionId, message.waMessageId ?? '', 'failed');
+    const change = await markUnqueued(deps, message);
     // Failed before any host took it: nothing went out, so a retry with the key may send afresh.
     if (change.outcome === 'updated') await claim?.giveUp();
     deps.logger.error({ err: error, sessionId }, 'send command could not be queued');
@@ -126,6 +129,22 @@ export async function sendOrReplay(
   }
   await settled;
   return { message: (await deps.data.messages.findById(sessionId, message.id)) ?? message, replayed: false };
+}
+
+/**
+ * Marks a message whose command could not be queued `failed`. Its `message.failed` is stored with the status write,
+ * in the outbox, and the host's relay sweep delivers it: no host ever took the message to announce it.
+ */
+function markUnqueued(deps: SendDeps, message: Message): Promise<StatusChange> {
+  const now = deps.clock.now();
+  const event = messageFailedEvent(message, 'the command queue is unavailable', now);
+  return deps.data.messages.advanceStatus(
+    message.sessionId,
+    message.waMessageId ?? '',
+    'failed',
+    undefined,
+    (c) => (c.outcome === 'updated' ? outboxEntry(event, now) : null),
+  );
 }
 
 /** Refuses a session that cannot send now (400 SESSION_NOT_READY; action_required refuses sends too). */

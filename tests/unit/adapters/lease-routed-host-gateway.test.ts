@@ -14,7 +14,7 @@ import type {
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import { IncompleteOperationError, UnavailableError } from '#shared/errors/app-error.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
-import type { SessionPatch, SessionUpdateOptions } from '#shared/ports/session-store.port.js';
+import type { SessionPatch, SessionWriteOptions } from '#shared/ports/session-store.port.js';
 import { aSession, T0 } from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
@@ -41,7 +41,7 @@ class RecordingRpc implements HostRpcClient {
 class RacingSessionStore extends MemorySessionStore {
   beforeUpdate: (() => Promise<void>) | null = null;
 
-  override async update(id: string, patch: SessionPatch, options?: SessionUpdateOptions) {
+  override async update(id: string, patch: SessionPatch, options?: SessionWriteOptions) {
     await this.beforeUpdate?.();
     return super.update(id, patch, options);
   }

@@ -13,6 +13,7 @@ import { MemorySessionStore } from '#shared/adapters/memory/memory-stores.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { aSession } from '#tests/helpers/builders.js';
+import { recordingEvents } from '#tests/helpers/recording-events.js';
 
 const events = {} as Parameters<EngineFactory['create']>[1];
 const engineSession = { id: 's1', name: 'one', config: {} };
@@ -79,7 +80,7 @@ describe('DeferredEngineFactory', () => {
       clock: systemClock,
       logger: silentLogger,
       engines: factory,
-      events: { publish: async () => undefined },
+      events: recordingEvents().recorder,
     } as unknown as RunnerDeps;
     const runner = new SessionRunner(
       deps,
