@@ -253,21 +253,11 @@ export class SessionRunner {
     this.streak.reset();
     this.currentQr = null;
     const now = this.deps.clock.now().toISOString();
-    const authenticated = {
-      sessionId: this.session.id,
-      phone: identity.phone,
-      pushName: identity.pushName,
-    };
+    const { phone, pushName } = identity;
     await this.writer.apply(
       'auth_succeeded',
-      {
-        phone: identity.phone,
-        pushName: identity.pushName,
-        connectedAt: now,
-        lastActiveAt: now,
-        lastError: null,
-      },
-      [{ event: 'session.authenticated', data: authenticated }],
+      { phone, pushName, connectedAt: now, lastActiveAt: now, lastError: null },
+      [{ event: 'session.authenticated', data: { sessionId: this.session.id, phone, pushName } }],
     );
     this.connected = true;
     // A restriction announced while connecting applies as soon as the session is ready.
