@@ -54,6 +54,8 @@ export interface SendDeps {
   media: MediaStorage;
   /** How long a run may hold the event loop before it lets pending I/O in; 10 ms unless set (tests). */
   runSliceMs?: number;
+  /** The monotonic time (ms) a run's slice is measured in; `performance.now` unless set (tests, to step it). */
+  monotonicNow?: () => number;
 }
 
 /** What became of one command: nothing to do, or the network took the message, or it failed (`cause`: the engine's). */
@@ -108,7 +110,8 @@ export async function sendMessages(
   /** The messages this run hands to the engine, each with the release of its held acks. */
   const held: { message: Message; release: () => void }[] = [];
   let stopped: { error: unknown } | undefined;
-  let sliceStart = performance.now();
+  const now = deps.monotonicNow ?? (() => performance.now());
+  let sliceStart = now();
   try {
     for (const command of commands) {
       // A second command for a message this run sends already (a recovery's duplicate) has nothing left to do.
@@ -128,9 +131,9 @@ export async function sendMessages(
         continue;
       }
       const { message, outgoing } = prepared;
-      if (held.length > 0 && performance.now() - sliceStart >= (deps.runSliceMs ?? RUN_SLICE_MS)) {
+      if (held.length > 0 && now() - sliceStart >= (deps.runSliceMs ?? RUN_SLICE_MS)) {
         await nextTurn();
-        sliceStart = performance.now();
+        sliceStart = now();
       }
       deps.inFlight.add(message.id);
       held.push({ message, release: deps.sink.holdAcks(message.sessionId, outgoing.waMessageId) });

@@ -223,39 +223,55 @@ describe("sendMessages (a run of one session's sends)", () => {
     expect(engine).toEqual([row0(rows).waMessageId]);
   });
 
-  /** A runner whose sends log themselves and queue an immediate, as a socket read becoming ready would. */
-  function loggingRunner(rows: { waMessageId: string | null }[], log: string[], sendMs = 0) {
-    return {
+  /**
+   * A runner whose sends log themselves and queue an immediate, as a socket read becoming ready would, and a
+   * monotonic clock that only its sends move: each send stands for `sendMs` of CPU (with the embedded stores a send
+   * never waits for I/O), so where a run yields depends on the sends alone, not on how loaded the machine is.
+   */
+  function loggingRunner(rows: { waMessageId: string | null }[], sendMs: number) {
+    const log: string[] = [];
+    let now = 0;
+    const runner = {
       isConnected: true,
       async send(outgoing: { waMessageId: string }) {
         const n = rows.findIndex((row) => row.waMessageId === outgoing.waMessageId);
         log.push(`send ${n}`);
         setImmediate(() => log.push(`io after ${n}`));
-        // Stands for a send's CPU: the engine's sends never wait for I/O with the embedded stores.
-        const until = performance.now() + sendMs;
-        while (performance.now() < until);
+        now += sendMs;
         return { timestamp: SENT_AT };
       },
     } as unknown as SessionRunner;
+    return { log, runner, monotonicNow: () => now };
   }
 
-  it('lets the event loop serve I/O before the next send once the run has held it for its slice', async () => {
-    const { rows, commands, deps } = await setUpRun(3);
-    const log: string[] = [];
-    const runner = loggingRunner(rows, log, 12);
-    const run = sendMessages({ ...deps, runSliceMs: 20, runnerOf: () => runner }, commands);
-    await expect(run).resolves.toEqual({ done: 3 });
-    // 12 ms, then 24 ms: past the slice, so the I/O of both sends goes before the third. (The 8 ms to spare after
-    // the first send absorb a loaded machine's pauses; with 2 ms the first send alone sometimes ended the slice.)
-    expect(log.slice(0, 5)).toEqual(['send 0', 'send 1', 'io after 0', 'io after 1', 'send 2']);
+  it('lets the event loop serve I/O before the next send each time the run has held it for its slice', async () => {
+    const { rows, commands, deps } = await setUpRun(5);
+    const { log, runner, monotonicNow } = loggingRunner(rows, 12);
+    const run = sendMessages({ ...deps, runSliceMs: 20, monotonicNow, runnerOf: () => runner }, commands);
+    await expect(run).resolves.toEqual({ done: 5 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // 12 ms after the first send, 24 after the second: past the 20 ms slice, so the I/O both queued is served
+    // before the third, and a new slice starts there. The last send's I/O comes once the run has let go.
+    expect(log).toEqual([
+      'send 0',
+      'send 1',
+      'io after 0',
+      'io after 1',
+      'send 2',
+      'send 3',
+      'io after 2',
+      'io after 3',
+      'send 4',
+      'io after 4',
+    ]);
   });
 
   it('sends back to back within the slice', async () => {
-    const { rows, commands, deps } = await setUpRun(3);
-    const log: string[] = [];
-    const runner = loggingRunner(rows, log);
-    const run = sendMessages({ ...deps, runnerOf: () => runner, runSliceMs: 60_000 }, commands);
-    await expect(run).resolves.toEqual({ done: 3 });
-    expect(log.slice(0, 3)).toEqual(['send 0', 'send 1', 'send 2']);
+    const { rows, commands, deps } = await setUpRun(5);
+    const { log, runner, monotonicNow } = loggingRunner(rows, 12);
+    const run = sendMessages({ ...deps, runSliceMs: 60, monotonicNow, runnerOf: () => runner }, commands);
+    await expect(run).resolves.toEqual({ done: 5 });
+    // 4 × 12 = 48 ms before the last send: within the slice, so no I/O gets in between.
+    expect(log.slice(0, 5)).toEqual(['send 0', 'send 1', 'send 2', 'send 3', 'send 4']);
   });
 });
