@@ -196,7 +196,8 @@ describe('send pacing', () => {
       }),
     ]);
     clock.advance(5 * MINUTE);
-    await sendTo(pacer, newChat());
+    // The cooldown is over: paced sends go through again.
+    await expect(pacer.admit(SYSTEM_CALLER, session, newChat(), TEXT)).resolves.toBeUndefined();
   });
 
   it('closes the breaker and ends the streak on a success', async () => {
@@ -223,6 +224,13 @@ describe('send pacing', () => {
     await sends.succeeded(session.id);
     await sends.failed(session.id, new Error('refused'));
     await sends.failed(session.id, new Error('refused'));
-    await sendTo(pacer, newChat());
+    // The streak is two, not four: the breaker is closed and nothing tripped it.
+    await expect(pacer.admit(SYSTEM_CALLER, session, newChat(), TEXT)).resolves.toBeUndefined();
+    expect(await audited('send_breaker_tripped')).toEqual([]);
+    // A third failure in a row is the threshold-th of this streak.
+    await sends.failed(session.id, new Error('refused'));
+    expect(await audited('send_breaker_tripped')).toEqual([
+      expect.objectContaining({ metadata: { consecutiveFailures: 3, cooldownMs: 900_000 } }),
+    ]);
   });
 });
