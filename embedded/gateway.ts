@@ -19,7 +19,7 @@ import { type RunningLocalGateway, startLocalGateway } from './local-gateway.js'
 
 export interface GatewayOptions {
   env: Env;
-  /** The test engine's network (ENGINE=test); one is created when absent. */
+  /** The test engine's network (ENGINE=test or test-core); one is created when absent. */
   testNetwork?: TestNetwork;
   logger?: Logger;
   /** API_THREAD: the thread's entry module, when not where the build puts it (benchmarks bundle the gateway). */

@@ -40,7 +40,7 @@ import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
 
 export interface HostProcessOptions {
   env: Env;
-  /** The test engine's network (ENGINE=test); one is created when absent. */
+  /** The test engine's network (ENGINE=test or test-core); one is created when absent. */
   testNetwork?: TestNetwork;
   logger?: Logger;
 }

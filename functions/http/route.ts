@@ -82,8 +82,8 @@ export interface RouteDefinition<
   errors?: readonly number[];
   /**
    * The engine capability the route needs. Its use case refuses engines without it (501 ENGINE_UNSUPPORTED, from
-   * the capability table) and the OpenAPI document describes that 501; a generated test holds the two together.
-   * When a route needs it, its body schema carries `.meta({ examples: [...] })` for that test (and the docs).
+   * the capability table) and the OpenAPI document describes that 501. Such a route has a row in the tests' table
+   * of what it answers per engine kind (tests/helpers/capability-routes.ts); a unit test fails while it has none.
    */
   capability?: EngineCapability;
   /** Health and metrics skip the REST rate limit. */

@@ -12,7 +12,7 @@ const MEDIA_DOWNLOAD_TIMEOUT_MS = 60_000;
 
 export interface SelectedEngine {
   factory: EngineFactory;
-  /** The test engine's network (ENGINE=test), for tests to act as the phone. */
+  /** The test engine's network (ENGINE=test or test-core), for tests to act as the phone. */
   network: TestNetwork | null;
   close(): Promise<void>;
 }
@@ -22,9 +22,10 @@ export function selectEngine(
   options: { authState: () => AuthStateStore; testNetwork?: TestNetwork | undefined },
 ): SelectedEngine {
   switch (env.ENGINE) {
-    case 'test': {
+    case 'test':
+    case 'test-core': {
       const network = options.testNetwork ?? new TestNetwork();
-      return { factory: new TestEngineFactory(network), network, close: async () => {} };
+      return { factory: new TestEngineFactory(network, env.ENGINE), network, close: async () => {} };
     }
     case 'baileys': {
       const authState = options.authState();

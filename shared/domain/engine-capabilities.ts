@@ -7,9 +7,16 @@
  * they decide without asking a host.
  */
 
-/** The engines a deployment can run (DESIGN §3): browser-free Baileys, browser-based whatsapp-web.js, and the test one. */
-export const ENGINE_KINDS = ['baileys', 'webjs', 'test'] as const;
+/**
+ * The engines a deployment can run (DESIGN §3): browser-free Baileys, browser-based whatsapp-web.js, and two of the
+ * deterministic in-process test engine. `test` has every port the test engine implements; `test-core` is the same
+ * engine with the core ports alone (connecting and sending), so it lacks every capability, present and future: a
+ * gateway that runs it answers 501 to every route that declares one, which is how the API tests reach each 501.
+ */
+export const ENGINE_KINDS = ['baileys', 'webjs', 'test', 'test-core'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
+/** The kinds a capability row may name: all but `test-core`, which by definition has none (see above). */
+type CapableKind = Exclude<EngineKind, 'test-core'>;
 
 /**
  * The engine port's sub-ports. `connection` and `messaging` are core (every engine has them); each of the others
@@ -35,12 +42,12 @@ interface CapabilityRow {
   /** What it lets a client do, completing "the … engine cannot …" (501 answers and the API reference say it). */
   summary: string;
   /** The engine kinds whose engine implements it today: the only column that decides anything. */
-  engines: readonly EngineKind[];
+  engines: readonly CapableKind[];
   /**
    * Kinds the spec says will have it once their implementation lands (never one of `engines`). Documentation only:
    * until a kind moves to `engines` its requests answer 501.
    */
-  planned: readonly EngineKind[];
+  planned: readonly CapableKind[];
 }
 
 /**
@@ -104,7 +111,8 @@ export function capabilityRow(capability: EngineCapability): CapabilityRow {
 
 /** True when engines of `kind` have `capability`. */
 export function engineHas(kind: EngineKind, capability: EngineCapability): boolean {
-  return capabilityRow(capability).engines.includes(kind);
+  const engines: readonly EngineKind[] = capabilityRow(capability).engines;
+  return engines.includes(kind);
 }
 
 /** Every capability engines of `kind` have: the row an engine factory declares. */

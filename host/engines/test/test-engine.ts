@@ -1,10 +1,19 @@
 /**
  * The deterministic test engine: behaves like a WhatsApp client against a TestNetwork. Without credentials it
  * shows a QR; with them it logs straight in. Behaviours (hanging logout, refused connections) are set on the
- * network by the test. It implements the same ports as a real engine (those of its row in the capability table)
- * and checks every event it emits against its schema, so a test that feeds it a malformed payload fails there.
+ * network by the test. It implements the same ports as a real engine and checks every event it emits against its
+ * schema, so a test that feeds it a malformed payload fails there.
+ *
+ * It runs as two kinds: `test`, and `test-core`, which has none of the capabilities and so exposes none of the
+ * optional ports. Which ports an engine exposes follows its kind's column of the capability table, so the table
+ * stays the one place that says what each kind has.
  */
-import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
+import {
+  capabilitiesOf,
+  type EngineCapability,
+  type OptionalEnginePort,
+  portsOf,
+} from '#shared/domain/engine-capabilities.js';
 import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.port.js';
 import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
 import type { EngineCalls } from '../ports/calls.port.js';
@@ -12,9 +21,12 @@ import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 
+/** The kinds this engine runs as. */
+export type TestEngineKind = 'test' | 'test-core';
+
 class TestEngine implements MessagingEngine {
-  readonly pairing: EnginePairing;
-  readonly calls: EngineCalls;
+  readonly pairing?: EnginePairing;
+  readonly calls?: EngineCalls;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -23,6 +35,7 @@ class TestEngine implements MessagingEngine {
     private readonly session: EngineSession,
     events: EngineEmitter,
     private readonly network: TestNetwork,
+    ports: ReadonlySet<OptionalEnginePort>,
   ) {
     this.events = checkedEmitter(events);
     this.connection = {
@@ -39,15 +52,19 @@ class TestEngine implements MessagingEngine {
         this.events.emit('disconnected', { reason: loggedOut ? 'logged out' : 'connection lost', loggedOut });
       },
     };
-    this.pairing = {
-      requestPairingCode: async (phone) => network.issuePairingCode(session.id, phone),
-    };
-    this.calls = {
-      rejectCall: async (callId) => {
-        if (this.closed) throw new Error('connection closed');
-        network.recordRejected(session.id, callId);
-      },
-    };
+    if (ports.has('pairing')) {
+      this.pairing = {
+        requestPairingCode: async (phone) => network.issuePairingCode(session.id, phone),
+      };
+    }
+    if (ports.has('calls')) {
+      this.calls = {
+        rejectCall: async (callId) => {
+          if (this.closed) throw new Error('connection closed');
+          network.recordRejected(session.id, callId);
+        },
+      };
+    }
   }
 
   async start(): Promise<void> {
@@ -97,15 +114,21 @@ class TestEngine implements MessagingEngine {
   }
 }
 
-/** Factory of test engines sharing one TestNetwork. */
+/** Factory of test engines of one kind sharing one TestNetwork. */
 export class TestEngineFactory implements EngineFactory {
-  readonly kind = 'test' as const;
-  readonly capabilities: ReadonlySet<EngineCapability> = capabilitiesOf('test');
+  readonly capabilities: ReadonlySet<EngineCapability>;
+  private readonly ports: ReadonlySet<OptionalEnginePort>;
 
-  constructor(readonly network: TestNetwork) {}
+  constructor(
+    readonly network: TestNetwork,
+    readonly kind: TestEngineKind = 'test',
+  ) {
+    this.capabilities = capabilitiesOf(kind);
+    this.ports = portsOf(kind);
+  }
 
   async create(session: EngineSession, events: EngineEmitter): Promise<MessagingEngine> {
-    return new TestEngine(session, events, this.network);
+    return new TestEngine(session, events, this.network, this.ports);
   }
 
   async wipeCredentials(sessionId: string): Promise<void> {

@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { choice, limit, logLevel, optionalMatching } from './fields.js';
 
 export const EngineEnv = z.object({
-  ENGINE: choice(['baileys', 'test'], 'baileys'),
+  /**
+   * The engine kinds with an engine to run (webjs has none yet). `test` and `test-core` are the in-process test
+   * engine, with every port it implements and with the core ones alone (shared/domain/engine-capabilities.ts).
+   */
+  ENGINE: choice(['baileys', 'test', 'test-core'], 'baileys'),
   WA_WEBSOCKET_URL: optionalMatching(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL'),
   WA_SERVER_ROOT_KEY: optionalMatching(/^[A-Za-z0-9+/]{43}=$/, 'must be the base64 of a 32-byte public key'),
   BAILEYS_LOG_LEVEL: logLevel('silent'),

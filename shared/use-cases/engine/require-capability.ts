@@ -9,7 +9,7 @@ import { EngineUnsupportedError } from '#shared/errors/app-error.js';
 /**
  * Refuses (501 ENGINE_UNSUPPORTED) an operation whose capability engines of `engine` lack, by the capability table
  * alone: no host or engine is asked. Every use case behind a route that declares a `capability` calls this first,
- * with the same capability (a generated test holds the two together).
+ * with the same capability (tests/unit/functions/engine-capabilities.test.ts holds the two together).
  *
  * @example requireCapability(deps.engine, 'pairing_code');
  */

@@ -1,14 +1,14 @@
 /**
- * Generated from the route manifest and the capability table: every route that declares an engine capability
- * answers 501 ENGINE_UNSUPPORTED (naming that capability) through its resource handler for every engine kind the
- * table says lacks it, before any host or the command queue is reached, and does not answer 501 for the kinds that
- * have it. A route whose use case forgets the check, or checks another capability, fails here. The OpenAPI
- * document describes exactly these 501s.
+ * Every route that declares an engine capability answers, through its resource handler on each engine kind, the
+ * status the hand-written table says (tests/helpers/capability-routes.ts): 501 ENGINE_UNSUPPORTED naming the kind
+ * and the capability before any host or the command queue is reached, or the route's own answer once the host has
+ * been asked. A route whose use case forgets the check, checks another capability, or whose capability moves in the
+ * capability table fails here, and so does a route that declares a capability without a row in the table. The
+ * OpenAPI document describes exactly these 501s.
  */
 
 import { describe, expect, it } from '@jest/globals';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
 import { installDeps } from '#functions/deps.js';
 import { buildOpenApiDocument } from '#functions/docs/openapi.js';
 import { createFunctionDeps } from '#functions/function-deps.js';
@@ -26,7 +26,6 @@ import {
   ENGINE_KINDS,
   type EngineCapability,
   type EngineKind,
-  enginesLacking,
 } from '#shared/domain/engine-capabilities.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import type { HostGateway } from '#shared/ports/host-gateway.port.js';
@@ -35,6 +34,7 @@ import type { OutgoingMessage } from '#shared/ports/queue.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { generateApiKey, hashApiKey } from '#shared/security/secrets.js';
 import { anApiKey, aSession } from '#tests/helpers/builders.js';
+import { CAPABILITY_ROUTES, type CapabilityRouteRow, requestOf } from '#tests/helpers/capability-routes.js';
 import { lambdaEvent } from '#tests/helpers/lambda-event.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
@@ -42,12 +42,10 @@ type CapabilityRoute = AnyRoute & { capability: EngineCapability };
 
 const capabilityRoutes = allRoutes().filter((route): route is CapabilityRoute => !!route.capability);
 const name = (route: AnyRoute) => `${route.method} ${route.path}`;
-const cases = (having: boolean) =>
-  capabilityRoutes.flatMap((route) =>
-    ENGINE_KINDS.filter((kind) => enginesLacking(route.capability).includes(kind) !== having).map(
-      (kind) => [name(route), kind, route] as const,
-    ),
-  );
+const rows = Object.entries(CAPABILITY_ROUTES);
+const cases = rows.flatMap(([route, row]) =>
+  ENGINE_KINDS.map((kind) => [route, kind, row.status[kind], row] as const),
+);
 
 /** The command queue, remembering whether anything was enqueued. */
 class RecordingQueue extends MemoryQueue {
@@ -58,28 +56,25 @@ class RecordingQueue extends MemoryQueue {
   }
 }
 
-/** The example a route's schema carries (`.meta({ examples })`), checked against the schema. */
-function exampleOf(route: AnyRoute, schema: z.ZodType): unknown {
-  const examples = schema.meta()?.examples;
-  const example = Array.isArray(examples) ? examples[0] : undefined;
-  if (example === undefined) {
-    throw new Error(`${name(route)} needs an engine capability: give its schema .meta({ examples: [...] })`);
-  }
-  schema.parse(example);
-  return example;
+/** The route declaring `METHOD path`. */
+function routeNamed(route: string): CapabilityRoute {
+  const found = capabilityRoutes.find((candidate) => name(candidate) === route);
+  if (!found) throw new Error(`no route ${route} declares a capability`);
+  return found;
 }
 
 /**
- * The route's resource handler, on memory stores and the given engine kind, with a session that exists and an
- * admin key. The host gateway and the command queue only record that they were reached.
+ * A row's request through its route's resource handler, on memory stores and the given engine kind, with the
+ * row's session and an admin key. The host gateway and the command queue only record that they were reached; the
+ * host carries every operation out.
  */
-async function gatewayWith(engine: EngineKind) {
+async function callOn(engine: EngineKind, routeName: string, row: CapabilityRouteRow) {
   const clock = new TestClock();
   const main = createMemoryMainStore();
   const data = createMemoryDataStore();
   const key = generateApiKey();
   await main.apiKeys.create(anApiKey({ keyHash: hashApiKey(key), role: 'admin' }));
-  const session = aSession({ status: 'qr_ready' });
+  const session = aSession({ status: row.session });
   await data.sessions.create(session);
   const hostCalls: string[] = [];
   const host: HostGateway = {
@@ -106,59 +101,44 @@ async function gatewayWith(engine: EngineKind) {
   });
   installDeps({ ...deps, engine });
 
-  const call = async (route: AnyRoute) => {
-    const group = Object.values(API_RESOURCES).find((g) => g.routes.includes(route));
-    if (!group) throw new Error(`${name(route)} is in no resource group`);
-    const path = route.path.replace(/\{(\w+)\}/g, (_, param: string) => {
-      if (param === 'id' || param === 'sessionId') return session.id;
-      throw new Error(`${name(route)}: no sample value for the path parameter {${param}}`);
-    });
-    const query = route.query ? (exampleOf(route, route.query) as Record<string, string>) : {};
-    const res = await createResourceHandler(group.routes)(
-      lambdaEvent({
-        method: route.method,
-        path,
-        rawQueryString: new URLSearchParams(query).toString(),
-        key,
-        body: route.body ? exampleOf(route, route.body) : undefined,
-        now: clock.now(),
-      }),
-      {} as Context,
-    );
-    return {
-      status: res.statusCode,
-      body: JSON.parse(res.body || '{}') as { code?: string; details?: unknown },
-    };
+  const route = routeNamed(routeName);
+  const group = Object.values(API_RESOURCES).find((g) => g.routes.includes(route));
+  if (!group) throw new Error(`${routeName} is in no resource group`);
+  const { method, path, query } = requestOf(routeName, row, session.id);
+  const res = await createResourceHandler(group.routes)(
+    lambdaEvent({ method, path, rawQueryString: query, key, body: row.body, now: clock.now() }),
+    {} as Context,
+  );
+  return {
+    status: res.statusCode,
+    body: JSON.parse(res.body || '{}') as { code?: string; details?: unknown },
+    reached: { hostCalls, enqueued: queue.sent },
   };
-  return { call, hostCalls, queue };
 }
 
 describe('routes that need an engine capability', () => {
-  it('exist (the table drives at least one route)', () => {
-    expect(capabilityRoutes.map(name)).toContain('POST /api/sessions/{id}/pairing-code');
+  it('each have a row in the table, naming the capability the route declares', () => {
+    const declared = Object.fromEntries(capabilityRoutes.map((route) => [name(route), route.capability]));
+    const tabled = Object.fromEntries(rows.map(([route, row]) => [route, row.capability]));
+
+    expect(tabled).toEqual(declared);
+    expect(Object.keys(declared)).toContain('POST /api/sessions/{id}/pairing-code');
   });
 
-  it.each(cases(false))('%s answers 501 on the %s engine without reaching a host', async (_, kind, route) => {
-    const { call, hostCalls, queue } = await gatewayWith(kind);
+  it.each(cases)('%s on the %s engine answers %i', async (route, kind, status, row) => {
+    const res = await callOn(kind, route, row);
 
-    const res = await call(route);
-
-    expect(res).toEqual({
-      status: 501,
-      body: expect.objectContaining({
+    expect(res.status).toBe(status);
+    if (status === 501) {
+      expect(res.body).toMatchObject({
         code: 'ENGINE_UNSUPPORTED',
-        details: { engine: kind, capability: route.capability },
-      }),
-    });
-    expect({ hostCalls, enqueued: queue.sent }).toEqual({ hostCalls: [], enqueued: 0 });
-  });
-
-  it.each(cases(true))('%s is not refused on the %s engine', async (_, kind, route) => {
-    const { call } = await gatewayWith(kind);
-
-    const res = await call(route);
-
-    expect(res.status).not.toBe(501);
+        details: { engine: kind, capability: row.capability },
+      });
+      expect(res.reached).toEqual({ hostCalls: [], enqueued: 0 });
+    } else {
+      // Past the check, the operation went to a host: the answer is the route's, not a refusal on the way.
+      expect(res.reached.hostCalls.length + res.reached.enqueued).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -172,21 +152,19 @@ describe('the OpenAPI description of the 501s', () => {
     return operation.responses;
   };
 
-  it.each(capabilityRoutes.map((route) => [name(route), route] as const))(
-    '%s documents a 501 naming the engines without its capability',
-    (_, route) => {
-      const lacking = enginesLacking(route.capability);
-      const description = responsesOf(route)['501']?.description;
+  it.each(rows)('%s documents a 501 naming the engines the table refuses', (route, row) => {
+    const refusing = ENGINE_KINDS.filter((kind) => row.status[kind] === 501);
+    const description = responsesOf(routeNamed(route))['501']?.description;
 
-      if (lacking.length === 0) expect(description).toBeUndefined();
-      else {
-        const [engines, summary] = (description ?? '').split(' cannot ');
-        expect(summary).toBe(capabilityRow(route.capability).summary);
-        const named = ENGINE_KINDS.filter((kind) => new RegExp(`\\b${kind}\\b`).test(engines ?? ''));
-        expect(named).toEqual(lacking);
-      }
-    },
-  );
+    if (refusing.length === 0) expect(description).toBeUndefined();
+    else {
+      // "ENGINE_UNSUPPORTED: the webjs, test-core engines cannot …"
+      const [engines = '', summary] = (description ?? '').split(' cannot ');
+      expect(summary).toBe(capabilityRow(row.capability).summary);
+      const named = engines.replace(/^ENGINE_UNSUPPORTED: the /, '').replace(/ engines?$/, '');
+      expect(named.split(', ')).toEqual(refusing);
+    }
+  });
 
   it('documents no 501 for a route that declares no capability', () => {
     const without = allRoutes().filter((route) => !route.capability);
