@@ -65,6 +65,8 @@ export function openBackends(env: Env): Backends {
         env.AUTH_STATE_STORE === 'dynamodb'
           ? new DynamoDbAuthStateStore({ client: opened.dynamoDb(), tablePrefix: env.TABLE_PREFIX })
           : new SqliteAuthStateStore(env.AUTH_DIR),
+        // Signal's one-time pre-keys: hundreds written when a device links, each read at most once.
+        { uncachedCategories: ['pre-key'] },
       );
       return authState;
     },

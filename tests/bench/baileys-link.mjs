@@ -2,7 +2,6 @@
 // by QR one after another through the REST API of a gateway child process (`node dist/embedded/main.js`), then a
 // restart of the gateway on the same data dir, timed from the new process's spawn to every session `ready`.
 // CPU seconds of the simulator and of the gateway processes (from /proc) show which side is the bottleneck.
-import { spawn } from 'node:child_process';
 import {
   apiClient,
   killGroup,
@@ -11,53 +10,16 @@ import {
   readAdminKey,
   round,
   sleep,
+  spawnGateway,
   startSimulator,
   stats,
+  stopGateway,
+  waitHttpReady,
 } from './baileys-support.mjs';
-import { cpuSeconds, embeddedEnv, freePort, ROOT, tempDataDir } from './support.mjs';
+import { cpuSeconds, embeddedEnv, freePort, tempDataDir } from './support.mjs';
 
 const SESSIONS = Number(process.env.BENCH_LINK_SESSIONS ?? 50);
 const POLL_MS = 20;
-
-/** Spawns the built gateway in its own process group; `output()` keeps the tail of what it printed. */
-function spawnGateway(env) {
-  const child = spawn(process.execPath, ['dist/embedded/main.js'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  return { child, output: () => output };
-}
-
-async function waitHttpReady(url, gateway, timeoutMs = 20_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (gateway.child.exitCode !== null) throw new Error(`gateway exited early:\n${gateway.output()}`);
-    const ok = await fetch(url)
-      .then((res) => res.status === 200)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(5);
-  }
-  throw new Error(`gateway not ready after ${timeoutMs} ms:\n${gateway.output()}`);
-}
-
-/** SIGTERM, then waits for the exit (SIGKILL after the grace); answers the time it took and the exit code. */
-async function stopGateway(gateway) {
-  const t0 = performance.now();
-  const exited = new Promise((resolve) =>
-    gateway.child.once('exit', (code, signal) => resolve(code ?? signal)),
-  );
-  await killGroup(gateway.child, 20_000);
-  return { stopMs: Math.round(performance.now() - t0), exit: await exited };
-}
 
 export async function baileysLink() {
   const wallStart = performance.now();

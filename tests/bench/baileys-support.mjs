@@ -28,6 +28,50 @@ export async function killGroup(child, graceMs = 8000) {
   signal('SIGKILL'); // anything left in the group
 }
 
+/**
+ * Spawns the built gateway (`node [nodeArgs] dist/embedded/main.js`) in its own process group; `output()` keeps the
+ * tail of what it printed.
+ */
+export function spawnGateway(env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/embedded/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, output: () => output };
+}
+
+/** Polls `url` until it answers 200; throws when the gateway exits first or after `timeoutMs`. */
+export async function waitHttpReady(url, gateway, timeoutMs = 20_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (gateway.child.exitCode !== null) throw new Error(`gateway exited early:\n${gateway.output()}`);
+    const ok = await fetch(url)
+      .then((res) => res.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(5);
+  }
+  throw new Error(`gateway not ready after ${timeoutMs} ms:\n${gateway.output()}`);
+}
+
+/** SIGTERM, then waits for the exit (SIGKILL after the grace); answers the time it took and the exit code. */
+export async function stopGateway(gateway, graceMs = 20_000) {
+  const t0 = performance.now();
+  const exited = new Promise((resolve) =>
+    gateway.child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  await killGroup(gateway.child, graceMs);
+  return { stopMs: Math.round(performance.now() - t0), exit: await exited };
+}
+
 /** RSS of a process in MB, from /proc (Linux). */
 export function rssMb(pid) {
   const line = fs
@@ -144,7 +188,7 @@ export function nextPhone() {
  * Links one session by QR through the REST API and the simulated phone; answers the phase times in ms:
  * create+start → qr_ready (`toQrMs`), GET qr + scan-qr (`scanMs`), scan answered → ready (`toReadyMs`).
  */
-export async function linkByQr(api, sim, name) {
+export async function linkByQr(api, sim, name, { pollMs = 10, readyTimeoutMs = 20_000 } = {}) {
   const t0 = performance.now();
   const created = await api('POST', '/api/sessions', { name });
   if (created.status !== 201)
@@ -153,7 +197,7 @@ export async function linkByQr(api, sim, name) {
   const started = await api('POST', `/api/sessions/${id}/start`);
   if (started.status !== 200)
     throw new Error(`start ${id}: ${started.status} ${JSON.stringify(started.body)}`);
-  await waitForStatus(api, id, 'qr_ready');
+  await waitForStatus(api, id, 'qr_ready', readyTimeoutMs, pollMs);
   const t1 = performance.now();
   const qr = await api('GET', `/api/sessions/${id}/qr`);
   if (qr.status !== 200 || !String(qr.body?.qrCode).startsWith('data:image/png;base64,'))
@@ -161,7 +205,7 @@ export async function linkByQr(api, sim, name) {
   const phone = nextPhone();
   await sim.admin('POST', '/mock-phone/scan-qr', { qr: qr.body.qrCode, phone });
   const t2 = performance.now();
-  const session = await waitForStatus(api, id, 'ready');
+  const session = await waitForStatus(api, id, 'ready', readyTimeoutMs, pollMs);
   if (session.phone !== phone)
     throw new Error(`session ${id} ready with phone ${session.phone}, expected ${phone}`);
   const t3 = performance.now();

@@ -90,6 +90,20 @@ describe('CachingAuthStateStore', () => {
     expect(inner.credentialReads).toBe(0);
   });
 
+  it('caches nothing of an uncached category, written or read, and still caches the others', async () => {
+    const preKeys = new CachingAuthStateStore(inner, { uncachedCategories: ['pre-key'] });
+    await preKeys.writeKeys(S, [
+      { category: 'pre-key', id: '1', value: 'P1' },
+      { category: 'session', id: 'a', value: 'A' },
+    ]);
+    const read = async (category: string, id: string) =>
+      Object.fromEntries(await preKeys.readKeys(S, category, [id]));
+    expect(await read('pre-key', '1')).toEqual({ '1': 'P1' });
+    expect(await read('pre-key', '1')).toEqual({ '1': 'P1' });
+    expect(await read('session', 'a')).toEqual({ a: 'A' });
+    expect(inner.askedIds).toEqual(['1', '1']);
+  });
+
   it('keeps nothing of a write the store refused and serves the stored values after it', async () => {
     await cache.writeKeys(S, [put('a', 'A')]);
     inner.failWrites = true;

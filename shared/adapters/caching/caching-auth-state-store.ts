@@ -29,6 +29,12 @@ export interface CachingAuthStateStoreOptions {
    * first). A busy session keeps its hot Signal sessions and sender keys; the whole budget is rarely reached.
    */
   maxCharsPerSession?: number;
+  /**
+   * Categories never cached: keys written in bulk and read at most once, which would only crowd the budget and the
+   * heap (Signal's one-time pre-keys: hundreds written when a device links, each read once when a contact opens a
+   * session with it, then deleted).
+   */
+  uncachedCategories?: readonly string[];
 }
 
 /** Per-entry bookkeeping cost, in characters, so that many tiny entries also count against the budget. */
@@ -64,6 +70,7 @@ const entryKey = (category: string, id: string): string => `${category.length}:$
 export class CachingAuthStateStore implements AuthStateStore {
   private readonly caches = new Map<string, SessionCache>();
   private readonly maxChars: number;
+  private readonly uncached: ReadonlySet<string>;
   private closed = false;
 
   constructor(
@@ -71,6 +78,7 @@ export class CachingAuthStateStore implements AuthStateStore {
     options: CachingAuthStateStoreOptions = {},
   ) {
     this.maxChars = options.maxCharsPerSession ?? 1_000_000;
+    this.uncached = new Set(options.uncachedCategories ?? []);
   }
 
   async readCredentials(sessionId: string): Promise<string | null> {
@@ -103,6 +111,7 @@ export class CachingAuthStateStore implements AuthStateStore {
   async readKeys(sessionId: string, category: string, ids: readonly string[]): Promise<Map<string, string>> {
     const cache = this.cacheOf(sessionId);
     assertKeyName(category, 'category');
+    if (this.uncached.has(category)) return this.inner.readKeys(sessionId, category, ids);
     const found = new Map<string, string>();
     const missing: string[] = [];
     for (const id of ids) {
@@ -143,7 +152,8 @@ export class CachingAuthStateStore implements AuthStateStore {
       (alone) => {
         // In order, so a key named twice ends with its last value, as in the store.
         for (const { category, id, value } of changes) {
-          if (alone.has(this.laneOf(cache, category))) this.remember(cache, entryKey(category, id), value);
+          if (this.uncached.has(category) || !alone.has(this.laneOf(cache, category))) continue;
+          this.remember(cache, entryKey(category, id), value);
         }
       },
     );

@@ -1,0 +1,283 @@
+// Many linked sessions on one host, measured from outside as a user runs it: `npm start` against the simulator (its
+// own process), BENCH_SCALE_SESSIONS sessions (default 1,000) linked by QR through the REST API
+// (BENCH_SCALE_LINK_CONCURRENCY at a time, default 8), then a restart (SIGTERM, `npm start` again on the same data).
+// Reported: the memory the gateway keeps per idle session (RSS and heap after forced collections at checkpoints while
+// linking, least-squares slopes), the time from the restart's spawn to every session `ready` (the simulator's view
+// too: every device with its one live connection), reads answered meanwhile (GET /api/sessions/{id}, open-loop at
+// BENCH_SCALE_READ_RATE a second, default 20: latency from the time each was due), and the CPU seconds of the gateway
+// and the simulator. The gateway runs with NODE_OPTIONS='--expose-gc --import=gc-on-signal.mjs', so SIGUSR2 makes it
+// collect and print its memory. BENCH_SCALE_CPU_PROF_DIR: a CPU profile of the restarted gateway.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  apiClient,
+  killGroup,
+  linkByQr,
+  liveDevices,
+  readAdminKey,
+  round,
+  sleep,
+  startSimulator,
+  stats,
+} from './baileys-support.mjs';
+import { cpuSeconds, embeddedEnv, freePort, ROOT, startProcess, tempDataDir } from './support.mjs';
+
+const SESSIONS = Number(process.env.BENCH_SCALE_SESSIONS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_SCALE_LINK_CONCURRENCY ?? 8);
+const READ_RATE = Number(process.env.BENCH_SCALE_READ_RATE ?? 20);
+const RESTART_LIMIT_MS = Number(process.env.BENCH_SCALE_RESTART_LIMIT_MS ?? 180_000);
+const CPU_PROF_DIR = process.env.BENCH_SCALE_CPU_PROF_DIR;
+const GC_PRELOAD = path.join(ROOT, 'tests/bench/gc-on-signal.mjs');
+const MB = 1024 * 1024;
+
+/** The session counts at which memory is sampled: 1, then quarters (and a tenth) of the total. */
+function checkpoints(total) {
+  const marks = [1, 0.1, 0.25, 0.5, 0.75, 1].map((f) => Math.max(1, Math.round(f * total)));
+  return [...new Set(marks)].sort((a, b) => a - b);
+}
+
+/** The pid of the gateway's node process inside `npm start`'s process group (npm → sh → node). */
+function gatewayPid(groupId) {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== groupId) continue;
+      // The node process itself (its own argument), not a shell whose script names it.
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (path.basename(argv[0] ?? '') === 'node' && argv.includes('dist/embedded/main.js'))
+        return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+/** `npm start` with the GC hook, ready once /api/health/ready answers 200. */
+async function npmStart(env, extraNodeOptions = '') {
+  const nodeOptions = `--expose-gc --import=${GC_PRELOAD} ${extraNodeOptions}`.trim();
+  const base = `http://127.0.0.1:${env.PORT}`;
+  const spawnedAt = performance.now();
+  const run = await startProcess(
+    'npm',
+    ['start', '--silent'],
+    { ...env, NODE_OPTIONS: nodeOptions },
+    async () => (await fetch(`${base}/api/health/ready`)).status === 200,
+    60_000,
+  );
+  const pid = gatewayPid(run.child.pid);
+  if (pid === null) throw new Error(`no gateway process under npm start:\n${run.output()}`);
+  return { ...run, pid, spawnedAt, httpReadyMs: performance.now() - spawnedAt };
+}
+
+/** Forces collections in the gateway (SIGUSR2) and answers the memory it printed afterwards, in MB. */
+async function memoryAfterGc(gateway) {
+  const before = gateway.output().split('bench-gc ').length;
+  process.kill(gateway.pid, 'SIGUSR2');
+  // A minute: with BENCH_HEAP_SNAPSHOT_DIR the gateway writes a heap snapshot first.
+  for (let i = 0; i < 1200; i++) {
+    const parts = gateway.output().split('bench-gc ');
+    if (parts.length > before) {
+      const m = JSON.parse(parts.at(-1).split('\n')[0]);
+      return {
+        rssMb: round(m.rss / MB, 1),
+        heapUsedMb: round(m.heapUsed / MB, 1),
+        externalMb: round(m.external / MB, 1),
+        heapLimitMb: Math.round(m.heapLimit / MB),
+      };
+    }
+    await sleep(50);
+  }
+  throw new Error('the gateway printed no memory after SIGUSR2');
+}
+
+/**
+ * SIGTERM to the group, then waits for the gateway's node process itself to end (npm exits at once, and killing the
+ * group then would cut the gateway's graceful shutdown short); SIGKILL after `graceMs`.
+ */
+async function stopNpmGateway(gateway, graceMs = 30_000) {
+  if (!gateway) return;
+  const alive = () => fs.existsSync(`/proc/${gateway.pid}`) && !/\) Z /.test(procStat(gateway.pid));
+  try {
+    process.kill(-gateway.child.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  const deadline = performance.now() + graceMs;
+  while (alive() && performance.now() < deadline) await sleep(50);
+  await killGroup(gateway.child, 1000);
+}
+
+function procStat(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Least-squares slope of y over x. */
+function slope(xs, ys) {
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    num += (x - mx) * (ys[i] - my);
+    den += (x - mx) ** 2;
+  });
+  return den === 0 ? 0 : num / den;
+}
+
+/** Links sessions `from`…`to - 1`, CONCURRENCY at a time; answers each link's time. */
+async function linkRange(api, sim, from, to, ids) {
+  let next = from;
+  const times = [];
+  const worker = async () => {
+    while (next < to) {
+      const index = next++;
+      const link = await linkByQr(api, sim, `scale-${index}`, { pollMs: 50, readyTimeoutMs: 120_000 });
+      ids.push(link.id);
+      times.push(link.totalMs);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return times;
+}
+
+/** Open-loop reads of random sessions until `stop()`: latency from when each was due. */
+function readProbe(api, ids) {
+  const latencies = [];
+  const failures = [];
+  let stopped = false;
+  const inFlight = new Set();
+  const start = performance.now();
+  const run = (async () => {
+    for (let n = 0; !stopped; n++) {
+      const due = start + (n * 1000) / READ_RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const id = ids[Math.floor(Math.random() * ids.length)];
+      const request = api('GET', `/api/sessions/${id}`)
+        .then((res) => {
+          if (res.status === 200) latencies.push(performance.now() - due);
+          else failures.push(res.status);
+        })
+        .catch((error) => failures.push(String(error.message ?? error)))
+        .finally(() => inFlight.delete(request));
+      inFlight.add(request);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await run;
+    await Promise.all(inFlight);
+    return {
+      reads: latencies.length,
+      failures: failures.slice(0, 5),
+      failed: failures.length,
+      latencyMs: stats(latencies),
+    };
+  };
+}
+
+/** Polls the session counts until every one is ready (and the simulator sees every device live). */
+async function untilAllReady(api, sim, gateway, since) {
+  let last = null;
+  while (performance.now() - since < RESTART_LIMIT_MS) {
+    if (gateway.child.exitCode !== null) throw new Error(`gateway exited:\n${gateway.output()}`);
+    const res = await api('GET', '/api/sessions/stats/overview').catch(() => null);
+    if (res?.status === 200) {
+      last = res.body.byStatus;
+      if (res.body.ready === SESSIONS) break;
+    }
+    await sleep(100);
+  }
+  const allReadyMs = performance.now() - since;
+  if (last?.ready !== SESSIONS) throw new Error(`not all ready after restart: ${JSON.stringify(last)}`);
+  let live = 0;
+  for (let i = 0; i < 100 && live < SESSIONS; i++) {
+    live = await liveDevices(sim);
+    if (live < SESSIONS) await sleep(100);
+  }
+  return { allReadyMs: Math.round(allReadyMs), liveDevices: live };
+}
+
+export async function restartScale() {
+  const dataDir = tempDataDir();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let sim;
+  let first;
+  let second;
+  try {
+    sim = await startSimulator();
+    const env = embeddedEnv(port, dataDir, sim.gatewayEnv);
+    first = await npmStart(env);
+    const api = apiClient(base, readAdminKey(dataDir));
+    const ids = [];
+    const memory = [{ sessions: 0, ...(await memoryAfterGc(first)) }];
+    const linkTimes = [];
+    const linkStart = performance.now();
+    let linked = 0;
+    for (const mark of checkpoints(SESSIONS)) {
+      linkTimes.push(...(await linkRange(api, sim, linked, mark, ids)));
+      linked = mark;
+      await sleep(2000);
+      memory.push({ sessions: mark, ...(await memoryAfterGc(first)) });
+    }
+    const linkS = (performance.now() - linkStart) / 1000;
+    const xs = memory.map((m) => m.sessions);
+    const perSession = {
+      rssMb: round(
+        slope(
+          xs,
+          memory.map((m) => m.rssMb),
+        ),
+        2,
+      ),
+      heapUsedMb: round(
+        slope(
+          xs,
+          memory.map((m) => m.heapUsedMb),
+        ),
+        3,
+      ),
+    };
+    await stopNpmGateway(first);
+
+    const simCpuBefore = cpuSeconds(sim.pid);
+    const prof = CPU_PROF_DIR ? `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` : '';
+    const spawnedAt = performance.now();
+    second = await npmStart(env, prof);
+    const probe = readProbe(api, ids);
+    const ready = await untilAllReady(api, sim, second, spawnedAt);
+    const reads = await probe();
+    const restartCpu = {
+      gatewayS: round(cpuSeconds(second.pid)),
+      simulatorS: round(cpuSeconds(sim.pid) - simCpuBefore),
+    };
+    await sleep(2000);
+    const idle = await memoryAfterGc(second);
+    return {
+      sessions: SESSIONS,
+      link: { concurrency: CONCURRENCY, totalS: round(linkS), perLinkMs: stats(linkTimes) },
+      memory,
+      perIdleSession: { ...perSession, rssMbAtEnd: round((idle.rssMb - memory[0].rssMb) / SESSIONS, 2) },
+      restart: {
+        httpReadyMs: Math.round(second.httpReadyMs),
+        ...ready,
+        readsWhileReconnecting: reads,
+        cpuS: restartCpu,
+        memoryAfter: idle,
+      },
+    };
+  } finally {
+    await stopNpmGateway(first);
+    await stopNpmGateway(second);
+    await sim?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
