@@ -35,7 +35,7 @@ export interface Deps extends CoreDeps {
  */
 
 export function createFunctionDeps(
-  core: Omit<CoreDeps, 'engine'> & { env: Env; version: string; metrics: Metrics },
+  core: Omit<CoreDeps, 'engine' | 'sessionLimit'> & { env: Env; version: string; metrics: Metrics },
 ): Deps {
   // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
   const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
@@ -44,6 +44,7 @@ export function createFunctionDeps(
   return {
     ...core,
     engine: core.env.ENGINE,
+    sessionLimit: core.env.MULTI_NODE ? 0 : core.env.MAX_CONCURRENT_SESSIONS,
     main,
     usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
     rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),

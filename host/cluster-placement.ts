@@ -26,6 +26,8 @@ export interface Cluster {
 /** The host's local runners, as placement sees them. */
 export interface LocalRunners {
   isLocal(sessionId: string): boolean;
+  /** Room for one more engine here (MAX_CONCURRENT_SESSIONS). */
+  hasRoom(): boolean;
   launch(session: Session): Promise<void>;
   /** Ends the local engine without writing the row (the lease is gone). */
   endLocal(sessionId: string): Promise<void>;
@@ -133,7 +135,8 @@ export class ClusterPlacement {
   async adoptLapsed(): Promise<number> {
     let adopted = 0;
     for (const session of await this.deps.sessions.listByStatus(ADOPTABLE)) {
-      if (this.shuttingDown) break;
+      // Full: the rest is for hosts with room, or for this one at a later sweep.
+      if (this.shuttingDown || !this.local.hasRoom()) break;
       if (!shouldRun(session)) continue;
       if (this.local.isLocal(session.id) || this.otherLiveOwner(session)) continue;
       if (await this.adopt(session)) adopted++;
@@ -168,6 +171,7 @@ export class ClusterPlacement {
   private async adopt(session: Session): Promise<boolean> {
     const { id } = session;
     if (this.local.isLocal(id) || this.leases.holds(id) || this.placing.has(id)) return false;
+    if (!this.local.hasRoom()) return false;
     this.placing.add(id);
     let launched = false;
     try {

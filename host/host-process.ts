@@ -37,6 +37,7 @@ import { scheduleRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
+import { ConnectSlots } from './sessions/connect-slots.js';
 
 export interface HostProcessOptions {
   env: Env;
@@ -162,6 +163,9 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     teardownTimeoutMs: env.ENGINE_TEARDOWN_TIMEOUT_MS,
     commands,
     metrics,
+    maxSessions: env.MAX_CONCURRENT_SESSIONS,
+    // A slot is held until the engine reports how its connection went; one that never does frees it after this.
+    connectSlots: new ConnectSlots(env.SESSION_CONNECT_CONCURRENCY, env.BAILEYS_CONNECT_TIMEOUT_MS + 10_000),
     breaker,
     batchSends: {
       pacing,

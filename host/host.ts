@@ -13,7 +13,8 @@ import {
   type HostOperationResult,
   runOperation,
 } from '#shared/domain/host-operations.js';
-import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
+import { RUNNING_STATUSES, type Session, sessionLimitReason } from '#shared/domain/session.js';
+import { UnavailableError } from '#shared/errors/app-error.js';
 import type { Metrics } from '#shared/observability/metrics.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
@@ -46,6 +47,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 export interface HostDeps extends RunnerDeps {
   commands: CommandQueue;
+  /** MAX_CONCURRENT_SESSIONS: the most engines this host runs at once (0: no limit). */
+  maxSessions: number;
   metrics: Metrics;
   messages: MessageStore;
   /** The data store the send use case works on: message batches send their items through it. */
@@ -96,6 +99,7 @@ export class Host implements HostGateway {
     this.placement = deps.cluster
       ? new ClusterPlacement(deps.cluster, this.deps, {
           isLocal: (id) => this.runners.has(id),
+          hasRoom: () => this.hasRoom(),
           launch: (session) => this.launch(session),
           endLocal: (id) => this.runners.get(id)?.shutdown() ?? Promise.resolve(),
         })
@@ -147,6 +151,8 @@ export class Host implements HostGateway {
     }
     let session = await this.deps.sessions.findById(command.sessionId);
     if (session?.status === 'initializing' && this.placement) {
+      // Full here: the command goes back to the queue for a host with room (or this one, once it has room).
+      if (!this.hasRoom()) throw new UnavailableError('HOST_AT_CAPACITY', this.fullReason());
       session = await this.placement.claimForStart(command, forwarded);
       if (!session) return;
     }
@@ -155,6 +161,12 @@ export class Host implements HostGateway {
         { sessionId: command.sessionId, status: session?.status },
         'start command dropped: no longer initializing',
       );
+      return;
+    }
+    if (!this.hasRoom()) {
+      await new SessionStatusWriter(this.deps, session.id).apply('engine_failed', {
+        lastError: this.fullReason(),
+      });
       return;
     }
     // The start request wrote `initializing`; its event is the host's to publish, once the engine is launching.
@@ -249,10 +261,31 @@ export class Host implements HostGateway {
     }
     const sessions = await this.deps.sessions.listByStatus([...RUNNING_STATUSES]);
     for (const session of sessions) {
-      const resumed = await new SessionStatusWriter(this.deps, session.id).apply('resume');
-      if (resumed?.status === 'initializing' && !this.runners.has(session.id)) await this.launch(resumed);
+      const writer = new SessionStatusWriter(this.deps, session.id);
+      // More sessions than this host may run (MAX_CONCURRENT_SESSIONS lowered since): the newest ones fail.
+      if (!this.hasRoom()) {
+        await writer.apply('engine_failed', { lastError: this.fullReason() });
+        continue;
+      }
+      const resumed = await writer.apply('resume');
+      // Not awaited: the runner is registered at once (a queued send finds it and waits for it to be ready), and
+      // its engine connects when a connect slot is free.
+      if (resumed?.status === 'initializing' && !this.runners.has(session.id)) {
+        this.launch(resumed).catch((error: unknown) =>
+          this.deps.logger.error({ err: error, sessionId: session.id }, 'session not resumed'),
+        );
+      }
     }
     return sessions.length;
+  }
+
+  /** Room for one more engine on this host. */
+  private hasRoom(): boolean {
+    return this.deps.maxSessions === 0 || this.runners.size < this.deps.maxSessions;
+  }
+
+  private fullReason(): string {
+    return `${sessionLimitReason(this.deps.maxSessions)} on this host`;
   }
 
   /** Runs an owner-directed operation on this host's runner of the session. */

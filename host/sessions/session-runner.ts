@@ -20,6 +20,7 @@ import type { Session } from '#shared/domain/session.js';
 import { IncompleteOperationError, SessionStateError } from '#shared/errors/app-error.js';
 import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import { renderQrDataUrl } from '#shared/qr/render-qr.js';
+import { type ConnectSlots, releasingSlot, type SlotRelease } from './connect-slots.js';
 import { reportDisconnect } from './disconnect-report.js';
 import { stopWithin, unlinkDevice } from './engine-teardown.js';
 import { answerIncomingCall } from './incoming-calls.js';
@@ -29,6 +30,8 @@ import { type SessionEvent, SessionStatusWriter, type StatusWriterDeps } from '.
 
 export interface RunnerDeps extends StatusWriterDeps {
   engines: EngineFactory;
+  /** Bounds the sessions connecting at once on this host (none when absent). */
+  connectSlots?: ConnectSlots;
   /** Stores and publishes what the engine reports about messages. */
   sink: MessageSink;
   audit: AuditRecorder;
@@ -41,6 +44,8 @@ export class SessionRunner {
   private engine: MessagingEngine | null = null;
   private generation = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  /** The connect slot the current attempt holds, until its engine reports how the connection went. */
+  private slot: SlotRelease | null = null;
   private currentQr: string | null = null;
   /** The active restriction the network announced, if any. */
   private restriction: RestrictionNotice | null = null;
@@ -73,34 +78,27 @@ export class SessionRunner {
     return this.connected;
   }
 
-  /** Creates a fresh engine instance and starts connecting. */
+  /** Creates a fresh engine instance and starts connecting (once a connect slot is free). */
   async launch(): Promise<void> {
     this.clearReconnectTimer();
     const generation = ++this.generation;
-    let engine: MessagingEngine;
-    try {
-      engine = await this.deps.engines.create(this.session, emitterOf(this.handlersFor(generation)));
-    } catch (error) {
-      this.onDisconnected(generation, {
-        reason:
-          error instanceof Error
-            ? `engine could not be loaded: ${error.message}`
-            : 'engine could not be loaded',
-        loggedOut: false,
-      });
-      return;
-    }
+    this.releaseSlot();
+    const slot = (await this.deps.connectSlots?.acquire()) ?? (() => undefined);
+    // Stopped (or relaunched) while waiting for a slot: this attempt never connects.
+    if (generation !== this.generation) return slot();
+    this.slot = slot;
+    const lost = (reason: string) => this.onDisconnected(generation, { reason, loggedOut: false });
+    const emitter = emitterOf(releasingSlot(this.handlersFor(generation), slot));
+    const engine = await this.deps.engines.create(this.session, emitter).catch((error: unknown) => {
+      lost(`engine could not be loaded${error instanceof Error ? `: ${error.message}` : ''}`);
+      return null;
+    });
     // Stopped (or relaunched) while the engine library was loading: this engine is never started.
-    if (generation !== this.generation) return;
+    if (!engine || generation !== this.generation) return;
     this.engine = engine;
-    try {
-      await engine.start();
-    } catch (error) {
-      this.onDisconnected(generation, {
-        reason: error instanceof Error ? error.message : 'start failed',
-        loggedOut: false,
-      });
-    }
+    await engine
+      .start()
+      .catch((error: unknown) => lost(error instanceof Error ? error.message : 'start failed'));
   }
 
   /** Requests a pairing code from the live engine (the caller checked capability and status). */
@@ -173,8 +171,14 @@ export class SessionRunner {
     await engine?.forceDestroy().catch(() => undefined);
   }
 
+  private releaseSlot(): void {
+    this.slot?.();
+    this.slot = null;
+  }
+
   private retire(): MessagingEngine | null {
     this.generation++;
+    this.releaseSlot();
     this.connected = false;
     this.clearReconnectTimer();
     this.currentQr = null;
@@ -193,18 +197,18 @@ export class SessionRunner {
   private handlersFor(generation: number): EngineEventHandlers {
     const live = () => generation === this.generation;
     return {
-      qr: ({ qr }) => live() && void this.onQr(qr),
+      qr: ({ qr }) => live() && void this.onQr(qr).catch(this.logError),
       credentialsPresented: () => {
         if (!live()) return;
         this.currentQr = null;
-        void this.writer.apply('credentials_presented');
+        void this.writer.apply('credentials_presented').catch(this.logError);
       },
-      ready: (identity) => live() && void this.onReady(identity),
+      ready: (identity) => live() && void this.onReady(identity).catch(this.logError),
       disconnected: (info) => this.onDisconnected(generation, info),
       failed: ({ reason }) => {
         if (!live()) return;
         this.retire();
-        void this.writer.apply('engine_failed', { lastError: reason });
+        void this.writer.apply('engine_failed', { lastError: reason }).catch(this.logError);
       },
       restriction: (notice) => {
         if (!live()) return;
@@ -237,8 +241,9 @@ export class SessionRunner {
     throw error;
   };
 
+  /** Work started from an engine callback or a timer has no caller to answer: its failure is logged. */
   private readonly logError = (error: unknown) =>
-    this.deps.logger.error({ err: error, sessionId: this.session.id }, 'message callback failed');
+    this.deps.logger.error({ err: error, sessionId: this.session.id }, 'session runner work failed');
 
   private async onQr(qr: string): Promise<void> {
     this.currentQr = qr;
@@ -271,13 +276,14 @@ export class SessionRunner {
 
   private onDisconnected(generation: number, info: DisconnectInfo): void {
     if (generation !== this.generation) return;
+    this.releaseSlot();
     this.engine = null;
     const wasUp = this.connected;
     this.connected = false;
     // The network announces an active restriction again at the next login; one lifted meanwhile is not announced.
     this.restriction = null;
     this.currentQr = null;
-    void this.handleDisconnect(info, wasUp);
+    void this.handleDisconnect(info, wasUp).catch(this.logError);
   }
 
   private async handleDisconnect(info: DisconnectInfo, wasUp: boolean): Promise<void> {
@@ -314,7 +320,10 @@ export class SessionRunner {
     const generation = this.generation;
     this.reconnectTimer = setTimeout(() => {
       if (generation !== this.generation) return;
-      void this.writer.apply('reconnect').then(() => this.launch());
+      void this.writer
+        .apply('reconnect')
+        .then(() => this.launch())
+        .catch(this.logError);
     }, decision.delayMs);
     this.reconnectTimer.unref?.();
   }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { DeploymentEnv } from './env/deployment.js';
 import { EngineEnv } from './env/engine.js';
-import { HostsEnv } from './env/hosts.js';
+import { defaultSessionCapacity, HostsEnv } from './env/hosts.js';
 import { KeysEnv } from './env/keys.js';
 import { MediaEnv } from './env/media.js';
 import { PacingEnv } from './env/pacing.js';
@@ -43,6 +43,7 @@ export type Env = Omit<
   | 'NODE_URL'
   | 'STORAGE_TYPE'
   | 'STORAGE_LOCAL_PATH'
+  | 'MAX_CONCURRENT_SESSIONS'
 > & {
   AUTH_DIR: string;
   MAIN_DATABASE_NAME: string;
@@ -58,6 +59,8 @@ export type Env = Omit<
   /** Where message media is kept: files under STORAGE_LOCAL_PATH, or the S3_BUCKET. */
   STORAGE_TYPE: 'local' | 's3';
   STORAGE_LOCAL_PATH: string;
+  /** The most sessions this host runs at once; 0 = no limit. */
+  MAX_CONCURRENT_SESSIONS: number;
 };
 
 /** Thrown at boot when any variable is bad; the message names each one. */
@@ -121,5 +124,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     MULTI_NODE: parsed.MULTI_NODE ?? aws,
     NODE_ID: parsed.NODE_ID ?? `${hostname}-${randomBytes(4).toString('hex')}`,
     NODE_URL: parsed.NODE_URL ?? `http://${hostname}:${parsed.HOST_PORT}`,
+    MAX_CONCURRENT_SESSIONS: parsed.MAX_CONCURRENT_SESSIONS ?? defaultSessionCapacity(usableMemory()),
   });
+}
+
+/** The memory this process may use: its cgroup's limit in a container, else the machine's. */
+function usableMemory(): number {
+  const total = os.totalmem();
+  const constrained = process.constrainedMemory();
+  return constrained > 0 && constrained < total ? constrained : total;
 }

@@ -24,6 +24,11 @@ export const RUNNING_STATUSES: ReadonlySet<SessionStatus> = new Set([
   'action_required',
 ]);
 
+/** Why a start is refused when MAX_CONCURRENT_SESSIONS sessions run already (OpenWA's words). */
+export function sessionLimitReason(limit: number): string {
+  return `Maximum concurrent sessions reached (${limit})`;
+}
+
 /** Keys of `config` the gateway reads; anything else is stored and ignored (spec). */
 export const SessionConfig = z
   .object({

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'BATCH_FINISHED'
   | 'SESSION_NOT_STARTED'
   | 'SESSION_ALREADY_STARTED'
+  | 'SESSION_LIMIT_REACHED'
   | 'SESSION_NOT_READY'
   | 'QR_NOT_AVAILABLE'
   | 'ALREADY_AUTHENTICATED'
@@ -54,6 +55,7 @@ export type ErrorCode =
   | 'SESSION_STOP_INCOMPLETE'
   | 'SESSION_FORCE_KILL_INCOMPLETE'
   | 'HOST_UNAVAILABLE'
+  | 'HOST_AT_CAPACITY'
   | 'DEPENDENCY_UNAVAILABLE'
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
@@ -255,7 +257,7 @@ export class IncompleteOperationError extends AppError {
 export class UnavailableError extends AppError {
   readonly status = 503;
   constructor(
-    code: 'HOST_UNAVAILABLE' | 'DEPENDENCY_UNAVAILABLE',
+    code: 'HOST_UNAVAILABLE' | 'HOST_AT_CAPACITY' | 'DEPENDENCY_UNAVAILABLE',
     message: string,
     options: AppErrorOptions = {},
   ) {

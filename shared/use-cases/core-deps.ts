@@ -23,4 +23,9 @@ export interface CoreDeps {
   audit: AuditRecorder;
   /** The configured engine kind (`ENGINE`): what use cases check capabilities against, without asking a host. */
   engine: EngineKind;
+  /**
+   * The most sessions that may run at once, when one host runs them all (MAX_CONCURRENT_SESSIONS of a single node):
+   * a start beyond it is refused. 0: no limit here (none set, or several nodes, each of which guards its own).
+   */
+  sessionLimit: number;
 }

@@ -24,7 +24,8 @@ describe('POST /api/sessions', () => {
   let scopedOperator: string;
 
   beforeAll(async () => {
-    gw = await startTestGateway({ BODY_SIZE_LIMIT: '4kb' });
+    // No other test of this file starts a session, so its gateway also shows the session limit.
+    gw = await startTestGateway({ BODY_SIZE_LIMIT: '4kb', MAX_CONCURRENT_SESSIONS: '2' });
     operator = (await gw.createKey({ name: 'operator', role: 'operator' })).key;
     viewer = (await gw.createKey({ name: 'viewer', role: 'viewer' })).key;
     const other = await gw.createSession();
@@ -297,6 +298,26 @@ describe('POST /api/sessions', () => {
       const name = sessionName('race');
       const results = await Promise.all([create({ name }), create({ name })]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    });
+  });
+
+  embeddedOnly(
+    describe,
+    'one host runs every session; with several (aws) each host guards its own limit, a unit test of the host shows it',
+  )('400 beyond MAX_CONCURRENT_SESSIONS', () => {
+    it("refuses a third running session with OpenWA's words, and starts it once one stopped", async () => {
+      const ids: string[] = [];
+      for (const name of ['limit-a', 'limit-b', 'limit-c'])
+        ids.push((await create({ name: sessionName(name) })).body.id);
+      const start = (id: string) => gw.request('POST', `/api/sessions/${id}/start`);
+      expect((await start(ids[0] ?? '')).status).toBe(200);
+      expect((await start(ids[1] ?? '')).status).toBe(200);
+      const refused = await start(ids[2] ?? '');
+      expectError(refused, 400, 'SESSION_LIMIT_REACHED');
+      expect(refused.body.message).toBe('Maximum concurrent sessions reached (2)');
+      expect((await getSession(gw, ids[2] ?? '')).status).toBe('created');
+      expect((await gw.request('POST', `/api/sessions/${ids[0]}/stop`)).status).toBe(200);
+      expect((await start(ids[2] ?? '')).status).toBe(200);
     });
   });
 });

@@ -136,6 +136,7 @@ export async function startClusterNode(
       rpc: new HttpHostRpcClient({ token: RPC_TOKEN, timeoutMs: 2000 }),
       ...timings,
     },
+    maxSessions: 0,
   });
   late.bind(host);
   return { nodeId, url: rpc.url, host, published, rpc };

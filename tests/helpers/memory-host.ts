@@ -6,6 +6,7 @@ import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
+import type { ConnectSlots } from '#host/sessions/connect-slots.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
@@ -24,9 +25,13 @@ import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { recordingEvents } from './recording-events.js';
 
-/** A host whose message store is `messages` (a memory store unless a test brings its own). */
+/**
+ * A host whose message store is `messages` (a memory store unless a test brings its own); `options` bound its
+ * engines (MAX_CONCURRENT_SESSIONS, 0 = none) and the sessions connecting at once.
+ */
 export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
   messages: M = new MemoryMessageStore() as M,
+  options: { maxSessions?: number; connectSlots?: ConnectSlots } = {},
 ) {
   const sessions = new MemorySessionStore();
   const network = new TestNetwork();
@@ -55,6 +60,8 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
     teardownTimeoutMs: 50,
     commands: new CommandQueue(new MemoryQueue({ name: 'q', fifo: true, visibilityTimeoutSeconds: 30 })),
     metrics,
+    maxSessions: options.maxSessions ?? 0,
+    ...(options.connectSlots ? { connectSlots: options.connectSlots } : {}),
   });
   return { host, sessions, messages, network, published };
 }

@@ -68,6 +68,7 @@ class TestEngine implements MessagingEngine {
   }
 
   async start(): Promise<void> {
+    if (this.network.holdConnects) await this.network.hold();
     // Progress is reported asynchronously, as a real client's would be.
     setImmediate(() => {
       if (this.closed) return;

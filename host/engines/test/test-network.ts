@@ -42,6 +42,8 @@ export class TestNetwork {
   private readonly qrCounters = new Map<string, number>();
   private refusing = false;
   private held: (() => void)[] = [];
+  /** When true, connection attempts hang (held) until `releaseHeld()`, as a slow network's handshakes would. */
+  holdConnects = false;
   readonly logoutBehaviour = new Map<string, LogoutBehaviour>();
   readonly stopBehaviour = new Map<string, StopBehaviour>();
 
@@ -85,6 +87,11 @@ export class TestNetwork {
   /** A pending operation that a 'hang' behaviour waits on until `releaseHeld()`. */
   hold(): Promise<void> {
     return new Promise((resolve) => this.held.push(resolve));
+  }
+
+  /** How many operations are held (hanging) right now. */
+  get heldCount(): number {
+    return this.held.length;
   }
 
   /** Lets every held (hanging) operation go on as if the network had finally answered. */

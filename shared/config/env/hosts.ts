@@ -5,7 +5,29 @@
 import { z } from 'zod';
 import { flag, limit, optional, optionalMatching, optionalUrl, port } from './fields.js';
 
+/**
+ * The memory budget of one running session in the default capacity: an idle linked Baileys session keeps about
+ * 2.5 MB of RSS (its share of the heap included, tests/bench/restart-scale.mjs), and a busy one more.
+ */
+const SESSION_MEMORY_BUDGET_BYTES = 4 * 1024 * 1024;
+
+/**
+ * MAX_CONCURRENT_SESSIONS when unset: as many sessions as half the memory this process may use (its cgroup's
+ * limit in a container, else the machine's) holds at the budget above; the rest is the gateway's own and the heap's
+ * headroom. 24 GB: 3,072 sessions; a 2 GB container: 256.
+ */
+export function defaultSessionCapacity(memoryBytes: number): number {
+  return Math.max(1, Math.floor(memoryBytes / 2 / SESSION_MEMORY_BUDGET_BYTES));
+}
+
 export const HostsEnv = z.object({
+  /**
+   * The most sessions one host runs at once (0: no limit); a start beyond it is refused (400 SESSION_LIMIT_REACHED)
+   * rather than letting the host run out of memory with every session on it. Unset: from the memory (above).
+   */
+  MAX_CONCURRENT_SESSIONS: optional(z.coerce.number().int().min(0)),
+  /** Sessions connecting at once (a restart resumes every session through this many slots). */
+  SESSION_CONNECT_CONCURRENCY: limit(16),
   COMMAND_VISIBILITY_TIMEOUT_S: limit(60),
   COMMAND_MAX_RECEIVES: limit(5),
   HOST_PORT: port(2786),
