@@ -44,8 +44,8 @@ export class SessionRunner {
   private engine: MessagingEngine | null = null;
   private generation = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
-  /** The connect slot the current attempt holds, until its engine reports how the connection went. */
-  private slot: SlotRelease | null = null;
+  /** Releases the connect slot of the current attempt (held until its engine reports how it went); idempotent. */
+  private slot: SlotRelease = () => undefined;
   private currentQr: string | null = null;
   /** The active restriction the network announced, if any. */
   private restriction: RestrictionNotice | null = null;
@@ -82,7 +82,7 @@ export class SessionRunner {
   async launch(): Promise<void> {
     this.clearReconnectTimer();
     const generation = ++this.generation;
-    this.releaseSlot();
+    this.slot();
     const slot = (await this.deps.connectSlots?.acquire()) ?? (() => undefined);
     // Stopped (or relaunched) while waiting for a slot: this attempt never connects.
     if (generation !== this.generation) return slot();
@@ -171,14 +171,9 @@ export class SessionRunner {
     await engine?.forceDestroy().catch(() => undefined);
   }
 
-  private releaseSlot(): void {
-    this.slot?.();
-    this.slot = null;
-  }
-
   private retire(): MessagingEngine | null {
     this.generation++;
-    this.releaseSlot();
+    this.slot();
     this.connected = false;
     this.clearReconnectTimer();
     this.currentQr = null;
@@ -276,7 +271,7 @@ export class SessionRunner {
 
   private onDisconnected(generation: number, info: DisconnectInfo): void {
     if (generation !== this.generation) return;
-    this.releaseSlot();
+    this.slot();
     this.engine = null;
     const wasUp = this.connected;
     this.connected = false;
