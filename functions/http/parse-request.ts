@@ -11,6 +11,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#shared/errors/app-error.js';
+import { closestIssues } from '#shared/errors/validation-issues.js';
 
 /** Deeper bodies are refused: no route needs them, and every later step (validation, storage) recurses. */
 const MAX_BODY_DEPTH = 64;
@@ -115,15 +116,19 @@ export function readIdempotencyKey(headers: APIGatewayProxyEventV2['headers']): 
   });
 }
 
-/** Validates one input part against its schema; failures list every issue with its path. */
+/**
+ * Validates one input part against its schema; failures list every issue with its path (an input that fits none of
+ * a union's shapes is reported by the shape it came closest to: validation-issues.ts).
+ */
 export function parseInput<S extends z.ZodType>(
   schema: S,
   value: unknown,
   part: 'body' | 'path' | 'query',
 ): z.output<S> {
-  const result = schema.safeParse(value);
+  // Each issue keeps its input (which tells a missing field from a wrong one); nothing is added when the input fits.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
+  const details = closestIssues(result.error.issues).map((issue) => ({
     path: [part, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));

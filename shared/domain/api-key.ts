@@ -1,6 +1,6 @@
 /** API keys: the stored record (hash only), request bodies and the read shape (keyPrefix, never the key). */
 import { z } from 'zod';
-import { IsoTimestamp, ResourceName, Uuid } from './common.js';
+import { IsoTimestamp, resourceName, Uuid } from './common.js';
 import { Role } from './roles.js';
 
 export const API_KEY_PREFIX = 'wg_';
@@ -35,12 +35,22 @@ const Ipv4OrCidr = z
 const SessionIdList = z
   .array(Uuid)
   .max(100)
-  .refine((list) => new Set(list).size === list.length, 'must not repeat an id');
+  .refine((list) => new Set(list).size === list.length, 'must not repeat an id')
+  // zod cannot state uniqueness in JSON Schema; the refinement above checks what this says.
+  .meta({ uniqueItems: true });
 
 /** An API key's name: a resource name of 3–100 characters. */
-export const ApiKeyName = ResourceName.min(3).max(100);
+export const ApiKeyName = resourceName(3, 100);
 
-const ExpiresAt = z.iso.datetime({ offset: true });
+/**
+ * A date-time with its offset. That it lies in the future depends on when the request arrives, which no schema can
+ * say: the use case refuses a past one (400 VALIDATION_FAILED), and the OpenAPI document says so in words.
+ */
+const ExpiresAt = z.iso.datetime({ offset: true }).meta({
+  description:
+    'When the key stops working: a date-time with its offset, which must be in the future when the request is ' +
+    'handled (a past one is refused with 400 VALIDATION_FAILED).',
+});
 
 export const CreateApiKeyBody = z.strictObject({
   name: ApiKeyName,

@@ -3,7 +3,7 @@
  * (spec "Automation rule", openwa-facts §2 "Automation rules").
  */
 import { z } from 'zod';
-import { IsoTimestamp, ResourceName, Uuid } from './common.js';
+import { IsoTimestamp, resourceName, Uuid } from './common.js';
 import { WebhookFilters, WebhookFiltersInput } from './webhook-filters.js';
 
 export const DEFAULT_COOLDOWN_SECONDS = 60;
@@ -27,7 +27,7 @@ export const AutomationRule = z
 export type AutomationRule = z.infer<typeof AutomationRule>;
 
 /** A rule's name: a resource name (no control or bidi characters) of 1–100 characters. */
-export const AutomationRuleName = ResourceName.min(1).max(100);
+export const AutomationRuleName = resourceName(1, 100);
 const ReplyText = z.string().min(1).max(MAX_REPLY_TEXT);
 /** Per (rule, chat) quiet period in seconds; 0 lets the rule answer every message. */
 const CooldownSeconds = z.number().int().min(0).max(MAX_COOLDOWN_SECONDS);

@@ -5,6 +5,12 @@ export const Uuid = z.uuid();
 export const IsoTimestamp = z.iso.datetime({ offset: true });
 
 /**
+ * `http://` or `https://` (in any case) and then a host: what the OpenAPI document can say of "an absolute http(s)
+ * URL" beside `format: uri` (the URL parser also takes `http:host` or a leading space, which this refuses first).
+ */
+export const HTTP_URL_START = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?#:@\s]/;
+
+/**
  * Characters no resource name may hold: C0 and C1 controls, DEL, the line and paragraph separators and the bidi
  * embedding, override and isolate characters. Names end up in logs, audit rows and terminals, where these forge
  * lines, recolour output or reorder what a reader sees.
@@ -34,6 +40,23 @@ export const ResourceName = z
   .string()
   .regex(NAME_CHARACTERS, 'must not contain control, line-separator or bidi-override characters')
   .trim();
+
+/**
+ * A resource name of `min`–`max` characters once trimmed. Its lower bound is a pattern rather than `.min()`: JSON
+ * Schema's minLength would count the surrounding white space the trim drops, so "  " would pass the OpenAPI document
+ * and fail here; a pattern finds two non-space characters `min` apart (or one, for a bound of 1) wherever they stand,
+ * which is the trimmed length, and reads the same on the name as sent.
+ */
+export function resourceName(min: number, max: number) {
+  const lowerBound = min <= 1 ? /\S/u : new RegExp(`\\S[\\s\\S]{${min - 2},}\\S`, 'u');
+  const message =
+    min <= 1
+      ? 'must hold a character besides white space'
+      : `must be at least ${min} characters besides white space`;
+  return ResourceName.max(max)
+    .regex(lowerBound, message)
+    .meta({ minLength: Math.max(min, 1) });
+}
 
 /** `limit` 1–1000 (default 1000) and `offset` ≥ 0 on list routes; query strings are coerced. */
 export const PageQuery = z.strictObject({

@@ -81,8 +81,8 @@ export function bulkItemDraft(item: BulkItem): SendDraft {
     const { text, mentions } = item.content;
     return { type: 'text', text: fill(text), ...(mentions ? { mentions } : {}) };
   }
-  const content: { caption?: string | undefined; url?: string | undefined } = item.content;
-  const { caption, url } = content;
+  const caption = 'caption' in item.content ? item.content.caption : undefined;
+  const url = 'url' in item.content ? item.content.url : undefined;
   const filled = {
     ...item.content,
     ...(caption === undefined ? {} : { caption: fill(caption) }),
@@ -162,7 +162,7 @@ export const BatchIdField = z
   .min(1)
   .max(100)
   .regex(/^[A-Za-z0-9._~-]+$/, 'must be letters, digits, . _ ~ or -')
-  .refine((id) => id !== '.' && id !== '..', 'must not be "." or ".."');
+  .regex(/^(?!\.\.?$)/, 'must not be "." or ".."');
 
 /**
  * The serialized items of one batch may take this many characters at most: a batch is stored whole (DynamoDB

@@ -54,12 +54,21 @@ export function parseSearchQuery(query: string): SearchTerm[] {
   return terms;
 }
 
-/** The `q` of a search route: 1–200 characters with at least one letter or digit. */
+/**
+ * A character that makes a word (NOT_WORD's complement): a query holds a term exactly when it holds one of these
+ * (folding keeps letters letters), which a test holds to parseSearchQuery on random text.
+ */
+const WORD_CHARACTER = /[\p{L}\p{N}\p{Co}]/u;
+
+/**
+ * The `q` of a search route: 1–200 characters with at least one letter or digit, stated as a pattern so the OpenAPI
+ * document says it too (JSON Schema patterns are read with Unicode property escapes, as the `u` flag reads them).
+ */
 export const SearchQueryText = z
   .string()
   .min(1)
   .max(SEARCH_QUERY_MAX_LENGTH)
-  .refine((query) => parseSearchQuery(query).length > 0, 'must contain at least one letter or digit');
+  .regex(WORD_CHARACTER, 'must contain at least one letter or digit');
 
 /**
  * A body as the stores without a full-text index compare it: its folded words, each with a space on both sides

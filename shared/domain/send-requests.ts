@@ -4,6 +4,7 @@
  * case resolves them to network keys and turns the draft into outgoing content (outgoing-content.ts).
  */
 import { z } from 'zod';
+import { HTTP_URL_START } from './common.js';
 import { CAPTION_MAX, type MediaKind } from './media-content.js';
 import { ChatId } from './message.js';
 import { EMOJI_MAX, LocationContent, TEXT_MAX, TextContent } from './outgoing-content.js';
@@ -85,8 +86,9 @@ export interface MediaDraft {
   quotedMessageId?: string | undefined;
 }
 
+/** Required beside `data`; with `url`, the type the URL answers with unless given. */
 const MimeType = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'data needs its mimetype' : undefined) })
   .max(255)
   .regex(
     /^[a-z]+\/[a-z0-9.+-]+(\s*;\s*[a-z0-9-]+=[a-z0-9.+-]+)*$/i,
@@ -96,9 +98,12 @@ const BASE64_CHAR = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
   BASE64_CHAR[c.charCodeAt(0)] = 1;
 
+/** What isBase64Text accepts, as the OpenAPI document states it (a test holds the two to the same answers). */
+export const BASE64_PATTERN = '^[A-Za-z0-9+/]+={0,2}$';
+
 /**
- * Base64 characters, then at most two `=`: what /^[A-Za-z0-9+/]+={0,2}$/ accepts, by a table lookup per character
- * (that regex took about 1.2 ms on a 100 KB file's 137,000 characters; this takes a quarter of it).
+ * Base64 characters, then at most two `=`: what BASE64_PATTERN accepts, by a table lookup per character (that regex
+ * took about 1.2 ms on a 100 KB file's 137,000 characters; this takes a quarter of it).
  */
 export function isBase64Text(text: string): boolean {
   let end = text.length;
@@ -112,31 +117,51 @@ export function isBase64Text(text: string): boolean {
 }
 
 /** Base64 of the file (no `data:` prefix): its size is capped by MEDIA_DOWNLOAD_MAX_BYTES. */
-const Base64Data = z.string().min(4).refine(isBase64Text, 'must be base64 (no data: prefix)');
+const Base64Data = z
+  .string()
+  .min(4)
+  .refine(isBase64Text, 'must be base64 (no data: prefix)')
+  .meta({ pattern: BASE64_PATTERN });
 
-/** A media file's URL, fetched by the service: http(s) only, through the SSRF guard, never following redirects. */
-export const MediaUrl = z.url({ protocol: /^https?$/ }).max(2048);
+/**
+ * A media file's URL, fetched by the service: http(s) only, through the SSRF guard, never following redirects. A
+ * body without it (and without `data`) is told to give one of the two.
+ */
+export const MediaUrl = z
+  .url({
+    protocol: /^https?$/,
+    error: (issue) => (issue.input === undefined ? 'give exactly one of url and data' : undefined),
+  })
+  .max(2048)
+  .regex(HTTP_URL_START, 'must be an absolute http or https URL')
+  .meta({ format: 'uri' });
 
-/** Where a media file comes from: exactly one of `url` and `data` (oneSource). */
-const MediaSourceFields = {
-  url: MediaUrl.optional(),
-  data: Base64Data.optional(),
-  mimetype: MimeType.optional(),
-};
+/**
+ * Where a media file comes from: a URL the service fetches, or the bytes in base64 with their type; never both. Each
+ * is a closed shape, so a body fits one or neither (the OpenAPI document's `oneOf`).
+ */
+const MEDIA_SOURCES = {
+  url: { url: MediaUrl, mimetype: MimeType.optional() },
+  data: { data: Base64Data, mimetype: MimeType },
+} as const;
 
-const MediaFields = { chatId: ChatId, ...MediaSourceFields, quotedMessageId: QuotedMessageId.optional() };
+/** A body holding the other source's field is told to give exactly one (not "unrecognized key"). */
+const otherSource =
+  (other: 'url' | 'data') =>
+  (issue: z.core.$ZodRawIssue): string | undefined =>
+    issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === other
+      ? 'give exactly one of url and data'
+      : undefined;
 
-/** Exactly one of `url` and `data`; `data` needs its `mimetype`. */
-function oneSource<
-  T extends { url?: string | undefined; data?: string | undefined; mimetype?: string | undefined },
->(body: T, ctx: z.core.$RefinementCtx<T>): void {
-  if ((body.url === undefined) === (body.data === undefined)) {
-    ctx.addIssue({ code: 'custom', message: 'give exactly one of url and data', path: ['url'] });
-  }
-  if (body.data !== undefined && body.mimetype === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'data needs its mimetype', path: ['mimetype'] });
-  }
+/** A media body: `fields` with the file by `url` or by `data` (exactly one; `data` with its `mimetype`). */
+function withMediaSource<F extends z.core.$ZodLooseShape>(fields: F) {
+  return z.xor([
+    z.strictObject({ ...fields, ...MEDIA_SOURCES.url }, { error: otherSource('data') }),
+    z.strictObject({ ...fields, ...MEDIA_SOURCES.data }, { error: otherSource('url') }),
+  ]);
 }
+
+const MediaFields = { chatId: ChatId, quotedMessageId: QuotedMessageId.optional() };
 
 const Caption = z.string().min(1).max(CAPTION_MAX).optional();
 /** What each media kind's body has besides its chat, its file and a quote. */
@@ -152,31 +177,30 @@ const MEDIA_KIND_FIELDS = {
   sticker: {},
 } as const;
 
-export const SendImageBody = z
-  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.image })
-  .superRefine(oneSource);
+export const SendImageBody = withMediaSource({ ...MediaFields, ...MEDIA_KIND_FIELDS.image });
 export const SendVideoBody = SendImageBody;
-export const SendDocumentBody = z
-  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.document })
-  .superRefine(oneSource);
-export const SendAudioBody = z
-  .strictObject({ ...MediaFields, ...MEDIA_KIND_FIELDS.audio })
-  .superRefine(oneSource);
-export const SendStickerBody = z.strictObject(MediaFields).superRefine(oneSource);
+export const SendDocumentBody = withMediaSource({ ...MediaFields, ...MEDIA_KIND_FIELDS.document });
+export const SendAudioBody = withMediaSource({ ...MediaFields, ...MEDIA_KIND_FIELDS.audio });
+export const SendStickerBody = withMediaSource(MediaFields);
 
 /** Each media kind's file and its own fields, without chat or quote: what a batch item of that kind carries. */
 export const MEDIA_ITEM_CONTENT = {
-  image: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.image }).superRefine(oneSource),
-  video: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.video }).superRefine(oneSource),
-  audio: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.audio }).superRefine(oneSource),
-  document: z.strictObject({ ...MediaSourceFields, ...MEDIA_KIND_FIELDS.document }).superRefine(oneSource),
+  image: withMediaSource(MEDIA_KIND_FIELDS.image),
+  video: withMediaSource(MEDIA_KIND_FIELDS.video),
+  audio: withMediaSource(MEDIA_KIND_FIELDS.audio),
+  document: withMediaSource(MEDIA_KIND_FIELDS.document),
+};
+
+/** A media body of any kind, by either source (each shape of withMediaSource fits it). */
+type MediaBody = Omit<MediaDraft, 'type' | 'source' | 'fileName'> & {
+  chatId: string;
+  url?: string | undefined;
+  data?: string | undefined;
+  filename?: string | undefined;
 };
 
 /** The draft of a media body: the source, and the fields the kind has. */
-export function mediaDraft(
-  type: MediaKind,
-  body: z.output<typeof SendDocumentBody> & { ptt?: boolean | undefined },
-): { chatId: string; content: MediaDraft } {
+export function mediaDraft(type: MediaKind, body: MediaBody): { chatId: string; content: MediaDraft } {
   const { chatId, url, data, filename, ...rest } = body;
   const source: MediaSource = url !== undefined ? { url } : { data: data ?? '' };
   return { chatId, content: { type, source, ...rest, ...(filename ? { fileName: filename } : {}) } };

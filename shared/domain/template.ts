@@ -4,7 +4,7 @@
  * placeholders that send-template fills in (template-rendering.ts).
  */
 import { z } from 'zod';
-import { IsoTimestamp, ResourceName, Uuid } from './common.js';
+import { IsoTimestamp, resourceName, Uuid } from './common.js';
 import { ChatId } from './message.js';
 import { TEXT_MAX, TextContent } from './outgoing-content.js';
 import { VARIABLE_NAME } from './template-rendering.js';
@@ -29,7 +29,7 @@ export const Template = z
 export type Template = z.infer<typeof Template>;
 
 /** A template's name: a resource name (no control or bidi characters) of 1–100 characters, unique per session. */
-export const TemplateName = ResourceName.min(1).max(100);
+export const TemplateName = resourceName(1, 100);
 const TemplateBodyText = z.string().min(1).max(MAX_TEMPLATE_BODY);
 const TemplateHeader = z.string().max(MAX_TEMPLATE_HEADER);
 const TemplateFooter = z.string().max(MAX_TEMPLATE_FOOTER);
@@ -51,33 +51,49 @@ export const UpdateTemplateBody = z.strictObject({
 });
 export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBody>;
 
+/** At most this many values for placeholders. */
+export const MAX_TEMPLATE_VARIABLES = 256;
+
 /** Values for a template's placeholders: at most 256, names as placeholders spell them, values up to TEXT_MAX. */
 export const TemplateVariablesInput = z
   .record(
     z.string().max(100).regex(VARIABLE_NAME, 'must be a placeholder name (letters, digits, _ . -)'),
     z.string().max(TEXT_MAX),
   )
-  .refine((variables) => Object.keys(variables).length <= 256, 'at most 256 variables');
+  .refine(
+    (variables) => Object.keys(variables).length <= MAX_TEMPLATE_VARIABLES,
+    `at most ${MAX_TEMPLATE_VARIABLES} variables`,
+  )
+  // zod cannot state a record's size in JSON Schema; the refinement above checks what this says.
+  .meta({ maxProperties: MAX_TEMPLATE_VARIABLES });
+
+const EXACTLY_ONE = 'give exactly one of templateId and templateName';
+/** A body holding the other field is told to give exactly one (not "unrecognized key"). */
+const other =
+  (field: 'templateId' | 'templateName') =>
+  (issue: z.core.$ZodRawIssue): string | undefined =>
+    issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === field
+      ? EXACTLY_ONE
+      : undefined;
+const SendTemplateFields = {
+  chatId: ChatId,
+  variables: TemplateVariablesInput.default({}),
+  mentions: TextContent.shape.mentions,
+};
 
 /**
- * POST …/messages/send-template: the chat, exactly one of `templateId` and `templateName`, the placeholder values
- * (`variables`; openwa calls them `vars`) and mentions as send-text takes them.
+ * POST …/messages/send-template: the chat, exactly one of `templateId` and `templateName` (two closed shapes, the
+ * OpenAPI document's `oneOf`), the placeholder values (`variables`; openwa calls them `vars`) and mentions as
+ * send-text takes them.
  */
-export const SendTemplateBody = z
-  .strictObject({
-    chatId: ChatId,
-    templateId: Uuid.optional(),
-    templateName: TemplateName.optional(),
-    variables: TemplateVariablesInput.default({}),
-    mentions: TextContent.shape.mentions,
-  })
-  .superRefine((body, ctx) => {
-    if ((body.templateId === undefined) === (body.templateName === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['templateId'],
-        message: 'give exactly one of templateId and templateName',
-      });
-    }
-  });
+export const SendTemplateBody = z.xor([
+  z.strictObject(
+    {
+      ...SendTemplateFields,
+      templateId: z.uuid({ error: (issue) => (issue.input === undefined ? EXACTLY_ONE : undefined) }),
+    },
+    { error: other('templateName') },
+  ),
+  z.strictObject({ ...SendTemplateFields, templateName: TemplateName }, { error: other('templateId') }),
+]);
 export type SendTemplateBody = z.infer<typeof SendTemplateBody>;

@@ -73,44 +73,64 @@ const BARE_PHONE = /^\+?[0-9]{5,20}$/;
 /** `<user>@<server>` without whitespace: `…@c.us`, `…@g.us`, `…@lid` and whatever the network adds later. */
 const WA_ID = /^[^\s@]+@[^\s@]+$/;
 
-const FilterText = z.string().min(1).max(MAX_FILTER_TEXT);
+/** A value that must be a string (or a list of them) says so, whatever else it was. */
+const textOnly = (issue: z.core.$ZodRawIssue) =>
+  issue.code === 'invalid_type' ? 'must be a string or a list of strings' : undefined;
+const FilterText = z.string({ error: textOnly }).min(1).max(MAX_FILTER_TEXT);
+const ID_MESSAGE = 'must be chat ids (<id>@c.us, <id>@g.us, <id>@lid) or bare phone numbers';
+const FilterId = FilterText.regex(new RegExp(`${BARE_PHONE.source}|${WA_ID.source}`), ID_MESSAGE);
 
-export const FilterCondition = z
-  .strictObject({
-    field: z.enum(FILTER_FIELDS),
-    operator: z.enum(FILTER_OPERATORS),
-    value: z.union([FilterText, z.array(FilterText).min(1).max(MAX_FILTER_VALUES), z.boolean()]),
-    caseSensitive: z.boolean().optional(),
-  })
-  .superRefine((condition, ctx) => {
-    const rule: FieldRule = MESSAGE_FIELDS[condition.field];
-    if (!rule.operators.includes(condition.operator)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['operator'],
-        message: `field '${condition.field}' takes the operator ${rule.operators.join(' or ')}`,
-      });
+/** One value or a list of 1–100 of them. */
+const oneOrMany = <T extends z.ZodType>(value: T) =>
+  z.union([value, z.array(value).min(1).max(MAX_FILTER_VALUES)]);
+
+/** What a condition on a field of `rule` compares with. */
+function valueSchema(rule: FieldRule): z.ZodType<string | string[] | boolean> {
+  switch (rule.kind) {
+    case 'flag':
+      return z.boolean({ error: 'must be true or false' });
+    case 'choice': {
+      const choices = rule.choices ?? [];
+      return oneOrMany(z.enum(choices, { error: `must be one of ${choices.join(', ')}` }));
     }
-    const problem = valueProblem(rule, condition.value);
-    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
-  });
-export type FilterCondition = z.infer<typeof FilterCondition>;
-
-/** What is wrong with `value` for a field of `rule`, or null when it fits. */
-function valueProblem(rule: FieldRule, value: FilterCondition['value']): string | null {
-  if (rule.kind === 'flag') return typeof value === 'boolean' ? null : 'must be true or false';
-  if (typeof value === 'boolean') return 'must be a string or a list of strings';
-  const values = typeof value === 'string' ? [value] : value;
-  if (rule.kind === 'choice') {
-    const choices = rule.choices ?? [];
-    return values.every((item) => choices.includes(item)) ? null : `must be one of ${choices.join(', ')}`;
+    case 'id':
+    case 'idList':
+      return oneOrMany(FilterId);
+    case 'text':
+      return oneOrMany(FilterText);
   }
-  if (rule.kind === 'id' || rule.kind === 'idList') {
-    const valid = values.every((item) => BARE_PHONE.test(item) || WA_ID.test(item));
-    return valid ? null : 'must be chat ids (<id>@c.us, <id>@g.us, <id>@lid) or bare phone numbers';
-  }
-  return null;
 }
+
+/** The condition on one field: the operators it takes and the values it compares with. */
+function conditionOn<F extends FilterField>(field: F) {
+  const rule: FieldRule = MESSAGE_FIELDS[field];
+  return z.strictObject({
+    field: z.literal(field),
+    operator: z.enum(rule.operators, {
+      error: `field '${field}' takes the operator ${rule.operators.join(' or ')}`,
+    }),
+    value: valueSchema(rule),
+    caseSensitive: z.boolean().optional(),
+  });
+}
+
+/**
+ * One condition, by its field (the OpenAPI document's `oneOf`, each field with its own operators and values). The
+ * field decides which shape applies, so a wrong operator or value is reported on that field's terms.
+ */
+export const FilterCondition = z.discriminatedUnion(
+  'field',
+  FILTER_FIELDS.map(conditionOn) as unknown as readonly [
+    ReturnType<typeof conditionOn>,
+    ...ReturnType<typeof conditionOn>[],
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `field must be one of ${FILTER_FIELDS.join(', ')}` : undefined,
+  },
+);
+
+export type FilterCondition = z.infer<typeof FilterCondition>;
 
 /** `{ conditions }`: every condition must hold (AND). No conditions, like null, lets everything through. */
 export const WebhookFilters = z

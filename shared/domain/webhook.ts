@@ -3,7 +3,7 @@
  * write-only secret and headers (§3 "Webhook"), and the delivery-failure record (§3).
  */
 import { z } from 'zod';
-import { IsoTimestamp, Uuid } from './common.js';
+import { HTTP_URL_START, IsoTimestamp, Uuid } from './common.js';
 import { EVENT_NAMES } from './events.js';
 import { WebhookFilters, WebhookFiltersInput } from './webhook-filters.js';
 
@@ -48,40 +48,55 @@ function codePoints(value: string): number {
   return count;
 }
 
+export const MAX_WEBHOOK_URL = 2048;
+
 /**
  * An absolute http(s) URL of at most 2048 code points, without `user:pass@` (credentials in a URL end up in logs
  * and delivery records). Whether its host may be reached is the request-forgery guard's decision, not this one's.
+ * The two patterns are what the OpenAPI document can state of it (with `format: uri` and `maxLength`, which JSON
+ * Schema counts in code points too); parsing it as a URL is the rest of the check.
  */
-export const WebhookUrl = z.string().superRefine((value, ctx) => {
-  if (codePoints(value) > 2048) {
-    ctx.addIssue({ code: 'custom', message: 'must be at most 2048 characters' });
-    return;
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
-  } else if (url.username !== '' || url.password !== '') {
-    ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
-  }
-});
+export const WebhookUrl = z
+  .string()
+  .regex(HTTP_URL_START, 'must be an absolute http or https URL')
+  // No `@` between `//` and the path: the authority holds no user or password (the URL parser sees no more of an
+  // authority than this does, so it finds none either).
+  .regex(/^(?![^/]*\/\/[^/?#]*@)/, 'must not contain credentials (user:password@)')
+  .superRefine((value, ctx) => {
+    if (codePoints(value) > MAX_WEBHOOK_URL) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_WEBHOOK_URL} characters` });
+    } else if (HTTP_URL_START.test(value) && !URL.canParse(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
+    }
+  })
+  .meta({ format: 'uri', maxLength: MAX_WEBHOOK_URL });
 
 /** At least one event, each a known name or `*`, none repeated. */
 const WebhookEvents = z
   .array(WebhookEventName)
   .min(1)
-  .refine((events) => new Set(events).size === events.length, 'must not repeat an event');
+  .refine((events) => new Set(events).size === events.length, 'must not repeat an event')
+  // zod cannot state uniqueness in JSON Schema; the refinement above checks what this says.
+  .meta({ uniqueItems: true });
 
-/** 16–255 code points: shorter secrets make the signature guessable. */
+export const MIN_WEBHOOK_SECRET = 16;
+export const MAX_WEBHOOK_SECRET = 255;
+
+/**
+ * 16–255 code points: shorter secrets make the signature guessable. Counted as JSON Schema's minLength and
+ * maxLength count (code points), which zod's `.min()` does not (UTF-16 units), so the bounds are stated as metadata.
+ */
 export const WebhookSecret = z
   .string()
-  .refine((value) => codePoints(value) >= 16, 'must be at least 16 characters')
-  .refine((value) => codePoints(value) <= 255, 'must be at most 255 characters');
+  .refine(
+    (value) => codePoints(value) >= MIN_WEBHOOK_SECRET,
+    `must be at least ${MIN_WEBHOOK_SECRET} characters`,
+  )
+  .refine(
+    (value) => codePoints(value) <= MAX_WEBHOOK_SECRET,
+    `must be at most ${MAX_WEBHOOK_SECRET} characters`,
+  )
+  .meta({ minLength: MIN_WEBHOOK_SECRET, maxLength: MAX_WEBHOOK_SECRET });
 
 const HEADER_NAME = /^[A-Za-z0-9-]+$/;
 /**
@@ -90,7 +105,11 @@ const HEADER_NAME = /^[A-Za-z0-9-]+$/;
  */
 const HEADER_VALUE = /^[\u0020-\u007e\u0080-\u00ff]*$/;
 
-/** Custom delivery headers: at most 50, token names unique regardless of case, values ≤ 1024 Latin-1 characters. */
+/**
+ * Custom delivery headers: at most 50, token names unique regardless of case, values ≤ 1024 Latin-1 characters.
+ * The OpenAPI document states the count (`maxProperties`); that two names differ only in case JSON Schema cannot
+ * state.
+ */
 export const WebhookHeaders = z
   .record(
     z.string().regex(HEADER_NAME, 'header names may hold letters, digits and hyphens only'),
@@ -113,7 +132,8 @@ export const WebhookHeaders = z
       }
       seen.add(folded);
     }
-  });
+  })
+  .meta({ maxProperties: MAX_WEBHOOK_HEADERS });
 
 const RetryCount = z.number().int().min(0).max(MAX_WEBHOOK_RETRY_COUNT);
 

@@ -18,8 +18,8 @@ async function resolveTemplate(
   sessionId: string,
   body: SendTemplateBody,
 ): Promise<Template> {
-  if (body.templateId !== undefined) return loadTemplate(data, sessionId, body.templateId);
-  const name = body.templateName ?? '';
+  if ('templateId' in body) return loadTemplate(data, sessionId, body.templateId);
+  const name = body.templateName;
   const template = await data.templates.findByName(sessionId, name);
   if (!template) throw new NotFoundError(`Template named '${name}' not found`);
   return template;

@@ -81,6 +81,43 @@ describe('SearchQueryText', () => {
     expect(SearchQueryText.safeParse('').success).toBe(false);
     expect(SearchQueryText.safeParse(' * " ').success).toBe(false);
   });
+
+  it('holds a letter or digit exactly when the query has a term: the pattern the OpenAPI document states', () => {
+    // Letters, digits and private-use characters make words; punctuation, symbols, emoji, marks and spaces do not.
+    const alphabet = [
+      'a',
+      'É',
+      'ß',
+      '中',
+      'ж',
+      '٣',
+      '7',
+      '\ue000',
+      ' ',
+      '-',
+      '*',
+      '"',
+      '🎉',
+      '\u0301',
+      '…',
+      '\u00a0',
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let n = 0; n < 3000; n++) {
+      const query = Array.from(
+        { length: 1 + (next() % 5) },
+        () => alphabet[next() % 3 === 0 ? next() % 7 : 7 + (next() % 9)],
+      ).join('');
+      expect([query, SearchQueryText.safeParse(query).success]).toEqual([
+        query,
+        parseSearchQuery(query).length > 0,
+      ]);
+    }
+  });
 });
 
 describe('searchMessages', () => {
