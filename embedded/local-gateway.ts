@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createResourceHandler } from '#functions/http/http-handler.js';
 import { RouteTable } from '#functions/http/route-table.js';
-import { API_RESOURCES } from '#functions/manifest.js';
+import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface LocalGatewayOptions {
@@ -29,17 +29,20 @@ const lambdaContext = (requestId: string): Context =>
 type ResourceHandler = ReturnType<typeof createResourceHandler>;
 
 /**
- * Every route of the manifest with the handler of its resource group, as API Gateway routes them in aws mode. A path
- * no route claims goes to a handler without routes, which answers the standard 404 (in aws mode the health
- * function's catch-all does).
+ * Every route of the manifest with the handler of its resource group, as API Gateway routes them in aws mode. A
+ * request no route claims goes, as there, to the handler of the group that takes the catch-all route (docs), which
+ * answers 405 with `Allow` for a known path asked with another method, else the standard 404.
  */
 function routeTable(): { table: RouteTable<ResourceHandler>; unmatched: ResourceHandler } {
   const table = new RouteTable<ResourceHandler>();
-  for (const group of Object.values(API_RESOURCES)) {
-    const handler = createResourceHandler(group.routes);
+  let unmatched: ResourceHandler | undefined;
+  for (const group of Object.values(API_RESOURCES) as ResourceGroup[]) {
+    const handler = createResourceHandler(group.routes, group.catchAll ? { catchAll: allRoutes() } : {});
+    if (group.catchAll) unmatched = handler;
     for (const route of group.routes) table.add(route.method, route.path, handler);
   }
-  return { table, unmatched: createResourceHandler([]) };
+  if (!unmatched) throw new Error('No resource group of the manifest takes the catch-all route');
+  return { table, unmatched };
 }
 
 /**

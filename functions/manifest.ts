@@ -17,6 +17,12 @@ import { webhookRoutes } from './webhooks/routes.js';
 /** A resource group; its key in API_RESOURCES is the name of the serverless.yml function that serves it. */
 export interface ResourceGroup {
   routes: readonly AnyRoute[];
+  /**
+   * Its function also takes what no route claims (serverless.yml's `*`, API Gateway's `$default` route; the embedded
+   * gateway's unmatched requests): 405 with `Allow` for a known path asked with another method, else 404. One group
+   * has it: docs, whose bundle holds every route already (it documents them), so no other function grows.
+   */
+  catchAll?: true;
 }
 
 /** Every route, in manifest order (the OpenAPI document's order). */
@@ -33,7 +39,7 @@ export const API_RESOURCES = {
   auth: { routes: authRoutes },
   audit: { routes: auditRoutes },
   health: { routes: healthRoutes },
-  docs: { routes: createDocsRoutes(allRoutes) },
+  docs: { routes: createDocsRoutes(allRoutes), catchAll: true },
 } as const satisfies Record<string, ResourceGroup>;
 
 export type ResourceName = keyof typeof API_RESOURCES;

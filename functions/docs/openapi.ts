@@ -75,6 +75,30 @@ const PACED_429: JsonSchema = {
   },
   content: ERROR_CONTENT,
 };
+
+/**
+ * A path the document describes, asked with a method it does not list: no operation can hold this answer, so it is
+ * a named response the document's description points to.
+ */
+const METHOD_NOT_ALLOWED: JsonSchema = {
+  description:
+    'METHOD_NOT_ALLOWED: the path exists, but not with this method; `Allow` lists the methods it has. A path that ' +
+    'does not exist is 404 ROUTE_NOT_FOUND.',
+  headers: {
+    Allow: { description: 'The methods of the path, comma-separated', schema: { type: 'string' } },
+  },
+  content: ERROR_CONTENT,
+};
+
+const DESCRIPTION = [
+  'Self-hosted WhatsApp gateway. Authenticate with `X-API-Key: wg_…` or `Authorization: Bearer wg_…`.',
+  'Every operation that takes a body requires one: none, white space only or JSON `null` is 400 VALIDATION_FAILED. ' +
+    'No string or key of a body, path or query may hold a NUL character, and no query parameter an operation ' +
+    'lists may be given empty (`?offset=` is 400 like `?limit=`).',
+  'A path asked with a method it does not have is 405 METHOD_NOT_ALLOWED with `Allow` ' +
+    '(`#/components/responses/MethodNotAllowed`).',
+].join('\n\n');
+
 /** The schema of a raw body: any JSON object, text, or bytes. */
 function rawBodySchema(mediaType: string): JsonSchema {
   if (mediaType === 'application/json') return { type: 'object' };
@@ -183,19 +207,13 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         schema: convert(IdempotencyKey, 'input'),
       });
     }
+    const body = route.body ? convert(route.body, 'input') : undefined;
     const operation: JsonSchema = {
       tags: [route.tag],
       summary: route.summary,
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase())}`,
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: convert(route.body, 'input') } },
-            },
-          }
-        : {}),
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
       responses,
       ...(route.capability ? { 'x-engine-capability': route.capability } : {}),
       ...(route.auth === 'public'
@@ -211,17 +229,13 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
 
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Waygate API',
-      version,
-      description:
-        'Self-hosted WhatsApp gateway. Authenticate with `X-API-Key: wg_…` or `Authorization: Bearer wg_…`.',
-    },
+    info: { title: 'Waygate API', version, description: DESCRIPTION },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,
     components: {
       schemas: components,
+      responses: { MethodNotAllowed: METHOD_NOT_ALLOWED },
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer' },

@@ -9,7 +9,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { z } from 'zod';
 import { type Deps, getDeps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
-import { NotFoundError, RateLimitedError, ValidationError } from '#shared/errors/app-error.js';
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from '#shared/errors/app-error.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { resolveClientIp } from '#shared/security/ip.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
@@ -22,6 +27,8 @@ import {
   readBody,
   readIdempotencyKey,
   readQuery,
+  requireBody,
+  withoutEmptyValues,
 } from './parse-request.js';
 import { type AnyRoute, RawResponse, scopedSessionParam, WithHeaders } from './route.js';
 import { RouteTable } from './route-table.js';
@@ -103,13 +110,15 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
 
   const params = route.params ? parseInput(route.params, rawParams, 'path') : undefined;
   const query = readQuery(event);
-  const parsedQuery = route.query ? parseInput(route.query, query, 'query') : undefined;
+  const parsedQuery = route.query ? parseInput(route.query, withoutEmptyValues(query), 'query') : undefined;
   const rawBody = parseJsonBody(bodyText, event.headers['content-type']);
-  // A route without a body schema given no body has nothing to validate (NoBody accepts exactly `{}`).
+  // A route with a body schema needs a body (requireBody); one without takes none, `null` or exactly `{}` (NoBody).
   const body =
-    route.body !== undefined || rawBody !== undefined
-      ? parseInput(route.body ?? NoBody, rawBody ?? {}, 'body')
-      : {};
+    route.body !== undefined
+      ? parseInput(route.body, requireBody(rawBody), 'body')
+      : rawBody !== undefined && rawBody !== null
+        ? parseInput(NoBody, rawBody, 'body')
+        : {};
 
   const idempotencyKey = route.idempotent ? readIdempotencyKey(event.headers) : undefined;
 
@@ -200,14 +209,17 @@ function finish(event: Event, response: Result | null | undefined): void {
 
 /**
  * The route a request is for: by the key API Gateway chose (its path parameters come with it), else by its path (a
- * catch-all route such as the health function's `*`). Unknown routes are the standard 404.
+ * catch-all route, such as the docs function's `*`). A path no route of the handler serves is answered from `api`,
+ * the whole API's routes: 405 with `Allow` when it serves the path with other methods, else the standard 404.
  */
-function routeOf(table: RouteTable<AnyRoute>, event: Event): AnyRoute {
+function routeOf(table: RouteTable<AnyRoute>, api: RouteTable<unknown>, event: Event): AnyRoute {
   const chosen = table.get(event.routeKey);
   if (chosen) return chosen;
   const method = event.requestContext.http.method;
   const matched = table.match(method, event.rawPath);
   if (!matched) {
+    const allowed = api.methodsOf(event.rawPath);
+    if (allowed.length > 0) throw new MethodNotAllowedError(method, event.rawPath, allowed);
     throw new NotFoundError(`Route ${method} ${event.rawPath} not found`, { code: 'ROUTE_NOT_FOUND' });
   }
   event.routeKey = matched.routeKey;
@@ -215,14 +227,25 @@ function routeOf(table: RouteTable<AnyRoute>, event: Event): AnyRoute {
   return matched.value;
 }
 
+export interface ResourceHandlerOptions {
+  /**
+   * Every route of the API, for a handler that also receives what no route claims (API Gateway's `$default` route,
+   * the embedded gateway's unmatched requests): it answers 405 for a known path asked with another method. A
+   * handler reached only through its own routes' keys leaves it out.
+   */
+  catchAll?: readonly AnyRoute[];
+}
+
 /**
  * Builds the Lambda handler of one resource group from its route modules. Header names arrive lower-cased: API
  * Gateway's payload 2.0, serverless offline and the embedded gateway all give them so.
  */
-export function createResourceHandler(routes: readonly AnyRoute[]) {
+export function createResourceHandler(routes: readonly AnyRoute[], options: ResourceHandlerOptions = {}) {
   const table = new RouteTable<AnyRoute>();
   for (const route of routes) table.add(route.method, route.path, route);
+  const api = new RouteTable<true>();
+  for (const route of options.catchAll ?? routes) api.add(route.method, route.path, true);
   return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0, executionMode: executionModeLean })
     .use(observe())
-    .handler((event: Event) => runRoute(routeOf(table, event), event));
+    .handler((event: Event) => runRoute(routeOf(table, api, event), event));
 }

@@ -104,6 +104,20 @@ export function readQuery(event: APIGatewayProxyEventV2): Record<string, string>
   return query;
 }
 
+/**
+ * The query of a route that reads one, refusing an empty value (`?offset=`, `?limit`) on every parameter alike
+ * rather than reading it as whatever a schema makes of '' (a number schema coerces it to 0, a string one sees ''):
+ * the OpenAPI document says so on each parameter. A route without a query schema ignores its query.
+ */
+export function withoutEmptyValues(query: Record<string, string>): Record<string, string> {
+  const empty = Object.keys(query).filter((key) => query[key] === '');
+  if (empty.length === 0) return query;
+  throw invalid(
+    'query',
+    empty.map((key) => ({ path: `query.${key}`, message: 'must not be empty' })),
+  );
+}
+
 /** The `Idempotency-Key` header, if sent; one that is not 1–255 visible ASCII characters is 400. */
 export function readIdempotencyKey(headers: APIGatewayProxyEventV2['headers']): string | undefined {
   const value = headers['idempotency-key'];
@@ -132,6 +146,23 @@ export function parseInput<S extends z.ZodType>(
     path: [part, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
+  throw invalid(part, details);
+}
+
+/** The 400 of an input part, its message summing up the details. */
+function invalid(part: string, details: { path: string; message: string }[]): ValidationError {
   const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  throw new ValidationError(`Invalid request ${part}: ${summary}`, { details });
+  return new ValidationError(`Invalid request ${part}: ${summary}`, { details });
+}
+
+/**
+ * The body of a route that takes one: a route with a body schema needs a JSON body, so none at all, only white
+ * space or JSON `null` is refused here, once for every such route (a PUT would otherwise read it as `{}`, an update
+ * of nothing). A route without a body schema takes none, `null` or `{}`.
+ */
+export function requireBody(value: unknown): unknown {
+  if (value !== undefined && value !== null) return value;
+  throw new ValidationError('Request body is required: a JSON object', {
+    details: [{ path: 'body', message: 'required: a JSON object' }],
+  });
 }

@@ -36,12 +36,14 @@ export class RouteTable<T> {
   private readonly staticPaths = new Map<string, { routeKey: string; value: T }>();
   /** Templates by method, then by segment count. */
   private readonly templates = new Map<string, Map<number, Template<T>[]>>();
+  private readonly methods = new Set<string>();
 
   /** Adds a route; a second route with the same method and path is a programming error. */
   add(method: string, path: string, value: T): this {
     const routeKey = routeKeyOf(method, path);
     if (this.byKey.has(routeKey)) throw new Error(`Duplicate route ${routeKey}`);
     this.byKey.set(routeKey, value);
+    this.methods.add(method);
     if (!path.includes('{')) {
       this.staticPaths.set(routeKey, { routeKey, value });
       return this;
@@ -80,6 +82,14 @@ export class RouteTable<T> {
       if (params) return { value: template.value, routeKey: template.routeKey, params };
     }
     return null;
+  }
+
+  /**
+   * The methods of the routes `rawPath` matches, in the order they were first added: what a 405 lists in `Allow` for
+   * a path that exists with other methods. Empty for a path no route has.
+   */
+  methodsOf(rawPath: string): string[] {
+    return [...this.methods].filter((method) => this.match(method, rawPath) !== null);
   }
 
   /** Every route's key and value, in the order they were added. */

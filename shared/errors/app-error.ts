@@ -145,11 +145,14 @@ export class NotFoundError extends AppError {
   }
 }
 
-/** 405: the path exists but not with this method. */
+/** 405: the path exists but not with this method; `Allow` lists the methods it has (RFC 9110 §15.5.6). */
 export class MethodNotAllowedError extends AppError {
   readonly status = 405;
-  constructor(message = 'Method not allowed') {
-    super('METHOD_NOT_ALLOWED', message);
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}`, {
+      headers: { allow: allowed.join(', ') },
+      details: { allowed },
+    });
   }
 }
 

@@ -163,6 +163,14 @@ describe('API documentation', () => {
     }
   });
 
+  it('describes the 405 of a path asked with another method, with its Allow header', () => {
+    const responses = (doc.components as { responses?: Record<string, { headers?: object }> }).responses;
+    expect(responses?.MethodNotAllowed?.headers).toHaveProperty('Allow');
+    expect((doc.info as { description?: string }).description).toContain(
+      '#/components/responses/MethodNotAllowed',
+    );
+  });
+
   it('operation ids are unique', () => {
     const ids = Object.values(doc.paths).flatMap((methods) =>
       Object.values(methods).map((op) => op.operationId),

@@ -28,11 +28,17 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/** The checker of `document` (exported for its own tests). */
-export function compileConformance(document: OpenApiDocument): Conformance {
+/** An ajv holding `document` under DOCUMENT_ID, so a pointer into it names a schema to validate with. */
+function documentAjv(document: OpenApiDocument): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   ajv.addSchema({ $id: DOCUMENT_ID, components: document.components, paths: document.paths });
+  return ajv;
+}
+
+/** The checker of `document` (exported for its own tests). */
+export function compileConformance(document: OpenApiDocument): Conformance {
+  const ajv = documentAjv(document);
   // The gateway's own matcher (static paths before templates, a trailing slash tolerated), one route per operation.
   const routes = new RouteTable<{ template: string; verb: string }>();
   for (const [template, operations] of Object.entries(document.paths)) {
@@ -48,10 +54,10 @@ export function compileConformance(document: OpenApiDocument): Conformance {
       const matched = routes.match(method.toUpperCase(), pathname)?.value;
       if (!matched) {
         const documented = methods.some((other) => routes.match(other.toUpperCase(), pathname));
-        // A documented path asked with another method: 404 or 405 are both fair answers; an unknown path (or one
-        // that cannot be decoded), 404 or 400.
+        // A documented path asked with another method is 405 (#/components/responses/MethodNotAllowed), or 400
+        // when it cannot be decoded; an unknown path (or one that cannot be decoded), 404 or 400.
         if (documented)
-          return status === 404 || status === 405 ? [] : [`${method} ${pathname}: undocumented method`];
+          return status === 405 || status === 400 ? [] : [`${method} ${pathname}: undocumented method`];
         return status === 404 || status === 400 ? [] : [`${method} ${pathname}: undocumented path`];
       }
       const { template, verb } = matched;

@@ -48,6 +48,14 @@ describe('RouteTable', () => {
     expect(table().get(undefined)).toBeUndefined();
   });
 
+  it('lists the methods a path has, for the Allow of a 405', () => {
+    expect(table().methodsOf('/api/sessions/x')).toEqual(['GET', 'DELETE']);
+    expect(table().methodsOf('/api/sessions/x/')).toEqual(['GET', 'DELETE']);
+    expect(table().methodsOf('/api/sessions/stats/overview')).toEqual(['GET']);
+    expect(table().methodsOf('/api/sessions/x/nope')).toEqual([]);
+    expect(table().methodsOf('/api/sessions//qr')).toEqual([]);
+  });
+
   it('refuses a duplicate route and a malformed template', () => {
     expect(() => table().add('GET', '/api/sessions/{id}', 'again')).toThrow('Duplicate route');
     expect(() => new RouteTable().add('GET', '/api/x{id}', 'bad')).toThrow('Invalid route path');

@@ -70,7 +70,7 @@ describe('the OpenAPI conformance check', () => {
     ]);
   });
 
-  it('prefers a literal path to a template, and lets 404, 400 and 405 answer what the document lacks', () => {
+  it('prefers a literal path to a template; 404 or 400 answer an unknown path, 405 or 400 a known one', () => {
     expect(check('GET', '/api/things/search', 200, JSON_TYPE, ['a'])).toEqual([]);
     expect(check('GET', '/api/things/search', 200, JSON_TYPE, { id: 'search' })).toEqual([
       expect.stringContaining('GET /api/things/search 200: body must be array'),
@@ -81,6 +81,9 @@ describe('the OpenAPI conformance check', () => {
       expect.stringContaining('undocumented path'),
     ]);
     expect(check('PATCH', '/api/things/t1', 405, JSON_TYPE, { code: 'METHOD_NOT_ALLOWED' })).toEqual([]);
+    expect(check('PATCH', '/api/things/t1', 404, JSON_TYPE, { code: 'ROUTE_NOT_FOUND' })).toEqual([
+      expect.stringContaining('undocumented method'),
+    ]);
     expect(check('PATCH', '/api/things/t1', 200, JSON_TYPE, {})).toEqual([
       expect.stringContaining('undocumented method'),
     ]);

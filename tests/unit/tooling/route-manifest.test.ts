@@ -1,12 +1,12 @@
 /**
  * The route manifest is the one list of routes: serverless.yml gives each resource group's function exactly the
- * HTTP events of its routes (the health function also takes the catch-all `*`, which answers the standard 404), every
- * route is unique, and each resource handler is built from the manifest's routes.
+ * HTTP events of its routes (the group marked `catchAll`, docs, also takes the catch-all `*`, which answers 405 or
+ * 404), every route is unique, and each resource handler is built from the manifest's routes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { API_RESOURCES, allRoutes } from '#functions/manifest.js';
+import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -38,14 +38,19 @@ function httpEventsByFunction(): Map<string, string[]> {
 describe('the route manifest', () => {
   it("is serverless.yml's HTTP events, function by function", () => {
     const declared = httpEventsByFunction();
-    for (const [name, group] of Object.entries(API_RESOURCES)) {
+    for (const [name, group] of Object.entries(API_RESOURCES) as [string, ResourceGroup][]) {
       const expected = group.routes.map((route) => `${route.method} ${route.path}`);
-      if (name === 'health') expected.push('*');
+      if (group.catchAll) expected.push('*');
       expect({ function: name, events: [...(declared.get(name) ?? [])].sort() }).toEqual({
         function: name,
         events: expected.sort(),
       });
     }
+  });
+
+  it('gives the catch-all route to exactly one resource group', () => {
+    const groups = Object.values(API_RESOURCES) as ResourceGroup[];
+    expect(groups.filter((group) => group.catchAll)).toHaveLength(1);
   });
 
   it('has no HTTP event in serverless.yml that no resource group serves', () => {
