@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AnyRoute, BinaryResponse } from '#functions/http/route.js';
 import { capabilityRow, type EngineCapability, enginesLacking } from '#shared/domain/engine-capabilities.js';
 import { IdempotencyKey } from '#shared/domain/idempotency-key.js';
+import { RequestRules } from './request-rules.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -152,6 +153,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
   };
 
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  // The stack's own rules are added once every component is final: a later conversion replaces a component with a
+  // fresh copy of it (request-rules.ts).
+  const requestSchemas: { schema: JsonSchema; query: boolean }[] = [];
   for (const route of routes) {
     const responses: Record<string, JsonSchema> = {
       [route.success]: route.binaryResponse
@@ -191,6 +195,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         required?: string[];
       };
       for (const [name, property] of Object.entries(json.properties ?? {})) {
+        requestSchemas.push({ schema: property, query: where === 'query' });
         parameters.push({
           name,
           in: where,
@@ -208,6 +213,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       });
     }
     const body = route.body ? convert(route.body, 'input') : undefined;
+    if (body) requestSchemas.push({ schema: body, query: false });
     const operation: JsonSchema = {
       tags: [route.tag],
       summary: route.summary,
@@ -225,6 +231,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     };
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation;
+  }
+
+  const rules = new RequestRules(components);
+  for (const { schema, query } of requestSchemas) {
+    if (query) rules.queryValue(schema);
+    else rules.refuseNul(schema);
   }
 
   return {

@@ -4,8 +4,9 @@
  * would check it. An answer breaks the document when its route is not documented, its status is not among the
  * operation's responses, or its JSON body does not match the schema documented for that status.
  *
- * What it does not check: requests (the tests send malformed ones on purpose), and the answer to a path the
- * document does not describe when it is 404 or 400 (an unknown path, or one that cannot be decoded).
+ * What it does not check: requests (the tests send malformed ones on purpose; `compileRequestCheck` tells what the
+ * document accepts, for the tests that compare it with the gateway), and the answer to a path the document does not
+ * describe when it is 404 or 400 (an unknown path, or one that cannot be decoded).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -83,6 +84,61 @@ export function compileConformance(document: OpenApiDocument): Conformance {
         (error) =>
           `${where}: body${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
       );
+    },
+  };
+}
+
+/** What the document accepts of a request to an operation: the ways a body or a query breaks it ([] when none). */
+export interface RequestCheck {
+  body(method: string, path: string, body: unknown): string[];
+  /** Query values as they arrive (strings); a number-typed parameter's value is read as JSON. */
+  query(method: string, path: string, query: Record<string, string>): string[];
+}
+
+type Parameter = { name: string; in: string; required?: boolean; schema: JsonSchema };
+
+/** The request side of `document`, validated as a client generated from it would (ajv 2020-12 and its formats). */
+export function compileRequestCheck(document: OpenApiDocument): RequestCheck {
+  const ajv = documentAjv(document);
+  const operationOf = (method: string, path: string) => {
+    const verb = method.toLowerCase();
+    const operation = document.paths[path]?.[verb] as
+      | (Operation & { requestBody?: unknown; parameters?: Parameter[] })
+      | undefined;
+    if (!operation) throw new Error(`${method} ${path} is not in the document`);
+    return { operation, pointer: `/paths/${escapePointer(path)}/${verb}` };
+  };
+  const validate = (pointer: string, value: unknown, where: string): string[] => {
+    const check = ajv.getSchema(`${DOCUMENT_ID}#${pointer}`);
+    if (!check) return [`no schema at ${pointer}`];
+    if (check(value)) return [];
+    return (check.errors ?? []).map(
+      (error) => `${where}${error.instancePath} ${error.message ?? 'is invalid'}`,
+    );
+  };
+  return {
+    body(method, path, body) {
+      const { operation, pointer } = operationOf(method, path);
+      if (!operation.requestBody) return body === undefined ? [] : ['a body where none is documented'];
+      if (body === undefined) return ['the body is required'];
+      return validate(`${pointer}/requestBody/content/application~1json/schema`, body, 'body');
+    },
+    query(method, path, query) {
+      const { operation, pointer } = operationOf(method, path);
+      const findings: string[] = [];
+      (operation.parameters ?? []).forEach((parameter, index) => {
+        if (parameter.in !== 'query') return;
+        const raw = query[parameter.name];
+        if (raw === undefined) {
+          if (parameter.required) findings.push(`query.${parameter.name} is required`);
+          return;
+        }
+        const numeric = ['integer', 'number'].includes(String(parameter.schema.type));
+        let value: unknown = raw;
+        if (numeric && /^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
+        findings.push(...validate(`${pointer}/parameters/${index}/schema`, value, `query.${parameter.name}`));
+      });
+      return findings;
     },
   };
 }
