@@ -238,6 +238,9 @@ describe('bad input (default limits)', () => {
     ['GET', '/nope'],
     ['GET', `/api/sessions/${MISSING_ID}/nope`],
     ['PATCH', '/api/nope'],
+    ['POST', '/api/sessions/x/nope/deeper'],
+    ['DELETE', '/nope'],
+    ['PUT', '/api/health/nope'],
   ])(
     'unknown route %s %s is 404 ROUTE_NOT_FOUND (a known path with another method: bad-input-routing)',
     async (method, path) => {
