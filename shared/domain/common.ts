@@ -58,6 +58,18 @@ export function resourceName(min: number, max: number) {
     .meta({ minLength: Math.max(min, 1) });
 }
 
+/**
+ * Error maps for the closed shapes of an "exactly one of" union (a media send by `url` or by `data`): a field the
+ * body lacks (`whenMissing`), or the other shape's field it holds besides (`whenAlso`), is told the rule rather
+ * than zod's "expected string" or "unrecognized key". Other issues keep zod's own message.
+ */
+export const whenMissing = (message: string) => (issue: z.core.$ZodRawIssue) =>
+  issue.input === undefined ? message : undefined;
+export const whenAlso = (other: string, message: string) => (issue: z.core.$ZodRawIssue) =>
+  issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === other
+    ? message
+    : undefined;
+
 /** `limit` 1–1000 (default 1000) and `offset` ≥ 0 on list routes; query strings are coerced. */
 export const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(1000),

@@ -4,7 +4,7 @@
  * case resolves them to network keys and turns the draft into outgoing content (outgoing-content.ts).
  */
 import { z } from 'zod';
-import { HTTP_URL_START } from './common.js';
+import { HTTP_URL_START, whenAlso, whenMissing } from './common.js';
 import { CAPTION_MAX, type MediaKind } from './media-content.js';
 import { ChatId } from './message.js';
 import { EMOJI_MAX, LocationContent, TEXT_MAX, TextContent } from './outgoing-content.js';
@@ -88,7 +88,7 @@ export interface MediaDraft {
 
 /** Required beside `data`; with `url`, the type the URL answers with unless given. */
 const MimeType = z
-  .string({ error: (issue) => (issue.input === undefined ? 'data needs its mimetype' : undefined) })
+  .string({ error: whenMissing('data needs its mimetype') })
   .max(255)
   .regex(
     /^[a-z]+\/[a-z0-9.+-]+(\s*;\s*[a-z0-9-]+=[a-z0-9.+-]+)*$/i,
@@ -123,15 +123,14 @@ const Base64Data = z
   .refine(isBase64Text, 'must be base64 (no data: prefix)')
   .meta({ pattern: BASE64_PATTERN });
 
+const EXACTLY_ONE_SOURCE = 'give exactly one of url and data';
+
 /**
  * A media file's URL, fetched by the service: http(s) only, through the SSRF guard, never following redirects. A
  * body without it (and without `data`) is told to give one of the two.
  */
 export const MediaUrl = z
-  .url({
-    protocol: /^https?$/,
-    error: (issue) => (issue.input === undefined ? 'give exactly one of url and data' : undefined),
-  })
+  .url({ protocol: /^https?$/, error: whenMissing(EXACTLY_ONE_SOURCE) })
   .max(2048)
   .regex(HTTP_URL_START, 'must be an absolute http or https URL')
   .meta({ format: 'uri' });
@@ -145,19 +144,11 @@ const MEDIA_SOURCES = {
   data: { data: Base64Data, mimetype: MimeType },
 } as const;
 
-/** A body holding the other source's field is told to give exactly one (not "unrecognized key"). */
-const otherSource =
-  (other: 'url' | 'data') =>
-  (issue: z.core.$ZodRawIssue): string | undefined =>
-    issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === other
-      ? 'give exactly one of url and data'
-      : undefined;
-
 /** A media body: `fields` with the file by `url` or by `data` (exactly one; `data` with its `mimetype`). */
 function withMediaSource<F extends z.core.$ZodLooseShape>(fields: F) {
   return z.xor([
-    z.strictObject({ ...fields, ...MEDIA_SOURCES.url }, { error: otherSource('data') }),
-    z.strictObject({ ...fields, ...MEDIA_SOURCES.data }, { error: otherSource('url') }),
+    z.strictObject({ ...fields, ...MEDIA_SOURCES.url }, { error: whenAlso('data', EXACTLY_ONE_SOURCE) }),
+    z.strictObject({ ...fields, ...MEDIA_SOURCES.data }, { error: whenAlso('url', EXACTLY_ONE_SOURCE) }),
   ]);
 }
 

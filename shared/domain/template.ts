@@ -4,7 +4,7 @@
  * placeholders that send-template fills in (template-rendering.ts).
  */
 import { z } from 'zod';
-import { IsoTimestamp, resourceName, Uuid } from './common.js';
+import { IsoTimestamp, resourceName, Uuid, whenAlso, whenMissing } from './common.js';
 import { ChatId } from './message.js';
 import { TEXT_MAX, TextContent } from './outgoing-content.js';
 import { VARIABLE_NAME } from './template-rendering.js';
@@ -68,13 +68,6 @@ export const TemplateVariablesInput = z
   .meta({ maxProperties: MAX_TEMPLATE_VARIABLES });
 
 const EXACTLY_ONE = 'give exactly one of templateId and templateName';
-/** A body holding the other field is told to give exactly one (not "unrecognized key"). */
-const other =
-  (field: 'templateId' | 'templateName') =>
-  (issue: z.core.$ZodRawIssue): string | undefined =>
-    issue.code === 'unrecognized_keys' && issue.keys.length === 1 && issue.keys[0] === field
-      ? EXACTLY_ONE
-      : undefined;
 const SendTemplateFields = {
   chatId: ChatId,
   variables: TemplateVariablesInput.default({}),
@@ -90,10 +83,13 @@ export const SendTemplateBody = z.xor([
   z.strictObject(
     {
       ...SendTemplateFields,
-      templateId: z.uuid({ error: (issue) => (issue.input === undefined ? EXACTLY_ONE : undefined) }),
+      templateId: z.uuid({ error: whenMissing(EXACTLY_ONE) }),
     },
-    { error: other('templateName') },
+    { error: whenAlso('templateName', EXACTLY_ONE) },
   ),
-  z.strictObject({ ...SendTemplateFields, templateName: TemplateName }, { error: other('templateId') }),
+  z.strictObject(
+    { ...SendTemplateFields, templateName: TemplateName },
+    { error: whenAlso('templateId', EXACTLY_ONE) },
+  ),
 ]);
 export type SendTemplateBody = z.infer<typeof SendTemplateBody>;
