@@ -1,8 +1,9 @@
 /**
- * Waygate's patch of serverless-esbuild (patches/serverless-esbuild+*.patch, dist/utils/effect-fs.js). Packaging
- * zips each function from a scratch folder under the OS temp dir that it removes afterwards, but stock
- * serverless-esbuild removes it without `recursive`, which fails on a folder and is swallowed: every `sls package`
- * left one folder per function in /tmp (eleven per CI run). Patched, the folder goes.
+ * Waygate's patch of serverless-esbuild (patches/serverless-esbuild+*.dev.patch, dist/utils/effect-fs.js; dev-only:
+ * a production install leaves the tool out). Packaging zips each function from a scratch folder under the OS temp
+ * dir that it removes afterwards, but stock serverless-esbuild removes it without `recursive`, which fails on a
+ * folder and is swallowed: every `sls package` left one folder per function in /tmp (eleven per CI run). Patched,
+ * the folder goes.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
