@@ -1,8 +1,9 @@
 /**
  * `npm start`: the gateway in one process (embedded mode by default; with DEPLOYMENT_MODE=aws a host alone, as
  * dist/host/main.js) until SIGINT/SIGTERM. A bad configuration stops it before anything is opened, with one message
- * naming every bad variable.
+ * naming every bad variable; so does a Baileys or libsignal without Waygate's patches, naming each missing patch.
  */
+import { exitOnMissingPatch } from '#host/exit-on-missing-patch.js';
 import { loadEnvOrExit } from '#host/load-env-or-exit.js';
 import { requireSupportedNode } from '#host/node-runtime.js';
 import { runUntilSignal } from '#host/run-until-signal.js';
@@ -23,7 +24,7 @@ function banner(url: string, bootstrap: RunningGateway['bootstrap']): string {
 async function main(): Promise<void> {
   requireSupportedNode();
   const env = loadEnvOrExit();
-  const gateway = await startGateway({ env });
+  const gateway = await startGateway({ env }).catch(exitOnMissingPatch);
   process.stdout.write(
     env.DEPLOYMENT_MODE === 'aws'
       ? `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${gateway.rpcUrl}, advertised as ${env.NODE_URL}\n`

@@ -25,6 +25,7 @@ import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
 import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
+import { assertInstalledPatches } from './engines/baileys/installed-patches.js';
 import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
 import { EventBus } from './events/event-bus.js';
@@ -106,6 +107,8 @@ function startDelivery(
 /** Starts the host: the sessions that were running resume and the command queue is consumed. */
 export async function startHost(options: HostProcessOptions): Promise<RunningHost> {
   const { env } = options;
+  // Before anything opens: an engine on an unpatched Baileys or libsignal must not start at all (see the module).
+  if (env.ENGINE === 'baileys') assertInstalledPatches();
   const logger: Logger = options.logger ?? pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
   const clock = systemClock;
   const cluster = clusterOf(env);

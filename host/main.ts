@@ -3,6 +3,7 @@
  * answers owner-directed calls on its RPC port until SIGINT/SIGTERM. It serves no API: the functions do, on Lambda.
  * The single-process mode (`npm start`) starts from embedded/main.ts instead.
  */
+import { exitOnMissingPatch } from './exit-on-missing-patch.js';
 import { startHost } from './host-process.js';
 import { loadEnvOrExit } from './load-env-or-exit.js';
 import { requireSupportedNode } from './node-runtime.js';
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const host = await startHost({ env });
+  const host = await startHost({ env }).catch(exitOnMissingPatch);
   process.stdout.write(
     `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${host.rpcUrl}, advertised as ${env.NODE_URL}\n`,
   );

@@ -7,7 +7,6 @@ import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysEngine } from './baileys-engine.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { quietLibsignal } from './quiet-libsignal.js';
-import { assertReceiptPatch } from './receipt-patch.js';
 import { RecentMessages } from './recent-messages.js';
 import { trustServerRootKey } from './server-trust.js';
 
@@ -34,7 +33,6 @@ export class BaileysEngineFactory implements EngineFactory {
   private readonly recentMessages: RecentMessages;
 
   constructor(private readonly options: BaileysFactoryOptions) {
-    assertReceiptPatch();
     if (options.serverRootKey) trustServerRootKey(options.serverRootKey);
     // libsignal would otherwise print whole Signal sessions (key material included) to the console.
     quietLibsignal();
