@@ -4,12 +4,16 @@
 #
 #   docker build -t waygate-host .
 #   docker run --env-file host.env -p 2786:2786 waygate-host
+#
+# No Docker engine runs where Waygate is developed and tested: tests/image/host-image.test.ts replays this file's
+# stages (its context resolved as .dockerignore says, its npm and node steps run as written) and starts the host
+# from the result until /healthz answers.
 
 # The Node that CI tests on (.nvmrc; README "Node version"): the same exact version, so the image runs what passed.
 ARG NODE_VERSION=24.21.0
 
-# ── build: the full dependency set (esbuild among them), then the host bundle ────────────────────────────────
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+# ── deps: a production install, what the image ships in node_modules ────────────────────────────────────────
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
 # No compiler: better-sqlite3 ships prebuilt Node-API binaries. npm still runs its node-gyp step when it installs
 # from the lock file (it builds no target), which needs python3 and make.
 RUN apt-get update \
@@ -18,19 +22,28 @@ RUN apt-get update \
 WORKDIR /app
 # The versions of package-lock.json. `npm install` rather than `npm ci`, as in .ci/run: the lock file lacks some
 # other platforms' optional packages (biome, swc builds), which `npm ci` refuses; every version present is kept.
-# patches/: Waygate's patches of Baileys (the receipt waits until a message is stored; KeyObject keys) and libsignal
-# (KeyObject keys), and of serverless-esbuild (a dev tool, pruned below), applied by postinstall.
+# patches/: postinstall applies Waygate's patches of Baileys and libsignal, which the host checks for when it starts;
+# the dev tool's patch (serverless-esbuild, a .dev.patch) is skipped, as is the tool.
 COPY package.json package-lock.json ./
 COPY patches ./patches
-RUN npm install --no-audit --no-fund
-COPY tsconfig.json ./
+RUN npm install --omit=dev --no-audit --no-fund
+
+# ── build: the host bundle ───────────────────────────────────────────────────────────────────────────────────
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+# The bundle leaves every package to node_modules (the runtime stage takes deps'), so esbuild is all the build
+# needs: the lock's version, installed while package.json is not here yet, so that npm installs nothing else
+# (--no-package-lock: the lock only names the version; npm neither reads nor rewrites it).
+COPY package-lock.json ./
+RUN npm install --no-save --no-package-lock --no-audit --no-fund \
+      "esbuild@$(node -p "require('./package-lock.json').packages['node_modules/esbuild'].version")"
+COPY package.json tsconfig.json ./
 COPY scripts ./scripts
 COPY shared ./shared
 COPY functions ./functions
 COPY host ./host
 COPY embedded ./embedded
-RUN node scripts/build.mjs \
- && npm prune --omit=dev --no-audit --no-fund
+RUN node scripts/build.mjs
 
 # ── runtime: production dependencies, the bundle, no build tools, not root ──────────────────────────────────────
 FROM node:${NODE_VERSION}-bookworm-slim
@@ -39,8 +52,8 @@ ENV NODE_ENV=production \
     HOST_PORT=2786 \
     DATA_DIR=/data
 WORKDIR /app
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=deps /app/package.json ./package.json
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # DATA_DIR: scratch space only; in aws mode the stores, the queues and the linked-device credentials are in AWS.
 RUN mkdir -p /data && chown node:node /data

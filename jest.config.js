@@ -2,7 +2,7 @@
 // api (the HTTP API black-box over a real embedded server), api-aws (the same files against the aws mode:
 // serverless offline serving serverless.yml's functions, an in-process host, DynamoDB Local and an SQS emulator),
 // api-thread (a selection of the api files with the API in a worker thread of its own, API_THREAD=true),
-// wa-sim (the WhatsApp simulator), browser (pages in Debian's Chromium).
+// wa-sim (the WhatsApp simulator), browser (pages in Debian's Chromium), image (the host image, replayed).
 const transform = {
   '^.+\\.ts$': [
     '@swc/jest',
@@ -69,5 +69,9 @@ export default {
     { ...common, ...gateways, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
     // AWS adapters against DynamoDB Local (Java, from an npm package) and an SQS emulator from npm.
     { ...common, ...gateways, displayName: 'aws', testMatch: ['<rootDir>/tests/aws/**/*.test.ts'] },
+    // The host image without Docker: the Dockerfile replayed (npm installs from the local cache, the bundle) and the
+    // result started in the aws mode against the same emulators. Its own project: the one test that installs
+    // packages, about half a minute, which `--selectProjects image` runs alone.
+    { ...common, displayName: 'image', testMatch: ['<rootDir>/tests/image/**/*.test.ts'] },
   ],
 };

@@ -28,14 +28,16 @@ describe('the Node version', () => {
     expect(Number(declared?.[2])).toBeLessThanOrEqual(Number(pinned.split('.')[1]));
   });
 
-  it('is the exact version both Docker stages are built on', () => {
+  it('is the exact version every Docker stage is built on', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).toContain(`ARG NODE_VERSION=${pinned}\n`);
-    const bases = dockerfile.match(/^FROM \S+/gm) ?? [];
-    expect(bases).toEqual([
-      `FROM node:\${NODE_VERSION}-bookworm-slim`,
-      `FROM node:\${NODE_VERSION}-bookworm-slim`,
-    ]);
+    // A stage starts from the Node image or from an earlier stage (FROM deps AS build), which started from it.
+    const bases = (dockerfile.match(/^FROM \S+/gm) ?? []).map((line) => line.slice('FROM '.length));
+    const stages = (dockerfile.match(/^FROM \S+ AS (\S+)$/gm) ?? []).map((line) => line.split(' ').at(-1));
+    expect(bases[0]).toBe(`node:\${NODE_VERSION}-bookworm-slim`);
+    for (const base of bases) {
+      expect([`node:\${NODE_VERSION}-bookworm-slim`, ...stages]).toContain(base);
+    }
   });
 
   it("is the Lambda runtime and the bundles' esbuild target in serverless.yml", () => {
