@@ -116,6 +116,17 @@ export const PATCH_CHECKS: readonly PatchCheck[] = [
       'previousCounter === 0xFFFFFFFF ? -1 : previousCounter',
     ],
   },
+  {
+    patch: LIBSIGNAL_PATCH,
+    behaviour:
+      "libsignal's XEdDSA verification through Node's native Ed25519 (curve25519-js took 12 ms a signature)",
+    package: 'libsignal',
+    file: 'src/curve.js',
+    has: [
+      'function xeddsaVerify(pubKey, msg, sig) {',
+      'return isInit ? true : xeddsaVerify(pubKey, msg, sig);',
+    ],
+  },
 ];
 
 /** The text of a file of an installed package; null when the package or the file is not there. */
