@@ -110,7 +110,12 @@ describe("Waygate's patches of Baileys and libsignal", () => {
 
   it('names a package that is not installed at all', () => {
     const failed = failedPatchChecks((pkg, file) => (pkg === 'libsignal' ? null : installed(pkg, file)));
-    expect(failed.map((check) => check.package)).toEqual(['libsignal', 'libsignal', 'libsignal', 'libsignal']);
+    expect(failed.map((check) => check.package)).toEqual([
+      'libsignal',
+      'libsignal',
+      'libsignal',
+      'libsignal',
+    ]);
   });
 
   it("awaits the receipt hook inside the keys transaction, before the receipt, under the sends' key", () => {
