@@ -260,6 +260,8 @@ export class Host implements HostGateway {
       return this.placement.adoptLapsed();
     }
     const sessions = await this.deps.sessions.listByStatus([...RUNNING_STATUSES]);
+    // Before the API answers (the host starts first): a library that fails to load fails each launch, which says so.
+    if (sessions.length > 0) await this.deps.engines.preload?.().catch(() => undefined);
     for (const session of sessions) {
       const writer = new SessionStatusWriter(this.deps, session.id);
       // More sessions than this host may run (MAX_CONCURRENT_SESSIONS lowered since): the newest ones fail.

@@ -30,6 +30,11 @@ export class DeferredEngineFactory implements EngineFactory {
     return (await this.loaded).create(session, events);
   }
 
+  async preload(): Promise<void> {
+    this.loaded ??= this.load();
+    await this.loaded;
+  }
+
   async wipeCredentials(sessionId: string): Promise<void> {
     if (this.loaded) return (await this.loaded).wipeCredentials(sessionId);
     return this.wipeStored(sessionId);

@@ -44,4 +44,9 @@ export interface EngineFactory {
   create(session: EngineSession, events: EngineEmitter): Promise<MessagingEngine>;
   /** Deletes a session's stored credentials (delete, logout). */
   wipeCredentials(sessionId: string): Promise<void>;
+  /**
+   * Loads the engine library now, where it is loaded on first use: a restart that resumes sessions loads it before
+   * the API answers, so its load (hundreds of milliseconds of module evaluation) does not stall answers later.
+   */
+  preload?(): Promise<void>;
 }

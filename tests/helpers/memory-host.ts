@@ -2,6 +2,7 @@
  * A Host over the memory stores and the test engines, for unit tests of the host itself: its sessions, messages,
  * test network and published events.
  */
+import type { EngineFactory } from '#host/engines/engine.port.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { Host } from '#host/host.js';
@@ -35,6 +36,7 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
 ) {
   const sessions = new MemorySessionStore();
   const network = new TestNetwork();
+  const engines: EngineFactory = new TestEngineFactory(network);
   const { recorder, published } = recordingEvents();
   const metrics = createMetrics();
   const host = new Host({
@@ -47,7 +49,7 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
     events: recorder,
     clock: systemClock,
     logger: silentLogger,
-    engines: new TestEngineFactory(network),
+    engines,
     sink: new MessageSink({
       messages,
       identities: new MemoryIdentityStore(),
@@ -63,7 +65,7 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
     maxSessions: options.maxSessions ?? 0,
     ...(options.connectSlots ? { connectSlots: options.connectSlots } : {}),
   });
-  return { host, sessions, messages, network, published };
+  return { host, sessions, messages, network, published, engines };
 }
 
 /** Resolves once `probe` holds, giving the event loop a turn between tries. */

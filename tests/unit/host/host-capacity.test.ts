@@ -50,6 +50,20 @@ describe('Host capacity', () => {
     expect(slots.connecting).toBe(0);
   });
 
+  it('loads the engine library before resuming sessions (before the API answers), and not without any', async () => {
+    const loads: string[] = [];
+    const empty = memoryHost();
+    empty.engines.preload = async () => void loads.push('empty');
+    await empty.host.resumeRunningSessions();
+    const stored = memoryHost();
+    stored.engines.preload = async () => void loads.push('stored');
+    const session = aSession({ status: 'ready' });
+    await stored.sessions.create(session);
+    stored.network.storeCredentials(session.id, { phone: '15550001111', pushName: null });
+    await stored.host.resumeRunningSessions();
+    expect(loads).toEqual(['stored']);
+  });
+
   it('fails the sessions beyond MAX_CONCURRENT_SESSIONS at a restart, saying why', async () => {
     const { host, sessions, network } = memoryHost(undefined, { maxSessions: 2 });
     const stored = Array.from({ length: 3 }, (_, n) => aSession({ name: `s${n}`, status: 'ready' }));
