@@ -6,6 +6,7 @@
 import type { proto } from '@whiskeysockets/baileys';
 import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { MediaKind, MediaRef } from '#tests/wa-sim/media/media-crypto.js';
+import type { Addressing } from '#tests/wa-sim/messaging/lid-addressing.js';
 import type { ReceivedContent } from '#tests/wa-sim/messaging/received-content.js';
 import type { IdAllocator } from './ids.js';
 
@@ -19,6 +20,8 @@ export interface ContactConfig {
   online: boolean;
   /** Delay before automatic receipts, so tests can tell them apart from the send. */
   receiptDelayMs: number;
+  /** How its 1:1 messages name it: by phone number or by LID (`messaging/lid-addressing.ts`). */
+  addressing: Addressing;
 }
 
 /** Reactions to a message, by the reacting user's phone-number jid. */
@@ -91,7 +94,13 @@ export class Contact {
   readonly senderKeyHolders = new Map<string, Set<string>>();
   receivedCount = 0;
   lastSeen = Math.floor(Date.now() / 1000);
-  readonly config: ContactConfig = { autoDeliver: true, autoRead: false, online: true, receiptDelayMs: 0 };
+  readonly config: ContactConfig = {
+    autoDeliver: true,
+    autoRead: false,
+    online: true,
+    receiptDelayMs: 0,
+    addressing: 'pn',
+  };
 
   constructor(
     readonly number: string,

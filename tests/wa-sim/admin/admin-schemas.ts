@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
 import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
+import { ADDRESSING_MODES } from '#tests/wa-sim/messaging/lid-addressing.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
 
@@ -96,6 +97,7 @@ export const ContactConfigBody = z.object({
   autoRead: z.boolean().optional(),
   online: z.boolean().optional(),
   receiptDelayMs: z.number().int().min(0).max(60_000).optional(),
+  addressing: z.enum(ADDRESSING_MODES).optional(),
 });
 
 /** `POST /admin/contacts/{number}/chatstate` */

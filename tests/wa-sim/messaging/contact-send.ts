@@ -21,6 +21,7 @@ import {
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
 import { type ContactContent, type ContactOutgoing, contactOutgoing } from './contact-content.js';
+import { directAddressing } from './lid-addressing.js';
 import { sealForCompanion } from './seal.js';
 
 /** Result of a contact's send: the message id and how many companions got it now or queued. */
@@ -42,7 +43,7 @@ export async function contactSend(
   const timestamp = unixNow();
   const padded = encodeMessage(outgoing.message);
   const devices = linkedCompanions(account);
-  const addressing = { from: pnJid(contact.number), sender_lid: lidJid(contact.lid) };
+  const addressing = directAddressing(contact.config.addressing, contact.number, contact.lid);
   for (const device of devices) {
     const enc = await sealForCompanion(sim, contact.device, device, padded);
     sim.deliver(device, envelope(contact, addressing, outgoing, id, timestamp, [enc]));
