@@ -1,10 +1,12 @@
 /**
  * Messages end to end with the real Baileys client and the simulated network: a contact's text arrives as a stored
- * row and a message.received event; a text sent through the API is decrypted by the contact under the gateway's
- * pre-generated id and acked to read.
+ * row and a message.received event; a contact writing from its LID is found in history by its phone number and by
+ * the LID; a text sent through the API is decrypted by the contact under the gateway's pre-generated id and acked to
+ * read.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
+import type { Message } from '#shared/domain/message.js';
 import { linkSessionByQr } from '#tests/helpers/link-session.js';
 import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
 import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
@@ -21,6 +23,8 @@ const PHONE = `1556${String(process.pid % 10_000).padStart(4, '0')}001`;
 const CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}900`;
 /** A contact with no Signal session yet: both ends start one at once when both write first. */
 const NEW_CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}901`;
+/** A contact that writes from its LID (the simulator's `addressing`), never from its phone number. */
+const LID_CONTACT = `1556${String(process.pid % 10_000).padStart(4, '0')}902`;
 
 describe('Baileys messaging against the simulator', () => {
   let sim: SimulatorProcess;
@@ -59,6 +63,49 @@ describe('Baileys messaging against the simulator', () => {
       direction: 'incoming',
       body: 'hello gateway',
     });
+  }, 30_000);
+
+  // Baileys reports the pairing from the first message's `sender_pn` (the key's remoteJidAlt); the engine passes it
+  // to the identity store. The second message names only the LID, so it is stored under the LID, and the phone
+  // number finds it through that pairing alone (and the LID finds the first one, stored under the number).
+  it('finds a contact writing from its LID by its phone number and by the LID, through the pairing', async () => {
+    const phoneId = `${LID_CONTACT}@c.us`;
+    const setAddressing = (addressing: string) =>
+      sim.admin.ok<{ lid: string }>(`/contacts/${LID_CONTACT}/config`, { addressing });
+    const { lid } = await setAddressing('lid');
+    const writes = async (text: string) => {
+      const { id } = await sim.admin.ok<{ id: string }>(`/contacts/${LID_CONTACT}/messages`, {
+        to: PHONE,
+        text,
+      });
+      const event = await waitFor(() => {
+        const found = events.find((e) => e.event === 'message.received' && e.data.id === id);
+        return found?.event === 'message.received' ? found.data : undefined;
+      }, 15_000);
+      return { id, chatId: event.chatId };
+    };
+    const first = await writes('from my lid, number beside it');
+    await setAddressing('lid-only');
+    const second = await writes('from my lid alone');
+    expect([first.chatId, second.chatId]).toEqual([phoneId, lid]);
+
+    const both = [first.id, second.id].sort();
+    const found = async (query: string) => {
+      const page = await gw.request('GET', `/api/sessions/${sessionId}/messages?${query}`);
+      return (page.body.messages as Message[]).map((m) => m.waMessageId).sort();
+    };
+    const queries = [
+      `chatId=${encodeURIComponent(phoneId)}`,
+      `from=${LID_CONTACT}`,
+      `chatId=${encodeURIComponent(lid)}`,
+      `from=${encodeURIComponent(lid)}`,
+    ];
+    // The pairing is stored beside the message, not before it: give it a moment, then require every query exact.
+    await waitFor(async () => {
+      for (const query of queries) if ((await found(query)).length !== 2) return null;
+      return true;
+    }, 10_000).catch(() => undefined);
+    for (const query of queries) expect([query, await found(query)]).toEqual([query, both]);
   }, 30_000);
 
   it('sends a text the contact decrypts, under the pre-generated id, acked to read', async () => {
