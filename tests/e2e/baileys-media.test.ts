@@ -87,7 +87,10 @@ describe('Baileys media both ways against the simulator', () => {
 
   it.each([
     ['image', { mimetype: 'image/png', caption: 'the view' }, 'image', 'the view'],
+    ['video', { mimetype: 'video/mp4', caption: 'the clip', seconds: 12 }, 'video', 'the clip'],
     ['audio', { mimetype: 'audio/ogg; codecs=opus', ptt: true, seconds: 3 }, 'voice', null],
+    // Not a voice note (no ptt): a plain audio file, stored as `audio`.
+    ['audio', { mimetype: 'audio/mpeg', seconds: 7 }, 'audio', null],
     [
       'document',
       { mimetype: 'application/pdf', fileName: 'q3.pdf', caption: 'numbers' },
@@ -96,7 +99,7 @@ describe('Baileys media both ways against the simulator', () => {
     ],
     ['sticker', { mimetype: 'image/webp' }, 'sticker', null],
   ] as const)(
-    'stores, archives and serves a %s',
+    'stores, archives and serves a %s: %j',
     async (kind, fields, type, body) => {
       const bytes = randomBytes(kind === 'document' ? 40_000 : 6_000);
       const { id, event, row } = await contactSends({
@@ -108,6 +111,7 @@ describe('Baileys media both ways against the simulator', () => {
       expect(row.mediaPath).toEqual(expect.stringContaining(sessionId));
       expect(row.metadata?.media).toMatchObject({ mimetype: fields.mimetype, sizeBytes: bytes.length });
       if ('fileName' in fields) expect(row.metadata?.media).toMatchObject({ filename: fields.fileName });
+      if ('seconds' in fields) expect(row.metadata?.media).toMatchObject({ seconds: fields.seconds });
       expect(event).toMatchObject({ type, media: { mimetype: fields.mimetype, sizeBytes: bytes.length } });
       const file = await served(id);
       expect(file.status).toBe(200);
