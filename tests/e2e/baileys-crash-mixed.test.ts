@@ -1,14 +1,18 @@
 /**
  * A gateway killed with SIGKILL during a burst of 500 sends of every kind (texts, locations, contact cards, replies,
- * reactions), each request carrying an Idempotency-Key, then restarted on the same DATA_DIR. Every request the kill
- * cut off is retried with its key, as a client would. Counted at the simulator's contacts: every request became
- * exactly one message (one network id), every one reached its contact, and no contact received anything else.
+ * reactions, and media: images and audio as base64, documents by URL from a local file server), each request
+ * carrying an Idempotency-Key, then restarted on the same DATA_DIR. Every request the kill cut off is retried with
+ * its key, as a client would. Counted at the simulator's contacts: every request became exactly one message (one
+ * network id), every one reached its contact, each media file decrypted to the bytes sent, and no contact received
+ * anything else.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Message } from '#shared/domain/message.js';
+import { type FileServer, startFileServer } from '#tests/helpers/file-server.js';
 import { exited, type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { waitFor } from '#tests/helpers/test-gateway.js';
@@ -26,17 +30,52 @@ const KILL_AFTER = 20;
 // so under load the API can answer every request before a contact has KILL_AFTER, and the kill would cut none off.
 // This trigger fires from the answer itself; a poll could miss the window.
 const KILL_AT_ANSWERED = 300;
-const BURST_ENV = { SEND_WAIT_MS: '1', COMMAND_VISIBILITY_TIMEOUT_S: '2', RATE_LIMIT_MAX: '100000' };
+const BURST_ENV = {
+  SEND_WAIT_MS: '1',
+  COMMAND_VISIBILITY_TIMEOUT_S: '2',
+  RATE_LIMIT_MAX: '100000',
+  // The documents are fetched from the file server on 127.0.0.1.
+  SSRF_ALLOWED_HOSTS: '127.0.0.1',
+};
+/** What request `i` sends: the kinds take turns. */
+const KINDS = ['text', 'location', 'contact', 'reply', 'reaction', 'image', 'document', 'audio'] as const;
+type Kind = (typeof KINDS)[number];
+const MEDIA: ReadonlySet<Kind> = new Set(['image', 'document', 'audio']);
+// Media requests come in the first part of the burst only: as a rule answered before the kill, their messages wait
+// in the queue when the host dies, and the new host sends them from the archive. A request the kill cuts off between
+// claiming its key and storing its row holds the key until IDEMPOTENCY_TAKEOVER_MS (60 s) takes the claim for dead,
+// and its retry waits that long (409 IDEMPOTENCY_KEY_IN_PROGRESS); a media request's window also spans fetching or
+// decoding and archiving its file, so media among the cut-off requests would make that wait more likely.
+const MEDIA_BEFORE = 160;
+/** The media requests' files: small and each its own, so a file sent with another request's message shows. */
+const MEDIA_BYTES = 2048;
+
+const kindOf = (i: number): Kind => {
+  const kind = KINDS[i % KINDS.length] as Kind;
+  return MEDIA.has(kind) && i >= MEDIA_BEFORE ? 'text' : kind;
+};
+/** What the contact decodes request `i` as (a reply is a text with a quote). */
+const receivedKindOf = (i: number): string => (kindOf(i) === 'reply' ? 'text' : kindOf(i));
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+/** The file of each media request, by index (a retry sends the same bytes as the cut-off request). */
+const FILES = new Map(
+  Array.from({ length: BURST }, (_, i) => i)
+    .filter((i) => MEDIA.has(kindOf(i)))
+    .map((i) => [i, randomBytes(MEDIA_BYTES)] as const),
+);
 
 interface Request {
   action: string;
   body: Record<string, unknown>;
   contact: string;
   key: string;
+  /** A media request's file. */
+  file?: Buffer;
 }
 
 describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
   let sim: SimulatorProcess;
+  let files: FileServer;
   let dataDir: string;
   let sessionId: string;
   const gateways: GatewayProcess[] = [];
@@ -48,6 +87,10 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
 
   beforeAll(async () => {
     sim = await startSimulatorProcess();
+    const served = [...FILES]
+      .filter(([i]) => kindOf(i) === 'document')
+      .map(([i, body]) => [`/doc-${i}.pdf`, { type: 'application/pdf', body }] as const);
+    files = await startFileServer(Object.fromEntries(served));
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-e2e-mixed-'));
     for (const contact of CONTACTS) {
       await sim.admin.ok(`/contacts/${contact}/config`, { autoDeliver: true, autoRead: false });
@@ -56,43 +99,54 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
   afterAll(async () => {
     await Promise.all(gateways.map((gateway) => gateway.stop()));
     await sim?.stop();
+    await files?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
   const inbox = async (contact: string): Promise<ReceivedMessage[]> =>
     (await sim.admin.received(contact)).filter((m) => m.from.startsWith(PHONE));
 
-  /** Request `i` of the burst: the kind cycles through text, location, contact, reply and reaction. */
+  /** Request `i` of the burst: the kind cycles through text, location, contact, reply, reaction and media. */
   function requestOf(i: number, quoted: Record<string, string>): Request {
     const contact = CONTACTS[i % 2] as string;
     const chatId = `${contact}@c.us`;
     const key = `mixed-${i}`;
-    switch (i % 5) {
-      case 0:
+    const file = FILES.get(i);
+    const data = file?.toString('base64');
+    switch (kindOf(i)) {
+      case 'text':
         return { action: 'send-text', body: { chatId, text: `burst ${i}` }, contact, key };
-      case 1:
+      case 'location':
         return { action: 'send-location', body: { chatId, latitude: i / 10, longitude: 1 }, contact, key };
-      case 2:
+      case 'contact':
         return {
           action: 'send-contact',
           body: { chatId, contactName: `Card ${i}`, contactNumber: `1555${i}` },
           contact,
           key,
         };
-      case 3:
+      case 'reply':
         return {
           action: 'reply',
           body: { chatId, quotedMessageId: quoted[contact], text: `reply ${i}` },
           contact,
           key,
         };
-      default:
+      case 'reaction':
         return {
           action: 'react',
           body: { chatId, messageId: quoted[contact], emoji: ['👍', '❤️', '😂'][i % 3] },
           contact,
           key,
         };
+      case 'image':
+        return { action: 'send-image', body: { chatId, data, mimetype: 'image/png' }, contact, key, file };
+      case 'document': {
+        const body = { chatId, url: `${files.base}/doc-${i}.pdf`, filename: `doc-${i}.pdf` };
+        return { action: 'send-document', body, contact, key, file };
+      }
+      case 'audio':
+        return { action: 'send-audio', body: { chatId, data, mimetype: 'audio/mpeg' }, contact, key, file };
     }
   }
 
@@ -160,11 +214,17 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
     await exited(first.child);
     await burst;
     const cutOff = requests.map((_, i) => i).filter((i) => !answered.has(i));
+    // Media answered but not at their contact yet: the dead host never sent them; the next one must, from the archive.
+    const reached = new Set(
+      [...(await inbox(CONTACTS[0] as string)), ...(await inbox(CONTACTS[1] as string))].map((m) => m.id),
+    );
+    const mediaLeft = [...FILES.keys()].filter((i) => !reached.has(answered.get(i)?.waMessageId ?? ''));
     console.info(
       `mixed burst: killed after contact A decrypted ${atKill.decrypted}; ${answered.size} of ${BURST} answered ` +
-        `201, ${cutOff.length} cut off`,
+        `201, ${cutOff.length} cut off; ${mediaLeft.length} of ${FILES.size} media not sent yet`,
     );
     expect(cutOff.length).toBeGreaterThan(0);
+    expect(mediaLeft.length).toBeGreaterThan(0);
 
     gateways.push(await spawnGateway(dataDir, { ...BURST_ENV, ...sim.gatewayEnv }));
     const seen: string[] = [];
@@ -210,7 +270,15 @@ describe('a host killed with SIGKILL during a burst of 500 mixed sends', () => {
       expect(copies.length).toBeGreaterThanOrEqual(1);
       // A copy seen twice is the same message sent again under its id after the kill, never a different one.
       expect(new Set(copies.map((m) => JSON.stringify(m.content))).size).toBe(1);
-      expect(copies[0]?.content.kind).toBe(['text', 'location', 'contact', 'text', 'reaction'][i % 5]);
+      const content = copies[0]?.content;
+      expect(content?.kind).toBe(receivedKindOf(i));
+      const { file } = requests[i] as Request;
+      // Media counts once the contact downloaded, checked and decrypted the very bytes of this request.
+      if (file)
+        expect([i, content]).toEqual([
+          i,
+          expect.objectContaining({ sha256: sha256(file), size: file.length }),
+        ]);
     }
     const { stats } = (await sim.admin.get<{ stats: Record<string, number> }>('/health')).body;
     const resent = ids.filter((id) => received.filter((m) => m.id === id).length > 1).length;
