@@ -43,9 +43,9 @@ type Kind = (typeof KINDS)[number];
 const MEDIA: ReadonlySet<Kind> = new Set(['image', 'document', 'audio']);
 // The media requests (the media turns among the first MEDIA_BEFORE requests: 60 files) go first and are answered
 // before the rest of the burst is sent: their messages are still queued when the kill comes, and the new host sends
-// them from the archive. Sent along with the rest, they made the kill far more likely to cut a request off between
-// claiming its key and storing its row (4 runs in 5, against 1 in 6 without media), and that request's retry waits
-// until IDEMPOTENCY_TAKEOVER_MS (60 s) takes the claim for dead (409 IDEMPOTENCY_KEY_IN_PROGRESS until then).
+// them from the archive. Sent along with the rest, they made the kill cut a request off between claiming its key and
+// storing its row in 4 runs of 5, and that request's retry waits until IDEMPOTENCY_TAKEOVER_MS (60 s) takes the claim
+// for dead (409 IDEMPOTENCY_KEY_IN_PROGRESS until then).
 const MEDIA_BEFORE = 160;
 /** The media requests' files: small and each its own, so a file sent with another request's message shows. */
 const MEDIA_BYTES = 2048;
