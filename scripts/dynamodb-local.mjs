@@ -36,12 +36,14 @@ function packEmulator() {
       if (tarball) return tarball;
       failures.push(`attempt ${attempt}: npm pack named no tarball`);
     } catch (error) {
-      // A registry hiccup (seen once on a clean clone in CI) is worth another try; its words go in the error.
-      failures.push(
-        `attempt ${attempt}: ${String(error.stderr || error.message)
-          .trim()
-          .slice(-500)}`,
-      );
+      // A registry hiccup (seen once on a clean clone in CI) is worth another try; its words go in the error,
+      // without Node's warning about NODE_EXTRA_CA_CERTS, which the test run sets and which hid them once.
+      const words = String(error.stderr || error.message)
+        .split('\n')
+        .filter((line) => !/Warning: Ignoring extra certs|--trace-warnings/.test(line))
+        .join('\n')
+        .trim();
+      failures.push(`attempt ${attempt}: ${words.slice(-1500) || error.message}`);
     }
     if (attempt < PACK_ATTEMPTS) execFileSync('sleep', [String(2 * attempt)]);
   }
