@@ -27,7 +27,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
   const stopSharing = shareWakeupsAcrossThreads();
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', thread: 'api' } });
   const clock = systemClock;
-  const backends = openBackends(env);
+  const backends = await openBackends(env);
   // Send requests wait here; the host thread tells of every message it settles.
   const outcomes = new InProcessMessageOutcomes();
   const client = new ApiThreadClient(hostPort, (sessionId, messageId) =>

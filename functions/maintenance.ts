@@ -5,7 +5,7 @@
  */
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
-import { getDeps } from './deps.js';
+import { depsReady, getDeps } from './deps.js';
 
 export interface MaintenanceResult {
   /** Audit entries deleted by this run. */
@@ -15,6 +15,7 @@ export interface MaintenanceResult {
 }
 
 export async function handler(): Promise<MaintenanceResult> {
+  await depsReady();
   const deps = getDeps();
   const { AUDIT_RETENTION_DAYS, WEBHOOK_FAILURE_RETENTION_DAYS } = deps.env;
   const auditRemoved = await pruneAudit(deps.main.audit, deps.clock, AUDIT_RETENTION_DAYS);

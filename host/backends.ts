@@ -1,14 +1,13 @@
 /**
  * The stores, queues (commands, webhooks), media archive and engine auth-state store of this host, by deployment mode:
  * SQLite files, the embedded queue and media files (embedded), or DynamoDB, SQS and S3 (aws). Part of the host's
- * composition root.
+ * composition root. The aws adapters are imported in aws mode only: the AWS SDK's modules are about 100 ms of a
+ * start that the embedded mode never uses (aws-backends.ts).
  */
 import path from 'node:path';
-import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { CachingAuthStateStore } from '#shared/adapters/caching/caching-auth-state-store.js';
 import { CachingSessionStore } from '#shared/adapters/caching/caching-session-store.js';
 import { CachingWebhookStore } from '#shared/adapters/caching/caching-webhook-store.js';
-import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { openEmbeddedQueues } from '#shared/adapters/embedded-queue/open-embedded-queues.js';
 import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { SqliteAuthStateStore } from '#shared/adapters/sqlite/sqlite-auth-state-store.js';
@@ -48,8 +47,11 @@ export interface Backends {
  * Opens the stores of this deployment mode. With API_THREAD both the host's thread and the API's call this, each
  * for connections of its own to the same files.
  */
-export function openBackends(env: Env): Backends {
-  const stores = env.DEPLOYMENT_MODE === 'aws' ? openAws(env) : openEmbedded(env);
+export async function openBackends(env: Env): Promise<Backends> {
+  const stores =
+    env.DEPLOYMENT_MODE === 'aws'
+      ? (await import('./aws-backends.js')).openAwsBackends(env)
+      : openEmbedded(env);
   const webhooks = new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS);
   // The API's thread changes the webhooks the host's thread delivers to: each tells the other at once.
   const invalidations = env.API_THREAD ? threadBroadcast('cache:webhooks') : null;
@@ -63,7 +65,7 @@ export function openBackends(env: Env): Backends {
     authState() {
       authState ??= new CachingAuthStateStore(
         env.AUTH_STATE_STORE === 'dynamodb'
-          ? new DynamoDbAuthStateStore({ client: opened.dynamoDb(), tablePrefix: env.TABLE_PREFIX })
+          ? opened.dynamoDbAuthState()
           : new SqliteAuthStateStore(env.AUTH_DIR),
         // Signal's one-time pre-keys: hundreds written when a device links, each read at most once.
         { uncachedCategories: ['pre-key'] },
@@ -79,12 +81,13 @@ export function openBackends(env: Env): Backends {
   };
 }
 
-function openAws(env: Env) {
-  const aws = openAwsAdapters(env);
-  return { ...aws, dynamoDb: () => aws.dynamoDb };
+/** What each mode opens; the auth-state store on DynamoDB (AUTH_STATE_STORE=dynamodb) exists in aws mode only. */
+export interface ModeBackends
+  extends Pick<Backends, 'main' | 'data' | 'commandQueue' | 'webhookQueue' | 'close'> {
+  dynamoDbAuthState(): AuthStateStore;
 }
 
-function openEmbedded(env: Env) {
+function openEmbedded(env: Env): ModeBackends {
   const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
   const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
   // A single node is the data store's only writer, so session rows can be served from memory (write-through);
@@ -116,7 +119,7 @@ function openEmbedded(env: Env) {
     data,
     commandQueue: queues.queues.commands,
     webhookQueue: queues.queues.webhooks,
-    dynamoDb: (): never => {
+    dynamoDbAuthState: (): never => {
       throw new Error('AUTH_STATE_STORE=dynamodb needs DEPLOYMENT_MODE=aws');
     },
     async close() {

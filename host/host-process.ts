@@ -113,7 +113,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const clock = systemClock;
   const cluster = clusterOf(env);
 
-  const backends = openBackends(env);
+  const backends = await openBackends(env);
   const { main, data } = backends;
   const commands = new CommandQueue(backends.commandQueue);
   const metrics = createMetrics();

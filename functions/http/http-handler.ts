@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z } from 'zod';
-import { type Deps, getDeps } from '#functions/deps.js';
+import { type Deps, depsReady, getDeps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
 import {
   MethodNotAllowedError,
@@ -246,6 +246,7 @@ export function createResourceHandler(routes: readonly AnyRoute[], options: Reso
   const api = new RouteTable<true>();
   for (const route of options.catchAll ?? routes) api.add(route.method, route.path, true);
   return middy<Event, Result, Error, Context>({ timeoutEarlyInMillis: 0, executionMode: executionModeLean })
+    .use({ before: () => depsReady() })
     .use(observe())
     .handler((event: Event) => runRoute(routeOf(table, api, event), event));
 }
