@@ -14,7 +14,7 @@ import {
   MAX_BATCH,
 } from '#shared/adapters/queue-support.js';
 import type { SqliteDb } from '#shared/adapters/sqlite/sqlite-database.js';
-import { runSql, writeSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
+import { LazyStatement, runSql, writeSql } from '#shared/adapters/sqlite/sqlite-store-support.js';
 import { newRecordId } from '#shared/domain/record-id.js';
 import { ValidationError } from '#shared/errors/app-error.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
@@ -58,37 +58,46 @@ function prepareStatements(db: SqliteDb, queue: string, fifo: boolean) {
            AND (b.seq < m.seq OR b.receive_count > 0))`
     : '';
   return {
-    insert: db.prepare(
+    insert: new LazyStatement(
+      db,
       `INSERT INTO queue_messages (id, queue, body, group_id, dedup_id, sent_at, visible_at)
        VALUES (@id, @queue, @body, @groupId, @dedupId, @sentAt, @visibleAt)`,
     ),
-    pruneDedup: db.prepare('DELETE FROM queue_dedup WHERE queue = ? AND expires_at <= ?'),
+    pruneDedup: new LazyStatement(db, 'DELETE FROM queue_dedup WHERE queue = ? AND expires_at <= ?'),
     // Expired ids are ignored until the scheduled prune removes them, and a new message with one takes its row.
-    findDedup: db.prepare<[string, string, number], { message_id: string }>(
+    findDedup: new LazyStatement<[string, string, number], { message_id: string }>(
+      db,
       'SELECT message_id FROM queue_dedup WHERE queue = ? AND dedup_id = ? AND expires_at > ?',
     ),
-    insertDedup: db.prepare(
+    insertDedup: new LazyStatement(
+      db,
       `INSERT INTO queue_dedup (queue, dedup_id, message_id, expires_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (queue, dedup_id) DO UPDATE SET message_id = excluded.message_id, expires_at = excluded.expires_at`,
     ),
     // The queue name and LIMIT are literals: this SQLite is built with STAT4, which re-plans (re-prepares) a
     // statement on every call when a bound value could change its plan, as `queue = ?` beside `ORDER BY … LIMIT`
     // does. A re-plan cost every receive about 5 µs more than its query (an empty receive is the host's idle poll).
-    selectVisible: db.prepare<{ now: number }, MessageRow>(
+    selectVisible: new LazyStatement<{ now: number }, MessageRow>(
+      db,
       `SELECT m.seq, m.id, m.body, m.group_id, m.sent_at, m.receive_count FROM queue_messages m
        WHERE m.queue = ${sqlText(queue)} AND m.visible_at <= @now ${groupGate}
        ORDER BY m.seq LIMIT ${MAX_BATCH}`,
     ),
-    markReceived: db.prepare(
+    markReceived: new LazyStatement(
+      db,
       `UPDATE queue_messages SET receive_count = receive_count + 1, receipt_handle = ?, visible_at = ?
        WHERE seq = ?`,
     ),
-    deleteSeq: db.prepare('DELETE FROM queue_messages WHERE seq = ?'),
-    deleteHandle: db.prepare('DELETE FROM queue_messages WHERE queue = ? AND receipt_handle = ?'),
-    setVisibleAt: db.prepare(
+    deleteSeq: new LazyStatement(db, 'DELETE FROM queue_messages WHERE seq = ?'),
+    deleteHandle: new LazyStatement(db, 'DELETE FROM queue_messages WHERE queue = ? AND receipt_handle = ?'),
+    setVisibleAt: new LazyStatement(
+      db,
       'UPDATE queue_messages SET visible_at = ? WHERE queue = ? AND receipt_handle = ?',
     ),
-    depth: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM queue_messages WHERE queue = ?'),
+    depth: new LazyStatement<[string], { n: number }>(
+      db,
+      'SELECT COUNT(*) AS n FROM queue_messages WHERE queue = ?',
+    ),
   };
 }
 

@@ -15,7 +15,7 @@ import {
   type GuardedChangeResult,
 } from '#shared/ports/api-key-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
+import { LazyStatement, parseStringList, runSql, toJsonColumn } from './sqlite-store-support.js';
 
 interface ApiKeyRow {
   id: string;
@@ -91,41 +91,45 @@ function duplicateKey(target: string): ConflictError {
 
 /** API keys in SQLite; the last-admin guard and usage flushes each run in one write transaction. */
 export class SqliteApiKeyStore implements ApiKeyStore {
-  private readonly insertRow: Database.Statement<ApiKeyRow>;
-  private readonly selectById: Database.Statement<[string], ApiKeyRow>;
-  private readonly selectByHash: Database.Statement<[string], ApiKeyRow>;
-  private readonly selectAll: Database.Statement<[], ApiKeyRow>;
-  private readonly countAll: Database.Statement<[], number>;
-  private readonly selectOtherAdmins: Database.Statement<[string], ApiKeyRow>;
-  private readonly updateRow: Database.Statement<ApiKeyRow>;
-  private readonly deleteById: Database.Statement<[string]>;
-  private readonly addUsage: Database.Statement<UsageParams>;
+  private readonly insertRow: LazyStatement<ApiKeyRow>;
+  private readonly selectById: LazyStatement<[string], ApiKeyRow>;
+  private readonly selectByHash: LazyStatement<[string], ApiKeyRow>;
+  private readonly selectAll: LazyStatement<[], ApiKeyRow>;
+  private readonly countAll: LazyStatement<[], number>;
+  private readonly selectOtherAdmins: LazyStatement<[string], ApiKeyRow>;
+  private readonly updateRow: LazyStatement<ApiKeyRow>;
+  private readonly deleteById: LazyStatement<[string]>;
+  private readonly addUsage: LazyStatement<UsageParams>;
   private readonly guarded: Database.Transaction<GuardedFn>;
   private readonly usageBatch: Database.Transaction<(usages: readonly ApiKeyUsage[]) => void>;
 
   constructor(db: SqliteDb) {
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       `INSERT INTO api_keys (id, name, key_hash, key_prefix, role, allowed_ips, allowed_sessions, is_active,
          expires_at, last_used_at, usage_count, created_at, updated_at)
        VALUES (@id, @name, @key_hash, @key_prefix, @role, @allowed_ips, @allowed_sessions, @is_active,
          @expires_at, @last_used_at, @usage_count, @created_at, @updated_at)`,
     );
-    this.selectById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
-    this.selectByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
-    this.selectAll = db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC');
-    this.countAll = db.prepare<[], number>('SELECT COUNT(*) FROM api_keys').pluck();
+    this.selectById = new LazyStatement(db, 'SELECT * FROM api_keys WHERE id = ?');
+    this.selectByHash = new LazyStatement(db, 'SELECT * FROM api_keys WHERE key_hash = ?');
+    this.selectAll = new LazyStatement(db, 'SELECT * FROM api_keys ORDER BY created_at DESC, id DESC');
+    this.countAll = new LazyStatement<[], number>(db, 'SELECT COUNT(*) FROM api_keys', true);
     // Only a pre-filter: the domain's isUsableAdmin judges the rest (expiry, scope, IPs) in code.
-    this.selectOtherAdmins = db.prepare(
+    this.selectOtherAdmins = new LazyStatement(
+      db,
       "SELECT * FROM api_keys WHERE role = 'admin' AND is_active = 1 AND id <> ?",
     );
-    this.updateRow = db.prepare(
+    this.updateRow = new LazyStatement(
+      db,
       `UPDATE api_keys SET name = @name, role = @role, allowed_ips = @allowed_ips,
          allowed_sessions = @allowed_sessions, is_active = @is_active, expires_at = @expires_at,
          updated_at = @updated_at
        WHERE id = @id`,
     );
-    this.deleteById = db.prepare('DELETE FROM api_keys WHERE id = ?');
-    this.addUsage = db.prepare(
+    this.deleteById = new LazyStatement(db, 'DELETE FROM api_keys WHERE id = ?');
+    this.addUsage = new LazyStatement(
+      db,
       `UPDATE api_keys SET usage_count = usage_count + @count,
          last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < @last_used_at
                              THEN @last_used_at ELSE last_used_at END

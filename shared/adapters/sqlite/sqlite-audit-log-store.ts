@@ -7,7 +7,13 @@ import type { AuditAction, AuditEntry, AuditSeverity } from '#shared/domain/audi
 import type { Page } from '#shared/domain/common.js';
 import type { AuditFilter, AuditLogStore } from '#shared/ports/audit-log-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
+import {
+  LazyStatement,
+  parseJsonObject,
+  runSql,
+  StatementCache,
+  toJsonColumn,
+} from './sqlite-store-support.js';
 
 interface AuditRow {
   id: string;
@@ -100,8 +106,8 @@ function whereOf(filter: AuditFilter): { where: string; params: Record<string, u
 
 /** The audit log in SQLite, newest first by (created_at, id). */
 export class SqliteAuditLogStore implements AuditLogStore {
-  private readonly insertRow: Database.Statement<AuditRow>;
-  private readonly deleteBefore: Database.Statement<[string]>;
+  private readonly insertRow: LazyStatement<AuditRow>;
+  private readonly deleteBefore: LazyStatement<[string]>;
   private readonly appendBatch: Database.Transaction<(entries: readonly AuditEntry[]) => void>;
   private readonly readPage: Database.Transaction<
     (filter: AuditFilter, page: Page) => { data: AuditEntry[]; total: number }
@@ -110,14 +116,15 @@ export class SqliteAuditLogStore implements AuditLogStore {
   private readonly totals: StatementCache<{ total: number }>;
 
   constructor(db: SqliteDb) {
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       `INSERT INTO audit_logs (id, action, severity, api_key_id, api_key_name, session_id, session_name,
          ip_address, user_agent, method, path, status_code, metadata, error_message, created_at)
        VALUES (@id, @action, @severity, @api_key_id, @api_key_name, @session_id, @session_name,
          @ip_address, @user_agent, @method, @path, @status_code, @metadata, @error_message, @created_at)
        ON CONFLICT (id) DO NOTHING`,
     );
-    this.deleteBefore = db.prepare('DELETE FROM audit_logs WHERE created_at < ?');
+    this.deleteBefore = new LazyStatement(db, 'DELETE FROM audit_logs WHERE created_at < ?');
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
     this.appendBatch = db.transaction((entries: readonly AuditEntry[]) => {

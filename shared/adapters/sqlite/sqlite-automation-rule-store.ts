@@ -17,7 +17,7 @@ import {
 import type { PerSessionCap } from '#shared/ports/webhook-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteScopedTable } from './sqlite-scoped-table.js';
-import { parseJsonWith, runSql, toJsonColumn } from './sqlite-store-support.js';
+import { LazyStatement, parseJsonWith, runSql, toJsonColumn } from './sqlite-store-support.js';
 
 interface RuleRow {
   id: string;
@@ -102,13 +102,15 @@ export class SqliteAutomationRuleStore implements AutomationRuleStore {
       order: 'created_at ASC, id ASC',
       limitReached: automationRuleLimitReached,
     });
-    const sweep = db.prepare<[string, number]>(
+    const sweep = new LazyStatement<[string, number]>(
+      db,
       `DELETE FROM automation_cooldowns
        WHERE rowid IN (SELECT rowid FROM automation_cooldowns WHERE ends_at <= ? LIMIT ?)`,
     );
     // Inserts a first cooldown, or replaces an ended one; a running one matches the conflict but not the WHERE,
     // so nothing changes and the claim is refused.
-    const claim = db.prepare<ClaimParams>(
+    const claim = new LazyStatement<ClaimParams>(
+      db,
       `INSERT INTO automation_cooldowns (rule_id, chat_id, ends_at) VALUES (@rule_id, @chat_id, @ends_at)
        ON CONFLICT (rule_id, chat_id) DO UPDATE SET ends_at = excluded.ends_at
        WHERE automation_cooldowns.ends_at <= @now`,

@@ -2,46 +2,51 @@
  * BatchStore over the data SQLite file: one row per batch (batch-rows.ts). batch_id is unique per session by a
  * UNIQUE index, so two racing creates cannot both take it; `update` is one conditional UPDATE, a compare-and-set.
  */
-import type Database from 'better-sqlite3';
 import { type BatchRow, batchChanges, fromBatchRow, toBatchRow } from '#shared/adapters/batch-rows.js';
 import type { BatchVersion, MessageBatch } from '#shared/domain/message-batch.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
 import { type BatchStore, batchIdTaken } from '#shared/ports/batch-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
 
 const STORE = 'Batch store';
 const UNFINISHED = "status IN ('pending', 'processing')";
 
 /** Batches in SQLite; a session's batches go with it (ON DELETE CASCADE). */
 export class SqliteBatchStore implements BatchStore {
-  private readonly insert: Database.Statement<BatchRow>;
-  private readonly select: Database.Statement<[string, string], BatchRow>;
-  private readonly selectUnfinished: Database.Statement<[string], BatchRow>;
-  private readonly countAll: Database.Statement<[], { n: number }>;
-  private readonly compareAndSet: Database.Statement<Record<string, unknown>>;
-  private readonly deleteSession: Database.Statement<[string]>;
+  private readonly insert: LazyStatement<BatchRow>;
+  private readonly select: LazyStatement<[string, string], BatchRow>;
+  private readonly selectUnfinished: LazyStatement<[string], BatchRow>;
+  private readonly countAll: LazyStatement<[], { n: number }>;
+  private readonly compareAndSet: LazyStatement<Record<string, unknown>>;
+  private readonly deleteSession: LazyStatement<[string]>;
 
   constructor(db: SqliteDb) {
-    this.insert = db.prepare(
+    this.insert = new LazyStatement(
+      db,
       `INSERT INTO message_batches (id, batch_id, session_id, status, messages, options, progress, results,
          current_index, created_at, updated_at, started_at, completed_at)
        VALUES (@id, @batch_id, @session_id, @status, @messages, @options, @progress, @results, @current_index,
          @created_at, @updated_at, @started_at, @completed_at)`,
     );
-    this.select = db.prepare('SELECT * FROM message_batches WHERE session_id = ? AND batch_id = ?');
-    this.selectUnfinished = db.prepare(
+    this.select = new LazyStatement(
+      db,
+      'SELECT * FROM message_batches WHERE session_id = ? AND batch_id = ?',
+    );
+    this.selectUnfinished = new LazyStatement(
+      db,
       `SELECT * FROM message_batches WHERE session_id = ? AND ${UNFINISHED} ORDER BY created_at, batch_id`,
     );
-    this.countAll = db.prepare(`SELECT COUNT(*) AS n FROM message_batches WHERE ${UNFINISHED}`);
-    this.compareAndSet = db.prepare(
+    this.countAll = new LazyStatement(db, `SELECT COUNT(*) AS n FROM message_batches WHERE ${UNFINISHED}`);
+    this.compareAndSet = new LazyStatement(
+      db,
       `UPDATE message_batches SET status = @status, progress = @progress, results = @results,
          current_index = @current_index, updated_at = @updated_at, started_at = @started_at,
          completed_at = @completed_at
        WHERE session_id = @session_id AND batch_id = @batch_id
          AND status = @expected_status AND current_index = @expected_index`,
     );
-    this.deleteSession = db.prepare('DELETE FROM message_batches WHERE session_id = ?');
+    this.deleteSession = new LazyStatement(db, 'DELETE FROM message_batches WHERE session_id = ?');
   }
 
   async create(batch: MessageBatch): Promise<void> {

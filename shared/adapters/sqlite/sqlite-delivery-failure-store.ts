@@ -2,7 +2,6 @@
  * DeliveryFailureStore over the data SQLite file: one row per abandoned delivery, read newest first (all, or one
  * session's, each from its own index), deleted by idempotency key or by age.
  */
-import type Database from 'better-sqlite3';
 import type { Page } from '#shared/domain/common.js';
 import type { DeliveryFailure } from '#shared/domain/webhook.js';
 import { ConflictError } from '#shared/errors/app-error.js';
@@ -11,7 +10,7 @@ import type {
   DeliveryFailureStore,
 } from '#shared/ports/delivery-failure-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { runSql, StatementCache } from './sqlite-store-support.js';
+import { LazyStatement, runSql, StatementCache } from './sqlite-store-support.js';
 
 interface FailureRow {
   id: string;
@@ -63,20 +62,24 @@ function toRow(failure: DeliveryFailure): FailureRow {
 
 /** Delivery failures in SQLite. */
 export class SqliteDeliveryFailureStore implements DeliveryFailureStore {
-  private readonly insertRow: Database.Statement<FailureRow>;
-  private readonly deleteByKey: Database.Statement<[string]>;
-  private readonly deleteBefore: Database.Statement<[string]>;
+  private readonly insertRow: LazyStatement<FailureRow>;
+  private readonly deleteByKey: LazyStatement<[string]>;
+  private readonly deleteBefore: LazyStatement<[string]>;
   private readonly rows: StatementCache<FailureRow>;
 
   constructor(db: SqliteDb) {
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       `INSERT INTO webhook_delivery_failures (id, webhook_id, session_id, event, url, idempotency_key, delivery_id,
          attempts, last_status_code, last_error, created_at)
        VALUES (@id, @webhook_id, @session_id, @event, @url, @idempotency_key, @delivery_id,
          @attempts, @last_status_code, @last_error, @created_at)`,
     );
-    this.deleteByKey = db.prepare('DELETE FROM webhook_delivery_failures WHERE idempotency_key = ?');
-    this.deleteBefore = db.prepare('DELETE FROM webhook_delivery_failures WHERE created_at < ?');
+    this.deleteByKey = new LazyStatement(
+      db,
+      'DELETE FROM webhook_delivery_failures WHERE idempotency_key = ?',
+    );
+    this.deleteBefore = new LazyStatement(db, 'DELETE FROM webhook_delivery_failures WHERE created_at < ?');
     this.rows = new StatementCache(db);
   }
 

@@ -8,7 +8,7 @@ import { parseGatewayEvent } from '#shared/domain/events.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { runSql, writeSql } from './sqlite-store-support.js';
+import { LazyStatement, runSql, writeSql } from './sqlite-store-support.js';
 
 const STORE = 'Event outbox';
 
@@ -28,10 +28,11 @@ function toEntry(row: OutboxRow): OutboxEntry {
 
 /** Writes one entry on the caller's connection, inside whatever transaction the caller holds. */
 export class SqliteOutboxWriter {
-  private readonly insertRow: Database.Statement<[string, string, string, string, string]>;
+  private readonly insertRow: LazyStatement<[string, string, string, string, string]>;
 
   constructor(db: SqliteDb) {
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       'INSERT INTO event_outbox (id, session_id, event, created_at, due_at) VALUES (?, ?, ?, ?, ?)',
     );
   }
@@ -51,7 +52,7 @@ export class SqliteEventOutbox implements EventOutbox {
   private readonly appendTx: Database.Transaction<(entries: readonly OutboxEntry[]) => void>;
   private readonly claimTx: Database.Transaction<ClaimFn>;
   private readonly completeTx: Database.Transaction<(ids: readonly string[]) => void>;
-  private readonly countRows: Database.Statement<[], { total: number }>;
+  private readonly countRows: LazyStatement<[], { total: number }>;
 
   constructor(
     private readonly db: SqliteDb,
@@ -60,21 +61,25 @@ export class SqliteEventOutbox implements EventOutbox {
     this.appendTx = db.transaction((entries) => {
       for (const entry of entries) this.writer.writeEntry(entry);
     });
-    const stale = db.prepare<[string, number], OutboxRow & { rowid: number }>(
+    const stale = new LazyStatement<[string, number], OutboxRow & { rowid: number }>(
+      db,
       'SELECT rowid, id, event, created_at FROM event_outbox WHERE due_at < ? ORDER BY due_at, id LIMIT ?',
     );
-    const claim = db.prepare<[string, number]>('UPDATE event_outbox SET due_at = ? WHERE rowid = ?');
+    const claim = new LazyStatement<[string, number]>(
+      db,
+      'UPDATE event_outbox SET due_at = ? WHERE rowid = ?',
+    );
     this.claimTx = db.transaction((olderThan, now, limit) => {
       const rows = stale.all(olderThan, limit);
       for (const row of rows) claim.run(now, row.rowid);
       return rows;
     });
-    const deleteRow = db.prepare<[string]>('DELETE FROM event_outbox WHERE id = ?');
+    const deleteRow = new LazyStatement<[string]>(db, 'DELETE FROM event_outbox WHERE id = ?');
     // The relay removes what settled in one turn of the event loop together: one commit, not one per entry.
     this.completeTx = db.transaction((ids) => {
       for (const id of ids) deleteRow.run(id);
     });
-    this.countRows = db.prepare('SELECT COUNT(*) AS total FROM event_outbox');
+    this.countRows = new LazyStatement(db, 'SELECT COUNT(*) AS total FROM event_outbox');
   }
 
   async append(entries: readonly OutboxEntry[]): Promise<void> {

@@ -1,25 +1,31 @@
 /** IdentityStore over the data SQLite file: one row per (session, LID), found by phone through an index. */
-import type Database from 'better-sqlite3';
 import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { runSql } from './sqlite-store-support.js';
+import { LazyStatement, runSql } from './sqlite-store-support.js';
 
 const STORE = 'Identity store';
 
 export class SqliteIdentityStore implements IdentityStore {
-  private readonly upsert: Database.Statement<[string, string, string]>;
-  private readonly phoneOf: Database.Statement<[string, string], { phone: string }>;
-  private readonly lidsOf: Database.Statement<[string, string], { lid: string }>;
-  private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly upsert: LazyStatement<[string, string, string]>;
+  private readonly phoneOf: LazyStatement<[string, string], { phone: string }>;
+  private readonly lidsOf: LazyStatement<[string, string], { lid: string }>;
+  private readonly deleteBySessionId: LazyStatement<[string]>;
 
   constructor(db: SqliteDb) {
-    this.upsert = db.prepare(
+    this.upsert = new LazyStatement(
+      db,
       `INSERT INTO identity_aliases (session_id, lid, phone) VALUES (?, ?, ?)
        ON CONFLICT (session_id, lid) DO UPDATE SET phone = excluded.phone`,
     );
-    this.phoneOf = db.prepare('SELECT phone FROM identity_aliases WHERE session_id = ? AND lid = ?');
-    this.lidsOf = db.prepare('SELECT lid FROM identity_aliases WHERE session_id = ? AND phone = ?');
-    this.deleteBySessionId = db.prepare('DELETE FROM identity_aliases WHERE session_id = ?');
+    this.phoneOf = new LazyStatement(
+      db,
+      'SELECT phone FROM identity_aliases WHERE session_id = ? AND lid = ?',
+    );
+    this.lidsOf = new LazyStatement(
+      db,
+      'SELECT lid FROM identity_aliases WHERE session_id = ? AND phone = ?',
+    );
+    this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM identity_aliases WHERE session_id = ?');
   }
 
   async link(sessionId: string, alias: IdentityAlias): Promise<void> {

@@ -15,7 +15,7 @@ import {
 } from '#shared/ports/message-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { type MessageRow, toMessage } from './sqlite-message-rows.js';
-import { StatementCache } from './sqlite-store-support.js';
+import { LazyStatement, StatementCache } from './sqlite-store-support.js';
 
 type ListFn = (filter: MessageFilter, page: Page) => { messages: Message[]; total: number };
 type SearchFn = (search: MessageSearch, page: Page) => MessageSearchPage;
@@ -78,21 +78,23 @@ function matchOf(search: MessageSearch): string {
 export class SqliteMessageReads {
   private readonly rows: StatementCache<MessageRow>;
   private readonly totals: StatementCache<{ total: number }>;
-  private readonly countHits: Database.Statement<{ match: string; cap: number }, { total: number }>;
-  private readonly pageHits: Database.Statement<Record<string, unknown>, MessageRow>;
+  private readonly countHits: LazyStatement<{ match: string; cap: number }, { total: number }>;
+  private readonly pageHits: LazyStatement<Record<string, unknown>, MessageRow>;
   private readonly listTx: Database.Transaction<ListFn>;
   private readonly searchTx: Database.Transaction<SearchFn>;
 
   constructor(db: SqliteDb) {
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
-    this.countHits = db.prepare(
+    this.countHits = new LazyStatement(
+      db,
       `SELECT count(*) AS total FROM (
          SELECT rowid FROM messages_fts WHERE messages_fts MATCH @match ORDER BY rowid LIMIT @cap)`,
     );
     // The hits' rowids are minus the messages' (newest stored first); the session and chat are checked again on
     // the rows, so an index that went out of step with the table can never show another session's message.
-    this.pageHits = db.prepare(
+    this.pageHits = new LazyStatement(
+      db,
       `SELECT m.* FROM (
          SELECT rowid AS hit FROM messages_fts WHERE messages_fts MATCH @match ORDER BY rowid LIMIT @limit OFFSET @offset
        ) AS h CROSS JOIN messages AS m ON m.rowid = -h.hit

@@ -25,7 +25,7 @@ import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteMessageReads } from './sqlite-message-reads.js';
 import { type MessageRow, toMessage, toRow } from './sqlite-message-rows.js';
-import { isForeignKeyViolation, runSql, writeSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, LazyStatement, runSql, writeSql } from './sqlite-store-support.js';
 
 type AdvanceFn = (
   sessionId: string,
@@ -52,15 +52,15 @@ function duplicateId(target: string): ConflictError {
 
 /** Messages in SQLite, unique by (session, network id) when the network id is set. */
 export class SqliteMessageStore implements MessageStore {
-  private readonly insertRow: Database.Statement<MessageRow>;
-  private readonly selectById: Database.Statement<[string, string], MessageRow>;
-  private readonly selectByWaId: Database.Statement<[string, string], MessageRow>;
-  private readonly updateStatus: Database.Statement<[string, number | null, string]>;
-  private readonly updateStatusOnly: Database.Statement<[string, string]>;
-  private readonly fillTimestamp: Database.Statement<[number, string]>;
-  private readonly deleteBySessionId: Database.Statement<[string]>;
-  private readonly selectChat: Database.Statement<[string, string], number>;
-  private readonly updateContent: Database.Statement<MessageRow>;
+  private readonly insertRow: LazyStatement<MessageRow>;
+  private readonly selectById: LazyStatement<[string, string], MessageRow>;
+  private readonly selectByWaId: LazyStatement<[string, string], MessageRow>;
+  private readonly updateStatus: LazyStatement<[string, number | null, string]>;
+  private readonly updateStatusOnly: LazyStatement<[string, string]>;
+  private readonly fillTimestamp: LazyStatement<[number, string]>;
+  private readonly deleteBySessionId: LazyStatement<[string]>;
+  private readonly selectChat: LazyStatement<[string, string], number>;
+  private readonly updateContent: LazyStatement<MessageRow>;
   private readonly changeTx: Database.Transaction<ChangeFn>;
   private readonly advanceTx: Database.Transaction<AdvanceFn>;
   private readonly insertTx: Database.Transaction<InsertFn>;
@@ -71,25 +71,33 @@ export class SqliteMessageStore implements MessageStore {
     private readonly outbox: SqliteOutboxWriter = new SqliteOutboxWriter(db),
   ) {
     // Targeted at the network id only: a duplicate primary key is a bug and still fails loudly.
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       `INSERT INTO messages (id, session_id, wa_message_id, chat_id, chat_name, author, from_jid, to_jid, body,
          type, direction, timestamp, metadata, status, media_path, media_mimetype, created_at)
        VALUES (@id, @session_id, @wa_message_id, @chat_id, @chat_name, @author, @from_jid, @to_jid, @body,
          @type, @direction, @timestamp, @metadata, @status, @media_path, @media_mimetype, @created_at)
        ON CONFLICT (session_id, wa_message_id) DO NOTHING`,
     );
-    this.selectById = db.prepare('SELECT * FROM messages WHERE session_id = ? AND id = ?');
-    this.selectByWaId = db.prepare('SELECT * FROM messages WHERE session_id = ? AND wa_message_id = ?');
-    this.updateStatus = db.prepare('UPDATE messages SET status = ?, timestamp = ? WHERE id = ?');
-    this.updateStatusOnly = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
-    this.fillTimestamp = db.prepare('UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL');
-    this.deleteBySessionId = db.prepare('DELETE FROM messages WHERE session_id = ?');
-    this.selectChat = db
-      .prepare<[string, string], number>(
-        'SELECT 1 FROM messages WHERE session_id = ? AND chat_id = ? LIMIT 1',
-      )
-      .pluck();
-    this.updateContent = db.prepare(
+    this.selectById = new LazyStatement(db, 'SELECT * FROM messages WHERE session_id = ? AND id = ?');
+    this.selectByWaId = new LazyStatement(
+      db,
+      'SELECT * FROM messages WHERE session_id = ? AND wa_message_id = ?',
+    );
+    this.updateStatus = new LazyStatement(db, 'UPDATE messages SET status = ?, timestamp = ? WHERE id = ?');
+    this.updateStatusOnly = new LazyStatement(db, 'UPDATE messages SET status = ? WHERE id = ?');
+    this.fillTimestamp = new LazyStatement(
+      db,
+      'UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL',
+    );
+    this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM messages WHERE session_id = ?');
+    this.selectChat = new LazyStatement<[string, string], number>(
+      db,
+      'SELECT 1 FROM messages WHERE session_id = ? AND chat_id = ? LIMIT 1',
+      true,
+    );
+    this.updateContent = new LazyStatement(
+      db,
       `UPDATE messages SET type = @type, body = @body, metadata = @metadata, media_path = @media_path,
          media_mimetype = @media_mimetype WHERE id = @id`,
     );

@@ -9,7 +9,7 @@ import { applyPatch } from '#shared/adapters/patch-support.js';
 import { type AppError, ConflictError, NotFoundError } from '#shared/errors/app-error.js';
 import type { PerSessionCap } from '#shared/ports/webhook-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
 
 interface Scoped {
   id: string;
@@ -46,13 +46,13 @@ type CreateFn<T> = (record: T, cap: PerSessionCap) => void;
 type UpdateFn<T> = (sessionId: string, id: string, change: (current: T) => T) => T | null;
 
 export class SqliteScopedTable<T extends Scoped, Row extends ScopedRow> {
-  private readonly insertRow: Database.Statement<Row>;
-  private readonly countBySession: Database.Statement<[string], number>;
-  private readonly selectOne: Database.Statement<[string, string], Row>;
-  private readonly selectBySession: Database.Statement<[string], Row>;
-  private readonly updateRow: Database.Statement<Row>;
-  private readonly deleteOne: Database.Statement<[string, string]>;
-  private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly insertRow: LazyStatement<[Row]>;
+  private readonly countBySession: LazyStatement<[string], number>;
+  private readonly selectOne: LazyStatement<[string, string], Row>;
+  private readonly selectBySession: LazyStatement<[string], Row>;
+  private readonly updateRow: LazyStatement<[Row]>;
+  private readonly deleteOne: LazyStatement<[string, string]>;
+  private readonly deleteBySessionId: LazyStatement<[string]>;
   private readonly createTx: Database.Transaction<CreateFn<T>>;
   private readonly updateTx: Database.Transaction<UpdateFn<T>>;
 
@@ -62,20 +62,29 @@ export class SqliteScopedTable<T extends Scoped, Row extends ScopedRow> {
   ) {
     const { table, columns } = spec;
     const placeholders = columns.map((column) => `@${column}`).join(', ');
-    this.insertRow = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})`);
-    this.countBySession = db
-      .prepare<[string], number>(`SELECT COUNT(*) FROM ${table} WHERE session_id = ?`)
-      .pluck();
-    this.selectOne = db.prepare(`SELECT * FROM ${table} WHERE session_id = ? AND id = ?`);
-    this.selectBySession = db.prepare(`SELECT * FROM ${table} WHERE session_id = ? ORDER BY ${spec.order}`);
+    this.insertRow = new LazyStatement(
+      db,
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})`,
+    );
+    this.countBySession = new LazyStatement<[string], number>(
+      db,
+      `SELECT COUNT(*) FROM ${table} WHERE session_id = ?`,
+      true,
+    );
+    this.selectOne = new LazyStatement(db, `SELECT * FROM ${table} WHERE session_id = ? AND id = ?`);
+    this.selectBySession = new LazyStatement(
+      db,
+      `SELECT * FROM ${table} WHERE session_id = ? ORDER BY ${spec.order}`,
+    );
     // Identity and ownership never change, whatever the merged row says.
     const sets = columns.filter((column) => column !== 'id' && column !== 'session_id');
-    this.updateRow = db.prepare(
+    this.updateRow = new LazyStatement(
+      db,
       `UPDATE ${table} SET ${sets.map((column) => `${column} = @${column}`).join(', ')}
        WHERE session_id = @session_id AND id = @id`,
     );
-    this.deleteOne = db.prepare(`DELETE FROM ${table} WHERE session_id = ? AND id = ?`);
-    this.deleteBySessionId = db.prepare(`DELETE FROM ${table} WHERE session_id = ?`);
+    this.deleteOne = new LazyStatement(db, `DELETE FROM ${table} WHERE session_id = ? AND id = ?`);
+    this.deleteBySessionId = new LazyStatement(db, `DELETE FROM ${table} WHERE session_id = ?`);
     this.createTx = db.transaction((record: T, cap: PerSessionCap) => {
       if (cap.maxPerSession > 0 && (this.countBySession.get(record.sessionId) ?? 0) >= cap.maxPerSession) {
         throw spec.limitReached(cap.maxPerSession);

@@ -13,7 +13,7 @@ import {
   type SendIdempotencyStore,
 } from '#shared/ports/send-idempotency-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
 
 interface ClaimParams {
   session_id: string;
@@ -35,24 +35,27 @@ const SWEEP_PER_CLAIM = 16;
 /** Idempotency keys in SQLite, one row per (session, key). */
 export class SqliteSendIdempotencyStore implements SendIdempotencyStore {
   private readonly claimTx: Database.Transaction<(params: ClaimParams) => SendIdempotencyClaim>;
-  private readonly releaseKey: Database.Statement<[string, string, string]>;
-  private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly releaseKey: LazyStatement<[string, string, string]>;
+  private readonly deleteBySessionId: LazyStatement<[string]>;
 
   constructor(db: SqliteDb) {
-    const sweep = db.prepare<[string, number]>(
+    const sweep = new LazyStatement<[string, number]>(
+      db,
       `DELETE FROM send_idempotency_keys
        WHERE rowid IN (SELECT rowid FROM send_idempotency_keys WHERE created_at <= ? LIMIT ?)`,
     );
     // Inserts a new key, or replaces an expired one; a live one matches the conflict but not the WHERE, so
     // nothing changes and the standing record is read back.
-    const upsert = db.prepare<ClaimParams>(
+    const upsert = new LazyStatement<ClaimParams>(
+      db,
       `INSERT INTO send_idempotency_keys (session_id, idempotency_key, request_hash, message_id, created_at)
        VALUES (@session_id, @idempotency_key, @request_hash, @message_id, @created_at)
        ON CONFLICT (session_id, idempotency_key) DO UPDATE SET
          request_hash = excluded.request_hash, message_id = excluded.message_id, created_at = excluded.created_at
        WHERE send_idempotency_keys.created_at <= @expired_by`,
     );
-    const standing = db.prepare<[string, string], SendIdempotencyRecord>(
+    const standing = new LazyStatement<[string, string], SendIdempotencyRecord>(
+      db,
       `SELECT request_hash AS requestHash, message_id AS messageId, created_at AS createdAt
        FROM send_idempotency_keys WHERE session_id = ? AND idempotency_key = ?`,
     );
@@ -63,10 +66,11 @@ export class SqliteSendIdempotencyStore implements SendIdempotencyStore {
       if (!existing) throw new Error('idempotency key neither claimed nor standing');
       return { claimed: false, existing };
     });
-    this.releaseKey = db.prepare(
+    this.releaseKey = new LazyStatement(
+      db,
       'DELETE FROM send_idempotency_keys WHERE session_id = ? AND idempotency_key = ? AND message_id = ?',
     );
-    this.deleteBySessionId = db.prepare('DELETE FROM send_idempotency_keys WHERE session_id = ?');
+    this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM send_idempotency_keys WHERE session_id = ?');
   }
 
   async claim(entry: NewSendKey, now: Date): Promise<SendIdempotencyClaim> {

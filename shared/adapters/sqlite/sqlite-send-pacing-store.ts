@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { NotFoundError } from '#shared/errors/app-error.js';
 import { NO_PACING_STATE, type PacingChange, type PacingState, StatePacingStore } from '../pacing-state.js';
 import type { SqliteDb } from './sqlite-database.js';
-import { isForeignKeyViolation, runSql } from './sqlite-store-support.js';
+import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
 
 const STORE = 'Send pacing store';
 
@@ -17,14 +17,16 @@ type Rule = (state: PacingState) => PacingChange<unknown>;
 /** Pacing state in SQLite. */
 export class SqliteSendPacingStore extends StatePacingStore {
   private readonly changeTx: Database.Transaction<(sessionId: string, rule: Rule) => unknown>;
-  private readonly deleteBySessionId: Database.Statement<[string]>;
+  private readonly deleteBySessionId: LazyStatement<[string]>;
 
   constructor(db: SqliteDb) {
     super();
-    const select = db.prepare<[string], PacingState>(
+    const select = new LazyStatement<[string], PacingState>(
+      db,
       'SELECT day, sent, cold, failures, open_until AS openUntil FROM send_pacing WHERE session_id = ?',
     );
-    const upsert = db.prepare<PacingState & { sessionId: string }>(
+    const upsert = new LazyStatement<PacingState & { sessionId: string }>(
+      db,
       `INSERT INTO send_pacing (session_id, day, sent, cold, failures, open_until)
        VALUES (@sessionId, @day, @sent, @cold, @failures, @openUntil)
        ON CONFLICT (session_id) DO UPDATE SET day = excluded.day, sent = excluded.sent, cold = excluded.cold,
@@ -35,7 +37,7 @@ export class SqliteSendPacingStore extends StatePacingStore {
       if (next) upsert.run({ sessionId, ...next });
       return result;
     });
-    this.deleteBySessionId = db.prepare('DELETE FROM send_pacing WHERE session_id = ?');
+    this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM send_pacing WHERE session_id = ?');
   }
 
   protected async change<T>(sessionId: string, rule: (state: PacingState) => PacingChange<T>): Promise<T> {

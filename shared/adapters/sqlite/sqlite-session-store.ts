@@ -22,7 +22,13 @@ import {
 } from '#shared/ports/session-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteOutboxWriter } from './sqlite-event-outbox.js';
-import { parseJsonObject, runSql, StatementCache, toJsonColumn } from './sqlite-store-support.js';
+import {
+  LazyStatement,
+  parseJsonObject,
+  runSql,
+  StatementCache,
+  toJsonColumn,
+} from './sqlite-store-support.js';
 
 interface SessionRow {
   id: string;
@@ -146,15 +152,15 @@ function whereOf(filter: SessionFilter): { where: string; params: Record<string,
 
 /** Sessions in SQLite, unique by name (case-sensitive). */
 export class SqliteSessionStore implements SessionStore {
-  private readonly insertRow: Database.Statement<SessionRow>;
-  private readonly selectById: Database.Statement<[string], SessionRow>;
-  private readonly selectByStatus: Database.Statement<[string], SessionRow>;
-  private readonly updateRow: Database.Statement<SessionRow>;
-  private readonly deleteById: Database.Statement<[string]>;
+  private readonly insertRow: LazyStatement<SessionRow>;
+  private readonly selectById: LazyStatement<[string], SessionRow>;
+  private readonly selectByStatus: LazyStatement<[string], SessionRow>;
+  private readonly updateRow: LazyStatement<SessionRow>;
+  private readonly deleteById: LazyStatement<[string]>;
   private readonly updateTx: Database.Transaction<UpdateFn>;
-  private readonly claimRow: Database.Statement<LeaseParams, SessionRow>;
-  private readonly renewRow: Database.Statement<LeaseParams, SessionRow>;
-  private readonly releaseRow: Database.Statement<LeaseParams, SessionRow>;
+  private readonly claimRow: LazyStatement<LeaseParams, SessionRow>;
+  private readonly renewRow: LazyStatement<LeaseParams, SessionRow>;
+  private readonly releaseRow: LazyStatement<LeaseParams, SessionRow>;
   private readonly rows: StatementCache<SessionRow>;
   private readonly counts: StatementCache<{ status: string; n: number }>;
 
@@ -162,32 +168,35 @@ export class SqliteSessionStore implements SessionStore {
     db: SqliteDb,
     private readonly outbox: SqliteOutboxWriter = new SqliteOutboxWriter(db),
   ) {
-    this.insertRow = db.prepare(
+    this.insertRow = new LazyStatement(
+      db,
       `INSERT INTO sessions (id, name, status, phone, push_name, config, proxy_url, proxy_type, connected_at,
          last_active_at, last_error, node_id, node_url, claimed_at, lease_expires_at, created_at, updated_at)
        VALUES (@id, @name, @status, @phone, @push_name, @config, @proxy_url, @proxy_type, @connected_at,
          @last_active_at, @last_error, @node_id, @node_url, @claimed_at, @lease_expires_at, @created_at, @updated_at)`,
     );
-    this.selectById = db.prepare('SELECT * FROM sessions WHERE id = ?');
-    this.selectByStatus = db.prepare(
+    this.selectById = new LazyStatement(db, 'SELECT * FROM sessions WHERE id = ?');
+    this.selectByStatus = new LazyStatement(
+      db,
       'SELECT * FROM sessions WHERE status IN (SELECT value FROM json_each(?)) ORDER BY created_at ASC, id ASC',
     );
-    this.updateRow = db.prepare(
+    this.updateRow = new LazyStatement(
+      db,
       `UPDATE sessions SET name = @name, status = @status, phone = @phone, push_name = @push_name,
          config = @config, proxy_url = @proxy_url, proxy_type = @proxy_type, connected_at = @connected_at,
          last_active_at = @last_active_at, last_error = @last_error, node_id = @node_id, node_url = @node_url,
          claimed_at = @claimed_at, lease_expires_at = @lease_expires_at, updated_at = @updated_at
        WHERE id = @id`,
     );
-    this.deleteById = db.prepare('DELETE FROM sessions WHERE id = ?');
+    this.deleteById = new LazyStatement(db, 'DELETE FROM sessions WHERE id = ?');
     this.rows = new StatementCache(db);
     this.counts = new StatementCache(db);
     this.updateTx = db.transaction((id: string, patch: SessionPatch, options: SessionWriteOptions) =>
       this.updateInTransaction(id, patch, options),
     );
-    this.claimRow = db.prepare(CLAIM_SQL);
-    this.renewRow = db.prepare(RENEW_SQL);
-    this.releaseRow = db.prepare(RELEASE_SQL);
+    this.claimRow = new LazyStatement(db, CLAIM_SQL);
+    this.renewRow = new LazyStatement(db, RENEW_SQL);
+    this.releaseRow = new LazyStatement(db, RELEASE_SQL);
   }
 
   async create(session: Session): Promise<void> {
@@ -268,7 +277,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Runs one conditional lease UPDATE; when it changed nothing, the row as it stands says why. */
   private leaseWrite(
-    statement: Database.Statement<LeaseParams, SessionRow>,
+    statement: LazyStatement<LeaseParams, SessionRow>,
     params: LeaseParams,
   ): SessionUpdateResult {
     return runSql(STORE, () => {

@@ -2,6 +2,7 @@
  * Helpers shared by the SQLite store adapters: translating driver errors into the AppError hierarchy, caching
  * statements whose SQL depends on which filters are present, and defensive parsing of JSON columns.
  */
+import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { AppError, ConflictError, UnavailableError } from '#shared/errors/app-error.js';
 import type { SqliteDb } from './sqlite-database.js';
@@ -77,6 +78,44 @@ export async function writeSql<T>(
     return await groupCommitOf(db).runAtomic(work);
   } catch (error) {
     throw toStoreError(error, store, onUnique);
+  }
+}
+
+type BindArgs<P> = P extends unknown[] ? P : [P];
+
+/**
+ * A statement prepared on its first use. Opening the stores used to prepare every statement of every store and
+ * queue, some 130 of them (tens of milliseconds of each start), most of which a process may never run; here a
+ * store costs nothing to open and each statement is prepared once, when first run. The hot paths pay one check.
+ */
+export class LazyStatement<P extends unknown[] | object = unknown[], R = unknown> {
+  private statement: Database.Statement<unknown[], R> | undefined;
+
+  /** `pluck`: rows are the first column's value, as `Statement.pluck()` gives them. */
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly sql: string,
+    private readonly pluck = false,
+  ) {}
+
+  run(...params: BindArgs<P>): Database.RunResult {
+    return this.prepared().run(...params);
+  }
+
+  get(...params: BindArgs<P>): R | undefined {
+    return this.prepared().get(...params);
+  }
+
+  all(...params: BindArgs<P>): R[] {
+    return this.prepared().all(...params);
+  }
+
+  private prepared(): Database.Statement<unknown[], R> {
+    if (this.statement === undefined) {
+      const statement = this.db.prepare<unknown[], R>(this.sql);
+      this.statement = this.pluck ? statement.pluck() : statement;
+    }
+    return this.statement;
   }
 }
 

@@ -3,7 +3,6 @@
  * the session). Names are unique per session by a UNIQUE index, so two racing creates or renames cannot both take
  * one; a violation of it becomes TEMPLATE_NAME_TAKEN.
  */
-import type Database from 'better-sqlite3';
 import type { Template } from '#shared/domain/template.js';
 import {
   TEMPLATE_PATCH_FIELDS,
@@ -15,7 +14,7 @@ import {
 import type { PerSessionCap } from '#shared/ports/webhook-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteScopedTable } from './sqlite-scoped-table.js';
-import { runSql } from './sqlite-store-support.js';
+import { LazyStatement, runSql } from './sqlite-store-support.js';
 
 interface TemplateRow {
   id: string;
@@ -70,7 +69,7 @@ function toRow(template: Template): TemplateRow {
 /** Templates in SQLite; a session's templates go with it (ON DELETE CASCADE). */
 export class SqliteTemplateStore implements TemplateStore {
   private readonly table: SqliteScopedTable<Template, TemplateRow>;
-  private readonly selectByName: Database.Statement<[string, string], TemplateRow>;
+  private readonly selectByName: LazyStatement<[string, string], TemplateRow>;
 
   constructor(db: SqliteDb) {
     this.table = new SqliteScopedTable(db, {
@@ -87,7 +86,7 @@ export class SqliteTemplateStore implements TemplateStore {
           ? templateNameTaken(written.name)
           : undefined,
     });
-    this.selectByName = db.prepare('SELECT * FROM templates WHERE session_id = ? AND name = ?');
+    this.selectByName = new LazyStatement(db, 'SELECT * FROM templates WHERE session_id = ? AND name = ?');
   }
 
   async create(template: Template, cap: PerSessionCap): Promise<void> {

@@ -3,7 +3,6 @@
  * SqliteScopedTable; the fan-out read (`listActive`) and `touchTriggered`, which run for every event and every
  * delivery, use statements prepared once here.
  */
-import type Database from 'better-sqlite3';
 import type { Page } from '#shared/domain/common.js';
 import { type Webhook, WebhookEventName } from '#shared/domain/webhook.js';
 import { WebhookFilters } from '#shared/domain/webhook-filters.js';
@@ -18,6 +17,7 @@ import {
 import type { SqliteDb } from './sqlite-database.js';
 import { SqliteScopedTable } from './sqlite-scoped-table.js';
 import {
+  LazyStatement,
   parseJsonObject,
   parseJsonWith,
   parseStringList,
@@ -103,8 +103,8 @@ const COLUMNS = [
 /** Webhooks in SQLite; a session's rows go with it (ON DELETE CASCADE). */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly table: SqliteScopedTable<Webhook, WebhookRow>;
-  private readonly selectActive: Database.Statement<[string], WebhookRow>;
-  private readonly touch: Database.Statement<{ session_id: string; id: string; at: string }>;
+  private readonly selectActive: LazyStatement<[string], WebhookRow>;
+  private readonly touch: LazyStatement<{ session_id: string; id: string; at: string }>;
   private readonly rows: StatementCache<WebhookRow>;
 
   constructor(db: SqliteDb) {
@@ -118,11 +118,13 @@ export class SqliteWebhookStore implements WebhookStore {
       order: NEWEST_FIRST,
       limitReached: webhookLimitReached,
     });
-    this.selectActive = db.prepare(
+    this.selectActive = new LazyStatement(
+      db,
       `SELECT * FROM webhooks WHERE session_id = ? AND active = 1 ORDER BY ${NEWEST_FIRST}`,
     );
     // Deliveries finish out of order: an older one never moves the time back.
-    this.touch = db.prepare(
+    this.touch = new LazyStatement(
+      db,
       `UPDATE webhooks SET last_triggered_at = @at
        WHERE session_id = @session_id AND id = @id AND (last_triggered_at IS NULL OR last_triggered_at < @at)`,
     );
