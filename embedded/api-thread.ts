@@ -14,11 +14,15 @@ import { shareWakeupsAcrossThreads } from '#shared/adapters/embedded-queue/queue
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { createMetrics } from '#shared/observability/metrics.js';
+import { mapStackTracesOnDemand } from '#shared/observability/process-setup.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { type ApiThreadData, type FromApiThread, ToApiThread } from './api-thread-control.js';
 import { startLocalGateway } from './local-gateway.js';
+
+// A thread has stack traces of its own to map (the main thread's entry maps those of its own).
+mapStackTracesOnDemand();
 
 const parent = parentPort as MessagePort;
 const tell = (message: FromApiThread) => parent.postMessage(message);
