@@ -16,7 +16,17 @@ _waygate_use_node() {
   local root want have os arch cache dir tmp tarball
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
   want="$(tr -d ' \t\r\nv' <"$root/.nvmrc")" || return 1
-  have="$(node --version 2>/dev/null || true)"
+  # Under npm, the Node that runs npm is named in npm_config_user_agent ("npm/11.6.2 node/v24.21.0 linux x64 …"): when
+  # that Node is the `node` on PATH, its version is known without starting it (about 30 ms of every `npm start`).
+  case "${npm_config_user_agent:-}" in
+    *" node/v"*)
+      if [ -n "${npm_node_execpath:-}" ] && [ "$(command -v node)" = "$npm_node_execpath" ]; then
+        have="${npm_config_user_agent#* node/}"
+        have="${have%% *}"
+      fi
+      ;;
+  esac
+  [ -n "${have:-}" ] || have="$(node --version 2>/dev/null || true)"
   if [ "${have%%.*}" = "v${want%%.*}" ]; then
     return 0
   fi

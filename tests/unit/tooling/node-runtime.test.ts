@@ -89,7 +89,7 @@ describe('scripts/use-node.sh', () => {
     fs.mkdirSync(bin, { recursive: true });
     fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
   };
-  const bash = (script: string, extraPath = '') =>
+  const bash = (script: string, extraPath = '', env: Record<string, string> = {}) =>
     spawnSync('bash', ['-c', script], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -97,8 +97,25 @@ describe('scripts/use-node.sh', () => {
         PATH: `${path.join(dir, 'bin')}:${extraPath}/usr/bin:/bin`,
         HOME: dir,
         WAYGATE_NODE_CACHE: path.join(dir, 'cache'),
+        ...env,
       },
     });
+  /** What npm puts in a script's environment when it runs on the Node at `execPath`, of version `version`. */
+  const underNpm = (execPath: string, version: string) => ({
+    npm_config_user_agent: `npm/11.6.2 node/${version} linux x64 workspaces/false`,
+    npm_node_execpath: execPath,
+  });
+  /** A fake `node` that also notes each time it is run. */
+  const countingNode = (bin: string, version: string) => {
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\necho run >> "${dir}/node-runs"\necho ${version}\n`, {
+      mode: 0o755,
+    });
+  };
+  const nodeRuns = () =>
+    fs.existsSync(path.join(dir, 'node-runs'))
+      ? fs.readFileSync(path.join(dir, 'node-runs'), 'utf8').split('\n').filter(Boolean).length
+      : 0;
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-use-node-'));
@@ -135,6 +152,47 @@ describe('scripts/use-node.sh', () => {
     const run = bash('scripts/use-node.sh node --version');
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toBe(`v${pinned}`);
+  });
+
+  it("under npm, takes the version of npm's own Node from npm's user agent without running it", () => {
+    const bin = path.join(dir, 'bin');
+    countingNode(bin, `v${major}.0.1`);
+    const run = bash(
+      'source scripts/use-node.sh && command -v node',
+      '',
+      underNpm(path.join(bin, 'node'), `v${major}.0.1`),
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe(path.join(bin, 'node'));
+    expect(nodeRuns()).toBe(0);
+  });
+
+  it("under npm on another line, switches to the pinned Node without running npm's", () => {
+    const bin = path.join(dir, 'bin');
+    countingNode(bin, 'v20.20.2');
+    fakeNode(path.join(cached, 'bin'), `v${pinned}`);
+    const run = bash(
+      'source scripts/use-node.sh && command -v node',
+      '',
+      underNpm(path.join(bin, 'node'), 'v20.20.2'),
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe(path.join(cached, 'bin', 'node'));
+    expect(nodeRuns()).toBe(0);
+  });
+
+  it('asks the `node` on PATH its version when it is not the Node that runs npm', () => {
+    const bin = path.join(dir, 'bin');
+    countingNode(bin, 'v18.20.0');
+    fakeNode(path.join(cached, 'bin'), `v${pinned}`);
+    const run = bash(
+      'source scripts/use-node.sh && command -v node',
+      '',
+      underNpm('/elsewhere/node', `v${pinned}`),
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe(path.join(cached, 'bin', 'node'));
+    expect(nodeRuns()).toBe(1);
   });
 
   it('returns an error without ending the shell that sources it when the download fails', () => {
