@@ -9,7 +9,10 @@
  *
  * The worker's program is plain JavaScript run from a string (`eval`), so it needs no entry file of its own in any
  * build (dist, the benchmark's bundle, tsx or jest); it loads the driver from the path this module resolves. It is
- * unref'd, never keeps the process alive, and ends once no connection asks for it.
+ * unref'd, never keeps the process alive, and ends once no connection asks for it. It starts WORKER_START_DELAY_MS
+ * after the first connection asks for it: a thread of its own with the driver and a connection per file is about
+ * 0.1 s of CPU, which a gateway's start (whose stores open first) does not wait for; until then no WAL comes near the
+ * fallback threshold.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +21,8 @@ import type Database from 'better-sqlite3';
 
 /** How often the worker checkpoints each file: the most WAL a file gathers between two checkpoints. */
 const CHECKPOINT_INTERVAL_MS = 200;
+/** How long after the first connection the worker starts (see above). */
+const WORKER_START_DELAY_MS = 1_000;
 /** Where the event loop's connections checkpoint themselves after all (SQLite's default is 1,000 pages). */
 export const FALLBACK_PAGES = 10_000;
 
@@ -53,9 +58,12 @@ parentPort.on('message', ({ type, file }) => {
 `;
 
 let worker: Worker | null = null;
+/** The timer that starts the worker, while it waits. */
+let starting: NodeJS.Timeout | null = null;
 /** Open connections per file handed to the worker. */
 const connections = new Map<string, number>();
 
+/** To the worker once it runs; before that nothing is sent: it watches every file counted here when it starts. */
 function post(message: ToWorker): void {
   worker?.postMessage(message);
 }
@@ -72,8 +80,7 @@ function driverPath(): string {
 /** The checkpointer thread's name, as the OS shows it (`top -H`, /proc/<pid>/task/<tid>/comm). */
 export const CHECKPOINTER_THREAD_NAME = 'waygate-sqlite';
 
-function startWorker(): Worker {
-  const driver = driverPath();
+function startWorker(driver: string): Worker {
   const started = new Worker(WORKER_PROGRAM, {
     eval: true,
     name: CHECKPOINTER_THREAD_NAME,
@@ -101,14 +108,33 @@ export function checkpointInBackground(db: Database.Database): void {
   db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
 }
 
-/** Counts `db` in for its file until it closes; false when there is no worker to hand it to. */
-function handToWorker(db: Database.Database): boolean {
+/** Starts the worker WORKER_START_DELAY_MS from now unless it runs or waits; false when it cannot run at all. */
+function scheduleWorker(): boolean {
+  if (worker || starting) return true;
+  let driver: string;
   try {
-    worker ??= startWorker();
+    driver = driverPath();
   } catch {
     // No driver to hand the worker (a bundle without node_modules beside it): SQLite checkpoints in the COMMIT.
     return false;
   }
+  starting = setTimeout(() => {
+    starting = null;
+    try {
+      worker = startWorker(driver);
+    } catch {
+      // No thread: the connections' own fallback checkpoints take over.
+      return;
+    }
+    for (const file of connections.keys()) post({ type: 'watch', file });
+  }, WORKER_START_DELAY_MS);
+  starting.unref();
+  return true;
+}
+
+/** Counts `db` in for its file until it closes; false when there is no worker to hand it to. */
+function handToWorker(db: Database.Database): boolean {
+  if (!scheduleWorker()) return false;
   const file = db.name;
   const count = connections.get(file) ?? 0;
   connections.set(file, count + 1);
@@ -138,5 +164,7 @@ function release(file: string): void {
     // Handled after the release above: the worker closes what it has left and its thread ends.
     post({ type: 'stop' });
     worker = null;
+    if (starting) clearTimeout(starting);
+    starting = null;
   }
 }
