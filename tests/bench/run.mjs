@@ -39,9 +39,10 @@ const benches = {
       met: r.ratio >= 0.4 && r.gatewayLatencyMs.p99 < 10,
     };
   },
+  // `npm start` → ready on an existing data folder, nothing changed since the last build (issue 35): the median.
   startup: async () => {
     const r = await startupTime();
-    return { ...r, goals: { medianMs: '< 1500' }, met: r.medianMs < 1500 };
+    return { ...r, goals: { medianMs: '< 600' }, met: r.medianMs < 600 };
   },
   link: async () => {
     const r = await baileysLink();
