@@ -1,9 +1,20 @@
 /**
  * Prometheus metrics of one process: default process series (memory, CPU, event loop) plus the gateway's own.
  * Created once by a composition root and shared by the HTTP stack and the host.
+ *
+ * prom-client's modules are imported one by one rather than through its index, which loads the process series
+ * (with @opentelemetry/api) at once: those are imported and started PROCESS_SERIES_DELAY_MS after the metrics are
+ * created, out of the way of a start, and a read of the registry before then waits for them.
  */
-import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import AggregatorRegistry from 'prom-client/lib/cluster.js';
+import Counter from 'prom-client/lib/counter.js';
+import Gauge from 'prom-client/lib/gauge.js';
+import PromRegistry from 'prom-client/lib/registry.js';
 import { HttpRequestMetrics } from './http-request-metrics.js';
+
+/** When the process series start after the metrics are created (about 25 ms of CPU a start need not wait for). */
+const PROCESS_SERIES_DELAY_MS = 1_000;
 
 export interface Metrics {
   readonly registry: Registry;
@@ -37,8 +48,8 @@ export interface MetricsOptions {
 export type AuditMetrics = Pick<Metrics, 'auditWriteFailures' | 'auditEntriesDropped' | 'auditRetryBuffered'>;
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
-  const registry = new Registry();
-  if (options.processSeries ?? true) collectDefaultMetrics({ register: registry, prefix: 'waygate_' });
+  const registry = new PromRegistry();
+  if (options.processSeries ?? true) startProcessSeries(registry);
   const { peers } = options;
   const http = new HttpRequestMetrics();
   http.register(registry);
@@ -84,5 +95,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       const merged = AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...(await peers())]);
       return { contentType: merged.contentType, text: await merged.metrics() };
     },
+  };
+}
+
+/**
+ * Starts prom-client's process series in `registry` after PROCESS_SERIES_DELAY_MS, or at the registry's first read if
+ * that comes sooner: its two readers (a scrape's text, the JSON another thread asks for) wait for them.
+ */
+function startProcessSeries(registry: Registry): void {
+  let started: Promise<void> | null = null;
+  const start = () =>
+    (started ??= import('prom-client/lib/defaultMetrics.js').then(({ default: collectDefaultMetrics }) => {
+      collectDefaultMetrics({ register: registry, prefix: 'waygate_' });
+    }));
+  // A failure shows at the next read, which waits for the same promise.
+  setTimeout(() => start().catch(() => undefined), PROCESS_SERIES_DELAY_MS).unref();
+  const text = registry.metrics.bind(registry);
+  const json = registry.getMetricsAsJSON.bind(registry);
+  registry.metrics = async () => {
+    await start();
+    return text();
+  };
+  registry.getMetricsAsJSON = async () => {
+    await start();
+    return json();
   };
 }
