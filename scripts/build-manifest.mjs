@@ -5,8 +5,8 @@
 // dist/.build-manifest.json records the build's inputs (every file esbuild read, from its metafile, and the files
 // that steer it: package.json, tsconfig.json, the build scripts, esbuild's version), each with its size, mtime and
 // SHA-256; a listing of every folder holding a source (a file added beside them could change what an import
-// resolves to); the outputs with their sizes and mtimes; and the Node version (the bundle's node:http shim is made
-// from that Node's exports). The build is current when all of these are as recorded; an input whose mtime moved but
+// resolves to); the outputs with their sizes and mtimes; and the Node version (the bundle's shims of Node's builtins
+// are made from that Node's exports: build-plugins.mjs). The build is current when all of these are as recorded; an input whose mtime moved but
 // whose content did not (a checkout, `touch`) still counts as unchanged, and the manifest takes its new mtime.
 import fs from 'node:fs';
 import path from 'node:path';
