@@ -63,4 +63,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HOST_PORT||2786)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node is PID 1 (the shell execs it) and handles SIGTERM itself (graceful shutdown within SHUTDOWN_GRACE_MS). The heap
 # limit (WAYGATE_HEAP_MB, README "Sizing") keeps V8 from growing toward the container's memory.
-CMD ["sh", "-c", "exec node --enable-source-maps --max-old-space-size=${WAYGATE_HEAP_MB:-1024} dist/host/main.js"]
+CMD ["sh", "-c", "exec node --min-semi-space-size=4 --max-old-space-size=${WAYGATE_HEAP_MB:-1024} dist/host/main.js"]

@@ -147,7 +147,7 @@ try {
   await run(['scripts/build.mjs']);
 
   fs.mkdirSync(DATA_DIR, { recursive: true });
-  const gateway = start('gateway', ['--enable-source-maps', 'dist/embedded/main.js'], {
+  const gateway = start('gateway', ['dist/embedded/main.js'], {
     ENGINE: 'baileys',
     WA_WEBSOCKET_URL: wsUrl,
     WA_SERVER_ROOT_KEY: rootKey,

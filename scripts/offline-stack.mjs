@@ -312,7 +312,7 @@ export async function startOffline(options = {}) {
         const host = startChild(
           'host',
           process.execPath,
-          ['--enable-source-maps', 'dist/host/main.js'],
+          ['dist/host/main.js'],
           {
             ...baseEnv,
             ...awsEnv,

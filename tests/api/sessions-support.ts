@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { expect } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
-import { type ApiResponse, sessionName, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
+import { type ApiResponse, sessionName, type TestGateway, WAIT_MS, waitFor } from '#tests/helpers/test-gateway.js';
 
 export interface SessionBody {
   id: string;
@@ -149,7 +149,7 @@ export function waitForSession(
   id: string,
   status: string,
   extra: (s: SessionBody) => boolean = () => true,
-  timeoutMs = 5000,
+  timeoutMs = WAIT_MS,
 ): Promise<SessionBody> {
   return waitFor(async () => {
     const s = await getSession(gw, id);
@@ -255,7 +255,7 @@ export function recordEvents(gw: TestGateway, sessionId: string) {
      * Waits until the statuses heard end with `last` (a row is written before its event is published, so the API
      * can answer a status the recorder has not heard yet), then answers every status heard.
      */
-    async reached(last: readonly string[], timeoutMs = 3000): Promise<string[]> {
+    async reached(last: readonly string[], timeoutMs = WAIT_MS): Promise<string[]> {
       const endsWith = () => {
         const heard = statuses();
         return (

@@ -222,6 +222,7 @@ export function stats(values) {
     mean: round(mean, 1),
     p50: round(pick(0.5), 1),
     p90: round(pick(0.9), 1),
+    p99: round(pick(0.99), 1),
     max: round(sorted.at(-1), 1),
   };
 }

@@ -202,10 +202,16 @@ export function apiClient(
   };
 }
 
+/**
+ * How long a wait for something that should happen lasts by default: a gateway answers in milliseconds, but a
+ * two-core machine running two test workers, emulators and a simulator has held a QR's start past 5 s.
+ */
+export const WAIT_MS = 15_000;
+
 /** Polls `probe` until it answers a truthy value or the timeout passes. */
 export async function waitFor<T>(
   probe: () => Promise<T> | T,
-  timeoutMs = 5000,
+  timeoutMs = WAIT_MS,
   intervalMs = 20,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -234,7 +240,7 @@ export async function waitForStatus(
   gw: TestGateway,
   sessionId: string,
   status: string,
-  timeoutMs = 5000,
+  timeoutMs = WAIT_MS,
 ): Promise<SessionBody> {
   return waitFor(async () => {
     const res = await gw.request<SessionBody>('GET', `/api/sessions/${sessionId}`);
