@@ -22,6 +22,17 @@ const common = {
 // Closes what a test file left open, so jest exits once the run is over (see the file).
 const CLOSE_STRAY = '<rootDir>/tests/helpers/close-stray-gateways.ts';
 const gateways = { setupFilesAfterEnv: [CLOSE_STRAY] };
+// The API files that run through serverless offline too (project api-offline): together they answer every documented
+// operation with a success, which that project's global teardown checks.
+const API_OFFLINE_FILES = [
+  'routes-tour',
+  'bad-input',
+  'bad-input-routing',
+  'bad-input-body-size',
+  'ip-allowlist-proxy',
+  'messages-media',
+  'sessions-create',
+];
 export default {
   // Most files here start servers, child processes and threads on a two-core machine that also runs the emulators;
   // a loaded CI machine took a gateway's start past jest's default 5 s in a setup hook or a test several times.
@@ -30,19 +41,35 @@ export default {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
     { ...common, ...gateways, displayName: 'api', testMatch: ['<rootDir>/tests/api/**/*.test.ts'] },
-    // One DynamoDB Local and one SQS emulator for the project (global setup); each test gateway gets its own tables,
-    // queues and serverless offline child. Booting that child is most of a gateway's start, so the global setup also
-    // runs a prewarm pool (tests/helpers/functions-pool.mjs): a gateway on the default functions takes a deployment
-    // whose child is up already while the next one boots in the background (WAYGATE_TEST_PREWARM=0: none). The
-    // setup file switches startTestGateway to the aws mode for this project only. Tests of what only the embedded
-    // gateway has are skipped here with their reason (embeddedOnly).
+    // The same files against the aws mode: fresh tables, queues and bucket per test gateway on one DynamoDB Local,
+    // SQS emulator and S3 emulator (global setup, shared with api-offline), the host in the test process, and the
+    // functions' handlers in-process with the dependencies a Lambda builds (tests/helpers/inprocess-functions.ts), so
+    // a gateway costs no process start. The setup file switches startTestGateway to the aws mode for these projects
+    // only. Tests of what only the embedded gateway has are skipped here with their reason (embeddedOnly).
     {
       ...common,
       displayName: 'api-aws',
       testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/aws-global-setup.mjs',
+      globalTeardown: '<rootDir>/tests/helpers/aws-global-teardown.mjs',
+      setupFilesAfterEnv: [CLOSE_STRAY, '<rootDir>/tests/helpers/offline-api-setup.ts'],
+    },
+    // A selection of the API files with the functions served by serverless offline from serverless.yml (its routes,
+    // its packaged bundles, API Gateway's events), a prewarm pool keeping the next deployment up
+    // (tests/helpers/functions-pool.mjs). The selection reaches every documented operation with a success: the
+    // route ledger of its global teardown fails a full run of the project that does not (tests/helpers/route-ledger.mjs).
+    {
+      ...common,
+      displayName: 'api-offline',
+      testMatch: API_OFFLINE_FILES.map((name) => `<rootDir>/tests/api/${name}.test.ts`),
       globalSetup: '<rootDir>/tests/helpers/offline-global-setup.mjs',
       globalTeardown: '<rootDir>/tests/helpers/offline-global-teardown.mjs',
-      setupFilesAfterEnv: [CLOSE_STRAY, '<rootDir>/tests/helpers/offline-api-setup.ts'],
+      setupFilesAfterEnv: [
+        CLOSE_STRAY,
+        '<rootDir>/tests/helpers/offline-api-setup.ts',
+        '<rootDir>/tests/helpers/serverless-offline-setup.ts',
+        '<rootDir>/tests/helpers/route-ledger-setup.ts',
+      ],
     },
     // The embedded gateway with API_THREAD=true (the API in a worker thread, the host in the main thread): the files
     // whose routes reach the host (operations, send outcomes, webhooks, metrics, audit), run across that boundary.

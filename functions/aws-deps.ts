@@ -18,7 +18,16 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { createFunctionDeps, type Deps } from './function-deps.js';
 
+/** The functions' dependencies in aws mode; a Lambda keeps them for its lifetime and never closes them. */
 export function createAwsFunctionDeps(env: Env): Deps {
+  return openAwsFunctionDeps(env).deps;
+}
+
+/**
+ * The same, with what closes them: for a process that outlives its functions (the api-aws tests run the handlers
+ * in-process on the emulators, a gateway per test file).
+ */
+export function openAwsFunctionDeps(env: Env): { deps: Deps; close(): Promise<void> } {
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
   const clock = systemClock;
   const adapters = openAwsAdapters(env);
@@ -58,5 +67,14 @@ export function createAwsFunctionDeps(env: Env): Deps {
   });
   // A Lambda may be frozen right after answering: what the request left to the background (api_key_used, …) and
   // the retry buffer are written before the answer. Entries the request awaited are already stored: not rewritten.
-  return { ...deps, flushAfterRequest: () => audit.flush() };
+  return {
+    deps: { ...deps, flushAfterRequest: () => audit.flush() },
+    async close() {
+      await deps.usage.flush();
+      metrics.close();
+      await audit.close();
+      await deps.media.close();
+      await adapters.close();
+    },
+  };
 }

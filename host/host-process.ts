@@ -239,6 +239,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       await engine.close();
       await beforeStores?.();
       await audit.close();
+      metrics.close();
       await backends.close();
     })());
 

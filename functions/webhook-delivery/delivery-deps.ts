@@ -8,7 +8,7 @@ import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
 import { openMediaStorage } from '#shared/adapters/open-media-storage.js';
 import { AuditRecorder } from '#shared/audit/audit-recorder.js';
-import { loadEnv } from '#shared/config/env.js';
+import { type Env, loadEnv } from '#shared/config/env.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -22,18 +22,28 @@ export interface WebhookDeliveryDeps {
   flush(): Promise<void>;
 }
 
+/** The delivery function's dependencies from the Lambda's environment, kept for the instance's lifetime. */
 export function createAwsWebhookDeliveryDeps(): WebhookDeliveryDeps {
-  const env = loadEnv();
+  return openAwsWebhookDeliveryDeps(loadEnv()).deps;
+}
+
+/**
+ * The same from `env`, with what closes them: for a process that outlives the function (the api-aws tests consume
+ * the webhook queue in-process, a deployment per test file).
+ */
+export function openAwsWebhookDeliveryDeps(env: Env): { deps: WebhookDeliveryDeps; close(): Promise<void> } {
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', fn: 'webhook-delivery' } });
   const adapters = openAwsAdapters(env);
   const queue = adapters.webhookQueue;
   if (!queue) throw new Error('WEBHOOK_QUEUE_URL is required by the webhook delivery function');
   const clock = systemClock;
-  const audit = new AuditRecorder(adapters.main.audit, clock, logger, createMetrics());
+  const media = openMediaStorage(env);
+  const metrics = createMetrics();
+  const audit = new AuditRecorder(adapters.main.audit, clock, logger, metrics);
   const delivery = createQueuedWebhookDelivery({
     env,
     data: adapters.data,
-    media: openMediaStorage(env),
+    media,
     audit,
     queue,
     // Its pooled sockets are unref'd while idle: warm invocations reuse connections to the receivers.
@@ -42,5 +52,13 @@ export function createAwsWebhookDeliveryDeps(): WebhookDeliveryDeps {
     logger,
     version: env.SERVICE_VERSION ?? '0.0.0',
   });
-  return { delivery, logger, flush: () => audit.flush() };
+  return {
+    deps: { delivery, logger, flush: () => audit.flush() },
+    async close() {
+      metrics.close();
+      await audit.close();
+      await media.close();
+      await adapters.close();
+    },
+  };
 }

@@ -29,6 +29,8 @@ export interface Metrics {
   readonly sendPacingRefusals: Counter<'rule'>;
   /** The Prometheus text of a scrape: this registry's series, with those of `peers` added up when there are any. */
   scrape(): Promise<{ contentType: string; text: string }>;
+  /** The owner is done with these metrics: process series not started yet never start (the process lives on). */
+  close(): void;
 }
 
 export interface MetricsOptions {
@@ -49,7 +51,7 @@ export type AuditMetrics = Pick<Metrics, 'auditWriteFailures' | 'auditEntriesDro
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new PromRegistry();
-  if (options.processSeries ?? true) startProcessSeries(registry);
+  const stopProcessSeries = (options.processSeries ?? true) ? startProcessSeries(registry) : () => undefined;
   const { peers } = options;
   const http = new HttpRequestMetrics();
   http.register(registry);
@@ -95,6 +97,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       const merged = AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...(await peers())]);
       return { contentType: merged.contentType, text: await merged.metrics() };
     },
+    close: stopProcessSeries,
   };
 }
 
@@ -102,14 +105,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
  * Starts prom-client's process series in `registry` after PROCESS_SERIES_DELAY_MS, or at the registry's first read if
  * that comes sooner: its two readers (a scrape's text, the JSON another thread asks for) wait for them.
  */
-function startProcessSeries(registry: Registry): void {
+function startProcessSeries(registry: Registry): () => void {
   let started: Promise<void> | null = null;
   const start = () =>
     (started ??= import('prom-client/lib/defaultMetrics.js').then(({ default: collectDefaultMetrics }) => {
       collectDefaultMetrics({ register: registry, prefix: 'waygate_' });
     }));
   // A failure shows at the next read, which waits for the same promise.
-  setTimeout(() => start().catch(() => undefined), PROCESS_SERIES_DELAY_MS).unref();
+  const timer = setTimeout(() => start().catch(() => undefined), PROCESS_SERIES_DELAY_MS);
+  timer.unref();
   const text = registry.metrics.bind(registry);
   const json = registry.getMetricsAsJSON.bind(registry);
   registry.metrics = async () => {
@@ -120,4 +124,5 @@ function startProcessSeries(registry: Registry): void {
     await start();
     return json();
   };
+  return () => clearTimeout(timer);
 }

@@ -7,7 +7,13 @@ import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { expect } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
-import { type ApiResponse, sessionName, type TestGateway, WAIT_MS, waitFor } from '#tests/helpers/test-gateway.js';
+import {
+  type ApiResponse,
+  sessionName,
+  type TestGateway,
+  WAIT_MS,
+  waitFor,
+} from '#tests/helpers/test-gateway.js';
 
 export interface SessionBody {
   id: string;

@@ -208,6 +208,35 @@ async function untilAllReady(api, sim, gateway, since) {
   return { allReadyMs: Math.round(allReadyMs), liveDevices: live };
 }
 
+const METRICS_TOKEN = 'bench-restart-scale-metrics';
+
+/**
+ * The gateway's own view of its event loop since it started (prom-client's default metrics): the loop's delay
+ * (p99, max) and the time spent in garbage collection by kind, in ms.
+ */
+async function loopMetrics(env) {
+  const res = await fetch(`http://127.0.0.1:${env.PORT}/api/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  const value = (pattern) => {
+    const line = text.split('\n').find((l) => pattern.test(l));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : null;
+  };
+  const ms = (seconds) => (seconds === null ? null : round(seconds * 1000, 1));
+  const gc = {};
+  for (const kind of ['minor', 'major', 'incremental', 'weakcb']) {
+    const sum = value(new RegExp(`^(?:waygate_)?nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\}`));
+    const count = value(new RegExp(`^(?:waygate_)?nodejs_gc_duration_seconds_count\\{kind="${kind}"\\}`));
+    if (sum !== null) gc[kind] = { totalMs: ms(sum), count };
+  }
+  return {
+    delayP99Ms: ms(value(/^(?:waygate_)?nodejs_eventloop_lag_p99_seconds /)),
+    delayMaxMs: ms(value(/^(?:waygate_)?nodejs_eventloop_lag_max_seconds /)),
+    gc,
+  };
+}
+
 /**
  * Restarts the gateway on the linked sessions' data with `extra` env and measures it: spawn → every session ready
  * (and every device live at the simulator), reads meanwhile, CPU, and the memory left once idle.
@@ -216,11 +245,14 @@ async function measureRestart({ api, sim, env, ids, extra, profile }) {
   const simCpuBefore = cpuSeconds(sim.pid);
   const prof = profile && CPU_PROF_DIR ? `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` : '';
   const spawnedAt = performance.now();
-  const gateway = await npmStart({ ...env, ...extra }, prof);
+  // NODE_OPTIONS of a restart's env are Node flags to add (npmStart sets NODE_OPTIONS for its GC hook).
+  const { NODE_OPTIONS: flags = '', ...rest } = extra;
+  const gateway = await npmStart({ ...env, ...rest }, `${prof} ${flags}`.trim());
   try {
     const probe = readProbe(api, ids);
     const ready = await untilAllReady(api, sim, gateway, spawnedAt);
     const reads = await probe();
+    const loop = await loopMetrics(env);
     const cpuS = {
       gatewayS: round(cpuSeconds(gateway.pid)),
       simulatorS: round(cpuSeconds(sim.pid) - simCpuBefore),
@@ -233,6 +265,7 @@ async function measureRestart({ api, sim, env, ids, extra, profile }) {
       ...ready,
       readsWhileReconnecting: reads,
       cpuS,
+      loop,
       memoryAfter,
     };
   } finally {
@@ -255,7 +288,7 @@ export async function restartScale() {
   let first;
   try {
     sim = await startSimulator();
-    const env = embeddedEnv(port, dataDir, sim.gatewayEnv);
+    const env = embeddedEnv(port, dataDir, { ...sim.gatewayEnv, METRICS_TOKEN });
     first = await npmStart(env);
     const api = apiClient(base, readAdminKey(dataDir));
     const ids = [];

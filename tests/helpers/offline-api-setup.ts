@@ -1,9 +1,9 @@
 /**
- * Setup file of the jest project `api-aws` (run before each test file of that project only, so the project `api`
- * keeps the embedded gateway in the same jest run): points startTestGateway at the aws mode, gives the in-process
- * host's AWS SDK clients the dummy credentials the functions use too (DynamoDB Local keeps one database per access
- * key, so both sides must present the same one), and allows for a gateway start that spawns serverless offline
- * (several seconds, more on a loaded machine).
+ * Setup file of the jest projects `api-aws` and `api-offline` (run before each of their test files only, so the
+ * project `api` keeps the embedded gateway in the same jest run): points startTestGateway at the aws mode, gives the
+ * in-process host's AWS SDK clients the dummy credentials the functions use too (DynamoDB Local keeps one database
+ * per access key, so both sides must present the same one), and allows for a gateway start that spawns serverless
+ * offline (several seconds, more on a loaded machine).
  */
 import { jest } from '@jest/globals';
 

@@ -28,6 +28,7 @@ import { createSqsQueues } from '#shared/adapters/sqs/sqs-queues.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { type PooledDeployment, releasePooled, takePooled } from './functions-pool-client.js';
+import { startInProcessFunctions } from './inprocess-functions.js';
 import {
   deploymentNames,
   freePort,
@@ -120,10 +121,19 @@ async function createStores(endpoints: Endpoints, overrides: Record<string, stri
 const functionsOverrides = (overrides: Record<string, string>) =>
   Object.fromEntries(Object.entries(overrides).filter(([name]) => !HOST_ONLY.has(name)));
 
+/**
+ * Where this project runs the functions (WAYGATE_TEST_FUNCTIONS, set by its setup file): `offline`, serverless
+ * offline serving serverless.yml (the project api-offline); `inprocess`, the same handlers in this process on the
+ * same stores (api-aws: no process start per gateway).
+ */
+const functionsMode = (): 'offline' | 'inprocess' =>
+  process.env.WAYGATE_TEST_FUNCTIONS === 'offline' ? 'offline' : 'inprocess';
+
 /** Starts the functions of `d` here (not from the pool) with the functions' part of `overrides`. */
 async function startOwnFunctions(d: Deployment, overrides: Record<string, string>): Promise<Functions> {
   const own = functionsOverrides(overrides);
-  const functions = await startFunctions(d, own);
+  const functions =
+    functionsMode() === 'offline' ? await startFunctions(d, own) : await startInProcessFunctions(d, own);
   return { url: functions.url, overrides: own, stop: () => functions.stop() };
 }
 
@@ -201,7 +211,9 @@ export async function startOfflineTestGateway(overrides: Record<string, string> 
   const endpoints = emulatorEndpoints();
   // Only gateways on the default functions are prewarmed (the most of them); the others start theirs in launch.
   const pooled =
-    Object.keys(functionsOverrides(overrides)).length === 0 ? await takePooled(functionsEnv()) : null;
+    functionsMode() === 'offline' && Object.keys(functionsOverrides(overrides)).length === 0
+      ? await takePooled(functionsEnv())
+      : null;
   let functions: Functions | null = null;
   let stores: Stores;
   if (pooled) {

@@ -18,6 +18,20 @@ type JsonSchema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> };
 export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: JsonSchema };
 
+/**
+ * Every answer this test file received, by operation and status (`GET /api/sessions/{id} 200`): the route ledger a
+ * project may keep (route-ledger-setup.ts) to prove that its files together reach every route.
+ */
+export const answeredOperations = new Set<string>();
+
+/** Every documented operation (`GET /api/sessions/{id}`), for the ledger's comparison. */
+export function documentedOperations(): string[] {
+  const document = buildOpenApiDocument(allRoutes(), 'test') as OpenApiDocument;
+  return Object.entries(document.paths).flatMap(([template, operations]) =>
+    Object.keys(operations).map((verb) => `${verb.toUpperCase()} ${template}`),
+  );
+}
+
 interface Conformance {
   /** The ways `status` and `body` (parsed JSON, or the text) break the document for `method` `path`. */
   check(method: string, path: string, status: number, contentType: string | null, body: unknown): string[];
@@ -62,6 +76,7 @@ export function compileConformance(document: OpenApiDocument): Conformance {
         return status === 404 || status === 400 ? [] : [`${method} ${pathname}: undocumented path`];
       }
       const { template, verb } = matched;
+      answeredOperations.add(`${verb.toUpperCase()} ${template} ${status}`);
       const operation = document.paths[template]?.[verb] as Operation;
       const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => operation.responses[k]);
       const where = `${method} ${template} ${status}`;
@@ -69,7 +84,11 @@ export function compileConformance(document: OpenApiDocument): Conformance {
       const content = operation.responses[key]?.content;
       if (!content) return body === null || body === '' ? [] : [`${where}: a body where none is documented`];
       const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? '';
-      if (!content[mediaType]) {
+      // A documented media range (`*/*`, `image/*`) takes any type it covers.
+      const covered = Object.keys(content).some(
+        (range) => range === '*/*' || (range.endsWith('/*') && mediaType.startsWith(range.slice(0, -1))),
+      );
+      if (!content[mediaType] && !covered) {
         return [
           `${where}: content type ${mediaType || '(none)'} not documented (${Object.keys(content).join(', ')})`,
         ];

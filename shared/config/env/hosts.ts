@@ -26,8 +26,11 @@ export const HostsEnv = z.object({
    * rather than letting the host run out of memory with every session on it. Unset: from the memory (above).
    */
   MAX_CONCURRENT_SESSIONS: optional(z.coerce.number().int().min(0)),
-  /** Sessions connecting at once (a restart resumes every session through this many slots). */
-  SESSION_CONNECT_CONCURRENCY: limit(16),
+  /**
+   * Sessions connecting at once (a restart resumes every session through this many slots). Reconnecting is CPU-bound
+   * on the host's thread: more slots barely shorten a restart and hold the API's answers longer (README, Sizing).
+   */
+  SESSION_CONNECT_CONCURRENCY: limit(3),
   COMMAND_VISIBILITY_TIMEOUT_S: limit(60),
   COMMAND_MAX_RECEIVES: limit(5),
   HOST_PORT: port(2786),
