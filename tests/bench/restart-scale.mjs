@@ -8,10 +8,8 @@
 // and the simulator. The gateway runs with NODE_OPTIONS='--expose-gc --import=gc-on-signal.mjs', so SIGUSR2 makes it
 // collect and print its memory. BENCH_SCALE_CPU_PROF_DIR: a CPU profile of the restarted gateway.
 import fs from 'node:fs';
-import path from 'node:path';
 import {
   apiClient,
-  killGroup,
   linkByQr,
   liveDevices,
   readAdminKey,
@@ -20,105 +18,19 @@ import {
   startSimulator,
   stats,
 } from './baileys-support.mjs';
-import { cpuSeconds, embeddedEnv, freePort, ROOT, startProcess, tempDataDir } from './support.mjs';
+import { loopMetrics, METRICS_TOKEN, memoryAfterGc, npmStart, stopNpmGateway } from './npm-gateway.mjs';
+import { cpuSeconds, embeddedEnv, freePort, tempDataDir } from './support.mjs';
 
 const SESSIONS = Number(process.env.BENCH_SCALE_SESSIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_SCALE_LINK_CONCURRENCY ?? 8);
 const READ_RATE = Number(process.env.BENCH_SCALE_READ_RATE ?? 20);
 const RESTART_LIMIT_MS = Number(process.env.BENCH_SCALE_RESTART_LIMIT_MS ?? 180_000);
 const CPU_PROF_DIR = process.env.BENCH_SCALE_CPU_PROF_DIR;
-const GC_PRELOAD = path.join(ROOT, 'tests/bench/gc-on-signal.mjs');
-const MB = 1024 * 1024;
 
 /** The session counts at which memory is sampled: 1, then quarters (and a tenth) of the total. */
 function checkpoints(total) {
   const marks = [1, 0.1, 0.25, 0.5, 0.75, 1].map((f) => Math.max(1, Math.round(f * total)));
   return [...new Set(marks)].sort((a, b) => a - b);
-}
-
-/** The pid of the gateway's node process inside `npm start`'s process group (npm → sh → node scripts/start.mjs). */
-function gatewayPid(groupId) {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== groupId) continue;
-      // The node process itself (its own argument), not a shell whose script names it.
-      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const gateway = argv.includes('scripts/start.mjs') || argv.includes('dist/embedded/main.js');
-      if (path.basename(argv[0] ?? '') === 'node' && gateway) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
-
-/** `npm start` with the GC hook, ready once /api/health/ready answers 200. */
-async function npmStart(env, extraNodeOptions = '') {
-  const nodeOptions = `--expose-gc --import=${GC_PRELOAD} ${extraNodeOptions}`.trim();
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const spawnedAt = performance.now();
-  const run = await startProcess(
-    'npm',
-    ['start', '--silent'],
-    { ...env, NODE_OPTIONS: nodeOptions },
-    async () => (await fetch(`${base}/api/health/ready`)).status === 200,
-    60_000,
-  );
-  const pid = gatewayPid(run.child.pid);
-  if (pid === null) {
-    await killGroup(run.child, 5000);
-    throw new Error(`no gateway process under npm start:\n${run.output()}`);
-  }
-  return { ...run, pid, spawnedAt, httpReadyMs: performance.now() - spawnedAt };
-}
-
-/** Forces collections in the gateway (SIGUSR2) and answers the memory it printed afterwards, in MB. */
-async function memoryAfterGc(gateway) {
-  const before = gateway.output().split('bench-gc ').length;
-  process.kill(gateway.pid, 'SIGUSR2');
-  // A minute: with BENCH_HEAP_SNAPSHOT_DIR the gateway writes a heap snapshot first.
-  for (let i = 0; i < 1200; i++) {
-    const parts = gateway.output().split('bench-gc ');
-    if (parts.length > before) {
-      const m = JSON.parse(parts.at(-1).split('\n')[0]);
-      return {
-        rssMb: round(m.rss / MB, 1),
-        heapUsedMb: round(m.heapUsed / MB, 1),
-        externalMb: round(m.external / MB, 1),
-        heapLimitMb: Math.round(m.heapLimit / MB),
-      };
-    }
-    await sleep(50);
-  }
-  throw new Error('the gateway printed no memory after SIGUSR2');
-}
-
-/**
- * SIGTERM to the group, then waits for the gateway's node process itself to end (npm exits at once, and killing the
- * group then would cut the gateway's graceful shutdown short); SIGKILL after `graceMs`.
- */
-async function stopNpmGateway(gateway, graceMs = 30_000) {
-  if (!gateway) return;
-  const alive = () => fs.existsSync(`/proc/${gateway.pid}`) && !/\) Z /.test(procStat(gateway.pid));
-  try {
-    process.kill(-gateway.child.pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-  const deadline = performance.now() + graceMs;
-  while (alive() && performance.now() < deadline) await sleep(50);
-  await killGroup(gateway.child, 1000);
-}
-
-function procStat(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 /** Least-squares slope of y over x. */
@@ -206,35 +118,6 @@ async function untilAllReady(api, sim, gateway, since) {
     if (live < SESSIONS) await sleep(100);
   }
   return { allReadyMs: Math.round(allReadyMs), liveDevices: live };
-}
-
-const METRICS_TOKEN = 'bench-restart-scale-metrics';
-
-/**
- * The gateway's own view of its event loop since it started (prom-client's default metrics): the loop's delay
- * (p99, max) and the time spent in garbage collection by kind, in ms.
- */
-async function loopMetrics(env) {
-  const res = await fetch(`http://127.0.0.1:${env.PORT}/api/metrics`, {
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const text = await res.text();
-  const value = (pattern) => {
-    const line = text.split('\n').find((l) => pattern.test(l));
-    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : null;
-  };
-  const ms = (seconds) => (seconds === null ? null : round(seconds * 1000, 1));
-  const gc = {};
-  for (const kind of ['minor', 'major', 'incremental', 'weakcb']) {
-    const sum = value(new RegExp(`^(?:waygate_)?nodejs_gc_duration_seconds_sum\\{kind="${kind}"\\}`));
-    const count = value(new RegExp(`^(?:waygate_)?nodejs_gc_duration_seconds_count\\{kind="${kind}"\\}`));
-    if (sum !== null) gc[kind] = { totalMs: ms(sum), count };
-  }
-  return {
-    delayP99Ms: ms(value(/^(?:waygate_)?nodejs_eventloop_lag_p99_seconds /)),
-    delayMaxMs: ms(value(/^(?:waygate_)?nodejs_eventloop_lag_max_seconds /)),
-    gc,
-  };
 }
 
 /**
