@@ -31,12 +31,15 @@ RUN npm install --omit=dev --no-audit --no-fund
 # ── build: the host bundle ───────────────────────────────────────────────────────────────────────────────────
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# The bundle leaves every package to node_modules (the runtime stage takes deps'), so esbuild is all the build
-# needs: the lock's version, installed while package.json is not here yet, so that npm installs nothing else
-# (--no-package-lock: the lock only names the version; npm neither reads nor rewrites it).
+# The bundle takes in the packages every start loads (scripts/build-plugins.mjs, START_PACKAGES) and leaves the
+# rest to node_modules (the runtime stage takes deps'). So the build needs deps' production packages and esbuild:
+# the lock's version, installed while package.json is not here yet, so that npm installs nothing else
+# (--no-package-lock: the lock only names the version; npm neither reads nor rewrites it), then deps' node_modules
+# copied over it (a COPY adds to a folder; it removes nothing).
 COPY package-lock.json ./
 RUN npm install --no-save --no-package-lock --no-audit --no-fund \
       "esbuild@$(node -p "require('./package-lock.json').packages['node_modules/esbuild'].version")"
+COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY scripts ./scripts
 COPY shared ./shared
