@@ -39,7 +39,6 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
   );
   const host = new ThreadHostGateway(client);
   const metrics = createMetrics({
-    processSeries: false,
     peers: async () => {
       const series = MetricJson.array().safeParse(await client.request({ kind: 'metrics' }));
       if (series.success) return [series.data];

@@ -49,7 +49,7 @@ export function openAwsFunctionDeps(env: Env): { deps: Deps; close(): Promise<vo
       else logger.warn({ sessionId }, 'credentials of an unowned session left on the shared file system');
     },
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ processSeries: true });
   const audit = new AuditRecorder(adapters.main.audit, clock, logger, metrics);
   const deps = createFunctionDeps({
     clock,

@@ -116,7 +116,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const backends = await openBackends(env);
   const { main, data } = backends;
   const commands = new CommandQueue(backends.commandQueue);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ processSeries: true });
   const audit = new AuditRecorder(main.audit, clock, logger, metrics);
   const events = new EventBus(logger);
   const { recorder, relay } = createHostEvents(

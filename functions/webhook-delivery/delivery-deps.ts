@@ -38,7 +38,7 @@ export function openAwsWebhookDeliveryDeps(env: Env): { deps: WebhookDeliveryDep
   if (!queue) throw new Error('WEBHOOK_QUEUE_URL is required by the webhook delivery function');
   const clock = systemClock;
   const media = openMediaStorage(env);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ processSeries: true });
   const audit = new AuditRecorder(adapters.main.audit, clock, logger, metrics);
   const delivery = createQueuedWebhookDelivery({
     env,

@@ -27,6 +27,19 @@ export interface UnlinkContext {
   teardownTimeoutMs: number;
 }
 
+/** Kills the engine at once; 502 SESSION_FORCE_KILL_INCOMPLETE when even that fails (the caller may retry). */
+export async function destroyOrThrow(engine: MessagingEngine): Promise<void> {
+  await engine.forceDestroy().catch((error: unknown) => {
+    throw new IncompleteOperationError(
+      'SESSION_FORCE_KILL_INCOMPLETE',
+      'The engine could not be killed; retry',
+      {
+        cause: error,
+      },
+    );
+  });
+}
+
 export async function unlinkDevice(context: UnlinkContext, engine: MessagingEngine): Promise<Session | null> {
   const { session, writer, engines, logger } = context;
   const attempt = engine.logout().then(

@@ -17,12 +17,12 @@ import type { MessageSink } from '#host/messages/message-sink.js';
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import { SYSTEM_CALLER } from '#shared/domain/caller.js';
 import type { Session } from '#shared/domain/session.js';
-import { IncompleteOperationError, SessionStateError } from '#shared/errors/app-error.js';
+import { SessionStateError } from '#shared/errors/app-error.js';
 import type { TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import { renderQrDataUrl } from '#shared/qr/render-qr.js';
 import { type ConnectSlots, releasingSlot, type SlotRelease } from './connect-slots.js';
 import { reportDisconnect } from './disconnect-report.js';
-import { stopWithin, unlinkDevice } from './engine-teardown.js';
+import { destroyOrThrow, stopWithin, unlinkDevice } from './engine-teardown.js';
 import { answerIncomingCall } from './incoming-calls.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
@@ -145,17 +145,7 @@ export class SessionRunner {
   /** Kills the engine at once and tears the session down. */
   async forceKill(): Promise<Session | null> {
     const engine = this.retire();
-    if (engine) {
-      await engine.forceDestroy().catch((error: unknown) => {
-        throw new IncompleteOperationError(
-          'SESSION_FORCE_KILL_INCOMPLETE',
-          'The engine could not be killed; retry',
-          {
-            cause: error,
-          },
-        );
-      });
-    }
+    if (engine) await destroyOrThrow(engine);
     return this.writer.apply('force_kill', { lastError: null });
   }
 
@@ -244,9 +234,17 @@ export class SessionRunner {
     this.currentQr = qr;
     const image = await renderQrDataUrl(qr);
     // The server answered: a connection failure noted before (lastError) is over.
-    await this.writer.apply('qr_generated', { lastError: null }, [
+    const row = await this.writer.apply('qr_generated', { lastError: null }, [
       { event: 'session.qr', data: { sessionId: this.session.id, qr: image } },
     ]);
+    if (!row) await this.endOrphaned();
+  }
+
+  /** The row is gone while an engine runs (a delete raced this start, before a lease showed an owner to stop). */
+  private async endOrphaned(): Promise<void> {
+    this.deps.logger.warn({ sessionId: this.session.id }, 'session deleted while its engine ran; ending it');
+    await this.discard();
+    await this.deps.engines.wipeCredentials(this.session.id);
   }
 
   private async onReady(identity: LinkedIdentity): Promise<void> {
@@ -254,11 +252,12 @@ export class SessionRunner {
     this.currentQr = null;
     const now = this.deps.clock.now().toISOString();
     const { phone, pushName } = identity;
-    await this.writer.apply(
+    const row = await this.writer.apply(
       'auth_succeeded',
       { phone, pushName, connectedAt: now, lastActiveAt: now, lastError: null },
       [{ event: 'session.authenticated', data: { sessionId: this.session.id, phone, pushName } }],
     );
+    if (!row) return this.endOrphaned();
     this.connected = true;
     // A restriction announced while connecting applies as soon as the session is ready.
     if (this.restriction) await applyRestriction(this.restrictionContext, this.restriction);

@@ -35,8 +35,9 @@ export interface Metrics {
 
 export interface MetricsOptions {
   /**
-   * Process series (memory, CPU, event loop); default true. The API thread leaves them to the host's thread: the
-   * process is one, and a scrape adds the threads' series up.
+   * Process series (memory, CPU, event loop), for the process's composition root to ask for; default false, so a
+   * registry built for one unit (a test, a tool) starts no timer. The API thread leaves them to the host's thread:
+   * the process is one, and a scrape adds the threads' series up.
    */
   processSeries?: boolean;
   /**
@@ -51,7 +52,7 @@ export type AuditMetrics = Pick<Metrics, 'auditWriteFailures' | 'auditEntriesDro
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new PromRegistry();
-  const stopProcessSeries = (options.processSeries ?? true) ? startProcessSeries(registry) : () => undefined;
+  const stopProcessSeries = options.processSeries ? startProcessSeries(registry) : () => undefined;
   const { peers } = options;
   const http = new HttpRequestMetrics();
   http.register(registry);

@@ -227,6 +227,25 @@ describe('SessionRunner', () => {
     },
   );
 
+  it('ends an engine whose row was deleted before it went ready, and wipes what it linked (a delete racing a start)', async () => {
+    const { runner, network, session, sessions, ended } = await setup();
+    network.storeCredentials(session.id, { phone: '15550007777', pushName: null });
+    await sessions.delete(session.id);
+    await runner.launch();
+    await until(() => ended.includes(session.id));
+    expect(network.isConnected(session.id)).toBe(false);
+    expect(network.credentialsOf(session.id)).toBeUndefined();
+  });
+
+  it('ends an engine whose row was deleted while it showed a QR', async () => {
+    const { runner, network, session, sessions, ended } = await setup();
+    await sessions.delete(session.id);
+    await runner.launch();
+    await until(() => ended.includes(session.id));
+    expect(network.isConnected(session.id)).toBe(false);
+    expect(runner.qr).toBeNull();
+  });
+
   it('ignores events of an engine it has already stopped', async () => {
     const { runner, network, session, status } = await setup();
     await runner.launch();

@@ -13,10 +13,10 @@ const overThePort = async (metrics: ReturnType<typeof createMetrics>) =>
 
 describe('metrics scrape across threads', () => {
   it("adds the host thread's series to the API thread's, with one set of process series", async () => {
-    const host = createMetrics();
+    const host = createMetrics({ processSeries: true });
     host.activeEngines.set(2);
     host.commandsProcessed.inc({ type: 'send', outcome: 'ok' }, 3);
-    const api = createMetrics({ processSeries: false, peers: async () => [await overThePort(host)] });
+    const api = createMetrics({ peers: async () => [await overThePort(host)] });
     api.http.record('GET', '/api/sessions', 200, 0.004);
 
     const { contentType, text } = await api.scrape();
@@ -27,6 +27,7 @@ describe('metrics scrape across threads', () => {
       /^waygate_http_requests_total\{method="GET",route="\/api\/sessions",status="200"\} 1$/m,
     );
     expect(text.match(/^# TYPE waygate_process_cpu_user_seconds_total counter$/gm)).toHaveLength(1);
+    host.close();
   });
 
   it('carries a gauge that is NaN, as one not yet measured is', async () => {
@@ -34,7 +35,7 @@ describe('metrics scrape across threads', () => {
     new Gauge({ name: 'waygate_test_unmeasured', help: 'never set', registers: [host.registry] }).set(
       Number.NaN,
     );
-    const api = createMetrics({ processSeries: false, peers: async () => [await overThePort(host)] });
+    const api = createMetrics({ peers: async () => [await overThePort(host)] });
     // prom-client's own spelling of NaN, as in any scrape of one registry.
     expect((await api.scrape()).text).toMatch(/^waygate_test_unmeasured Nan$/m);
   });
