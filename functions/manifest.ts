@@ -6,6 +6,7 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { automationRoutes } from './automation/routes.js';
+import { contactRoutes } from './contacts/routes.js';
 import { createDocsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { AnyRoute } from './http/route.js';
@@ -33,6 +34,7 @@ export function allRoutes(): AnyRoute[] {
 export const API_RESOURCES = {
   sessions: { routes: sessionRoutes },
   messages: { routes: messageRoutes },
+  contacts: { routes: contactRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
   templates: { routes: templateRoutes },

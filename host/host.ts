@@ -29,6 +29,7 @@ import { type Cluster, ClusterPlacement } from './cluster-placement.js';
 import { type CommandHandlers, dispatchCommand, type SendRunHandler } from './commands/command-consumer.js';
 import { type SendDeps as HostSendDeps, sendMessage, sendMessages } from './messages/send-message.js';
 import { SettledSends } from './messages/settled-sends.js';
+import { engineOperations } from './operations/engine-operations.js';
 import { messageOperations } from './operations/message-operations.js';
 import { sessionOperations } from './operations/session-operations.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
@@ -112,7 +113,8 @@ export class Host implements HostGateway {
       random: deps.random ?? Math.random,
       pollMs: BATCH_POLL_MS,
     });
-    const sessions = sessionOperations({ deps: this.deps, runnerOf: (id) => this.runners.get(id) });
+    const runnerOf = (id: string) => this.runners.get(id);
+    const sessions = sessionOperations({ deps: this.deps, runnerOf });
     this.operations = {
       ...sessions,
       'session.discard': (input) => {
@@ -120,6 +122,7 @@ export class Host implements HostGateway {
         return sessions['session.discard'](input);
       },
       ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
+      ...engineOperations({ kind: this.deps.engines.kind, sessions: this.deps.sessions, runnerOf }),
       'command.run': async ({ command }) => {
         await this.handleCommand(command, true);
         return null;

@@ -6,9 +6,10 @@ import type { z } from 'zod';
 import type { Deps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
 import type { EngineCapability } from '#shared/domain/engine-capabilities.js';
+import type { HttpMethod } from '#shared/domain/http-method.js';
 import type { Role } from '#shared/domain/roles.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod } from '#shared/domain/http-method.js';
 
 /**
  * A response the route builds itself (non-JSON bodies such as Prometheus text, the docs page or a media file). A

@@ -6,6 +6,7 @@
  * reconnects and persistence, so an engine never writes the store itself.
  */
 import type { EngineCapability, EngineKind, OptionalEnginePort } from '#shared/domain/engine-capabilities.js';
+import type { OperationPort, PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { SessionConfig } from '#shared/domain/session.js';
 import type { EngineEmitter } from './engine-events.js';
 import type { EngineCalls } from './ports/calls.port.js';
@@ -20,10 +21,16 @@ export interface EngineSession {
 }
 
 /**
- * The optional ports with an implementation, by their name in the table. A port the table names but no engine
- * implements yet (presence, labels, …) joins here with its first implementation.
+ * The ports made of engine operation rows (shared/domain/engine-operations/): each has one method per row of its
+ * capabilities, typed by the row's input and result, so a new row is a method every engine with the port must add.
  */
-export interface OptionalPorts {
+type OperationPorts = { readonly [P in OperationPort]?: PortOperations<P> };
+
+/**
+ * The optional ports with an implementation, by their name in the table: the operation ports, and the two older
+ * hand-written ones (pairing: the QR's alternative, part of linking; calls: what the runner does on its own).
+ */
+export interface OptionalPorts extends OperationPorts {
   readonly pairing?: EnginePairing;
   readonly calls?: EngineCalls;
 }

@@ -83,7 +83,9 @@ export function sessionOperations({ deps, runnerOf }: SessionOperationContext): 
           { retryable: true },
         );
       }
-      return { pairingCode: await runner.requestPairingCode(phone), status: session.status };
+      const pairing = runner.port('pairing');
+      if (!pairing) throw new SessionStateError('SESSION_NOT_STARTED', 'Session is not started');
+      return { pairingCode: await pairing.requestPairingCode(phone), status: session.status };
     },
 
     'session.discard': async ({ sessionId }) => {

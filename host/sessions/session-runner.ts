@@ -4,7 +4,12 @@
  * engine instance are ignored (generation check), so a late event can never resurrect a stopped session.
  */
 
-import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
+import type {
+  EngineFactory,
+  EngineSession,
+  MessagingEngine,
+  OptionalPorts,
+} from '#host/engines/engine.port.js';
 import {
   type DisconnectInfo,
   type EngineEventHandlers,
@@ -73,6 +78,11 @@ export class SessionRunner {
     return this.engine !== null;
   }
 
+  /** The engine is connected and authenticated (the session is `ready` on this host). */
+  get isReady(): boolean {
+    return this.connected && this.engine !== null;
+  }
+
   /** True once the engine reported `ready` and until it disconnects. */
   get isConnected(): boolean {
     return this.connected;
@@ -101,13 +111,9 @@ export class SessionRunner {
       .catch((error: unknown) => lost(error instanceof Error ? error.message : 'start failed'));
   }
 
-  /** Requests a pairing code from the live engine (the caller checked capability and status). */
-  async requestPairingCode(phone: string): Promise<string> {
-    const pairing = this.engine?.pairing;
-    if (!pairing) {
-      throw new SessionStateError('SESSION_NOT_STARTED', 'Session has no live connection to pair with');
-    }
-    return pairing.requestPairingCode(phone);
+  /** The live engine's port `name`; null without a live engine or when the engine lacks the port. */
+  port<P extends keyof OptionalPorts>(name: P): OptionalPorts[P] | null {
+    return this.engine?.[name] ?? null;
   }
 
   /** Sends through the live engine; throws when there is none (the caller marks the message failed). */

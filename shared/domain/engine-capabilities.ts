@@ -96,8 +96,8 @@ export const ENGINE_CAPABILITIES = {
   contacts_check: {
     port: 'contacts',
     summary: 'check whether a number is on WhatsApp',
-    engines: [],
-    planned: ['baileys', 'webjs', 'test'],
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
   },
 } as const satisfies Record<string, CapabilityRow>;
 

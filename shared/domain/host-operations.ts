@@ -8,6 +8,12 @@
 import { z } from 'zod';
 import { SessionCommand } from './commands.js';
 import { Uuid } from './common.js';
+import {
+  ENGINE_OPERATION_ROWS,
+  type EngineOperationInput,
+  type EngineOperationName,
+  type EngineOperationResult,
+} from './engine-operations/engine-operations.js';
 import { Session, SessionStatus } from './session.js';
 
 const SessionRef = z.strictObject({ sessionId: Uuid });
@@ -20,7 +26,7 @@ export type QrSnapshot = z.infer<typeof QrSnapshot>;
 export const PairingCode = z.object({ pairingCode: z.string(), status: SessionStatus });
 export type PairingCode = z.infer<typeof PairingCode>;
 
-export const HOST_OPERATIONS = {
+const SESSION_OPERATIONS = {
   /** Stops the engine (keeping credentials); the session ends `disconnected`. No engine: the row is settled. */
   'session.stop': { input: SessionRef, result: Session },
   /** Unlinks the device and wipes credentials. 400 when no engine runs; 502 SESSION_LOGOUT_INCOMPLETE on timeout. */
@@ -46,7 +52,30 @@ export const HOST_OPERATIONS = {
   },
   /** A queued command a non-owner received: the owner carries it out (FIFO order is kept by awaiting it). */
   'command.run': { input: SessionRef.extend({ command: SessionCommand }), result: z.null() },
-} as const satisfies Record<string, { input: z.ZodType<{ sessionId: string }>; result: z.ZodType }>;
+} as const satisfies Record<string, HostOperationSchemas>;
+
+interface HostOperationSchemas {
+  input: z.ZodType<{ sessionId: string }>;
+  result: z.ZodType;
+}
+
+/** An engine operation as the host carries it: the row's input with the session it is for, and its result. */
+type EngineHostOperations = {
+  [N in EngineOperationName]: {
+    input: z.ZodType<{ sessionId: string } & EngineOperationInput<N>>;
+    result: z.ZodType<EngineOperationResult<N>>;
+  };
+};
+
+/** Every engine operation row (engine-operations/), its input extended with the session it is for. */
+const ENGINE_HOST_OPERATIONS = Object.fromEntries(
+  ENGINE_OPERATION_ROWS.map((row) => [
+    row.name,
+    { input: SessionRef.extend(row.input.shape), result: row.result },
+  ]),
+) as unknown as EngineHostOperations;
+
+export const HOST_OPERATIONS = { ...SESSION_OPERATIONS, ...ENGINE_HOST_OPERATIONS };
 
 export type HostOperation = keyof typeof HOST_OPERATIONS;
 export type HostOperationInput<Op extends HostOperation> = z.output<(typeof HOST_OPERATIONS)[Op]['input']>;

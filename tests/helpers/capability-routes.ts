@@ -31,6 +31,12 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     body: { phoneNumber: '15550009876' },
     status: { baileys: 201, webjs: 501, test: 201, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/contacts/check/{number}': {
+    capability: 'contacts_check',
+    session: 'ready',
+    params: { number: '15550002222' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
 };
 
 /** The request of a row: `METHOD path` split, with the session's id and the row's parameters in the path. */

@@ -2,7 +2,7 @@
  * The Baileys engine: one MessagingEngine per connection attempt of a session, composed of one part per concern so
  * that a feature edits its own file: the connection (socket lifecycle, credentials, connection events;
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
- * (baileys-calls.ts) and pairing (baileys-pairing.ts). It exposes the ports of the `baileys` row of the capability
+ * (baileys-calls.ts), pairing (baileys-pairing.ts) and contacts (baileys-contacts.ts). It exposes the ports of the `baileys` row of the capability
  * table and reports to the session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
@@ -12,6 +12,7 @@ import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
 import { BaileysConnection } from './baileys-connection.js';
+import { BaileysContacts } from './baileys-contacts.js';
 import { BaileysInbound } from './baileys-inbound.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { BaileysPairing } from './baileys-pairing.js';
@@ -34,6 +35,7 @@ export interface BaileysEngineOptions {
 export class BaileysEngine implements MessagingEngine {
   readonly pairing: BaileysPairing;
   readonly calls: BaileysCalls;
+  readonly contacts: BaileysContacts;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -42,6 +44,7 @@ export class BaileysEngine implements MessagingEngine {
     this.sending = new BaileysSending(session.id, socket, options.recentMessages);
     this.pairing = new BaileysPairing(socket);
     this.calls = new BaileysCalls(events);
+    this.contacts = new BaileysContacts(socket);
     const inbound = new BaileysInbound(events, options.media);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,

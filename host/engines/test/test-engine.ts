@@ -14,11 +14,13 @@ import {
   type OptionalEnginePort,
   portsOf,
 } from '#shared/domain/engine-capabilities.js';
+import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.port.js';
 import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
 import type { EngineCalls } from '../ports/calls.port.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
+import { testContacts } from './test-contacts.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 
 /** The kinds this engine runs as. */
@@ -27,6 +29,7 @@ export type TestEngineKind = 'test' | 'test-core';
 class TestEngine implements MessagingEngine {
   readonly pairing?: EnginePairing;
   readonly calls?: EngineCalls;
+  readonly contacts?: PortOperations<'contacts'>;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -57,6 +60,7 @@ class TestEngine implements MessagingEngine {
         requestPairingCode: async (phone) => network.issuePairingCode(session.id, phone),
       };
     }
+    if (ports.has('contacts')) this.contacts = testContacts(network.directory, () => !this.closed);
     if (ports.has('calls')) {
       this.calls = {
         rejectCall: async (callId) => {

@@ -11,6 +11,7 @@ import type {
   RestrictionNotice,
 } from '../engine-events.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
+import { TestDirectory } from './test-contacts.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
@@ -37,6 +38,8 @@ export interface TestCall {
 }
 
 export class TestNetwork {
+  /** Who is on WhatsApp (the contacts port's answers). */
+  readonly directory = new TestDirectory();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();

@@ -4,6 +4,10 @@
  * without an engine), written only while it is still unowned, so a function can never overwrite a live owner's
  * state. An owner that holds a live lease but does not answer is a retryable 409: nothing destructive happens.
  */
+import {
+  ENGINE_OPERATION_ROWS,
+  type EngineOperationName,
+} from '#shared/domain/engine-operations/engine-operations.js';
 import type {
   HostOperation,
   HostOperationInput,
@@ -22,6 +26,7 @@ import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 import { liveOwnerUrl, type SessionStore } from '#shared/ports/session-store.port.js';
+import { answerNotRunning } from '#shared/use-cases/engine/engine-operation-state.js';
 
 export interface LeaseRoutedHostGatewayDeps {
   sessions: SessionStore;
@@ -46,6 +51,16 @@ type UnownedAnswers = {
     input: HostOperationInput<Op>,
   ) => Promise<HostOperationResult<Op> | typeof CLAIMED_MEANWHILE>;
 };
+
+/** Every engine operation row answers for an unowned session what its policy says (engine-operation-state.ts). */
+function engineOperationsUnowned(): Pick<UnownedAnswers, EngineOperationName> {
+  const answers = ENGINE_OPERATION_ROWS.map((row) => {
+    const answer = async (session: Session | null, input: { sessionId: string }) =>
+      answerNotRunning(row, existing(session, input.sessionId));
+    return [row.name, answer] as const;
+  });
+  return Object.fromEntries(answers) as unknown as Pick<UnownedAnswers, EngineOperationName>;
+}
 
 export class LeaseRoutedHostGateway implements HostGateway {
   private readonly unowned: UnownedAnswers = {
@@ -82,6 +97,7 @@ export class LeaseRoutedHostGateway implements HostGateway {
     'command.run': async () => {
       throw new UnavailableError('HOST_UNAVAILABLE', 'No host runs this session; the command waits for one');
     },
+    ...engineOperationsUnowned(),
   };
 
   constructor(private readonly deps: LeaseRoutedHostGatewayDeps) {}

@@ -53,7 +53,11 @@ const factories: [string, () => EngineFactory, Expected][] = [
   [
     'test',
     () => new TestEngineFactory(new TestNetwork()),
-    { kind: 'test', capabilities: ['pairing_code', 'reject_calls'], ports: ['calls', 'pairing'] },
+    {
+      kind: 'test',
+      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      ports: ['calls', 'contacts', 'pairing'],
+    },
   ],
   [
     'test-core (ENGINE=test-core)',
@@ -64,7 +68,11 @@ const factories: [string, () => EngineFactory, Expected][] = [
   [
     'baileys',
     baileys,
-    { kind: 'baileys', capabilities: ['pairing_code', 'reject_calls'], ports: ['calls', 'pairing'] },
+    {
+      kind: 'baileys',
+      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      ports: ['calls', 'contacts', 'pairing'],
+    },
   ],
   [
     'baileys (deferred)',
@@ -74,7 +82,11 @@ const factories: [string, () => EngineFactory, Expected][] = [
         async () => baileys(),
         async () => {},
       ),
-    { kind: 'baileys', capabilities: ['pairing_code', 'reject_calls'], ports: ['calls', 'pairing'] },
+    {
+      kind: 'baileys',
+      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      ports: ['calls', 'contacts', 'pairing'],
+    },
   ],
 ];
 

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import type { SessionCommand } from '#shared/domain/commands.js';
+import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
 import type { HostOperation, HostOperationInput } from '#shared/domain/host-operations.js';
 import {
   AppError,
@@ -37,7 +38,8 @@ class FakeTarget implements HostRpcTarget {
     'session.discard': null,
     'message.awaitOutcome': { settled: true },
     'command.run': null,
-  };
+    ...Object.fromEntries(ENGINE_OPERATION_ROWS.map((row) => [row.name, row.example.result])),
+  } as Record<HostOperation, unknown>;
 
   call: HostRpcTarget['call'] = (operation, input) => {
     this.calls.push({ operation, input });

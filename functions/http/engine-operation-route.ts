@@ -1,0 +1,52 @@
+/**
+ * The route of an engine operation row (shared/domain/engine-operations/): its path's `{name}`s are taken from the
+ * row's input (with `{sessionId}`), the remaining input fields are the query (GET, DELETE) or the JSON body; the role,
+ * the capability (its 501), the result schema and the success status come from the row, and `run` calls the one
+ * use case every row shares. Nothing else is written per operation.
+ */
+import { z } from 'zod';
+import type { EngineOperationRow } from '#shared/domain/engine-operations/engine-operation.js';
+import type { EngineOperationName } from '#shared/domain/engine-operations/engine-operations.js';
+import { runEngineOperation } from '#shared/use-cases/engine/run-engine-operation.js';
+import { type AnyRoute, defineRoute } from './route.js';
+
+const SessionId = z.uuid({ message: 'must be a session id (uuid)' });
+
+/** The `{name}`s of a path, in order. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/** Statuses every engine operation may answer besides success (400 covers SESSION_NOT_READY and bad input). */
+const OPERATION_ERRORS = [400, 404] as const;
+
+export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
+  const inPath = new Set(pathParameters(row.http.path).filter((name) => name !== 'sessionId'));
+  const fields = Object.entries(row.input.shape);
+  const missing = [...inPath].filter((name) => !(name in row.input.shape));
+  if (missing.length > 0)
+    throw new Error(`${row.name}: the path names ${missing.join(', ')}, not in its input`);
+  const pathFields = Object.fromEntries(fields.filter(([name]) => inPath.has(name)));
+  const restFields = Object.fromEntries(fields.filter(([name]) => !inPath.has(name)));
+  const rest = z.strictObject(restFields);
+  const restIsEmpty = Object.keys(restFields).length === 0;
+  const inQuery = row.http.method === 'GET' || row.http.method === 'DELETE';
+  return defineRoute({
+    method: row.http.method,
+    path: row.http.path,
+    summary: row.http.summary,
+    tag: row.http.tag,
+    auth: { role: row.role },
+    params: z.strictObject({ sessionId: SessionId, ...pathFields }),
+    ...(restIsEmpty ? {} : inQuery ? { query: rest } : { body: rest }),
+    response: row.result,
+    success: row.http.success,
+    errors: [...OPERATION_ERRORS, ...(row.http.errors ?? [])],
+    capability: row.capability,
+    run: ({ deps, caller, params, query, body }) => {
+      const { sessionId, ...fromPath } = params as { sessionId: string } & Record<string, unknown>;
+      const input = row.input.parse({ ...fromPath, ...(query as object), ...(body as object) });
+      return runEngineOperation(deps, caller, row.name as EngineOperationName, sessionId, input as never);
+    },
+  });
+}

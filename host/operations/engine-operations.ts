@@ -1,0 +1,58 @@
+/**
+ * The host's one handler of every engine operation row (shared/domain/engine-operations/): it finds the session's
+ * runner, checks that its engine can answer now, and calls the row's method on the engine's port with the input the
+ * RPC (or the embedded call) validated against the row.
+ */
+import type { OptionalPorts } from '#host/engines/engine.port.js';
+import type { SessionRunner } from '#host/sessions/session-runner.js';
+import type { EngineKind } from '#shared/domain/engine-capabilities.js';
+import { capabilityRow } from '#shared/domain/engine-capabilities.js';
+import { portOf, statesOf } from '#shared/domain/engine-operations/engine-operation.js';
+import {
+  ENGINE_OPERATION_ROWS,
+  type EngineOperationName,
+} from '#shared/domain/engine-operations/engine-operations.js';
+import type { HostOperationHandlers } from '#shared/domain/host-operations.js';
+import { EngineUnsupportedError, NotFoundError } from '#shared/errors/app-error.js';
+import type { SessionStore } from '#shared/ports/session-store.port.js';
+import { answerNotRunning, assertOperationState } from '#shared/use-cases/engine/engine-operation-state.js';
+import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
+
+export interface EngineOperationContext {
+  kind: EngineKind;
+  sessions: Pick<SessionStore, 'findById'>;
+  runnerOf(sessionId: string): SessionRunner | undefined;
+}
+
+type EngineOperationHandlers = Pick<HostOperationHandlers, EngineOperationName>;
+type AnyPort = Record<string, ((input: unknown) => Promise<unknown>) | undefined>;
+
+export function engineOperations({
+  kind,
+  sessions,
+  runnerOf,
+}: EngineOperationContext): EngineOperationHandlers {
+  const handlers = ENGINE_OPERATION_ROWS.map((row) => {
+    const handler = async ({ sessionId, ...input }: { sessionId: string }) => {
+      // The use case refused already; checked again for callers that reach the host directly (RPC).
+      requireCapability(kind, row.capability);
+      const runner = runnerOf(sessionId);
+      const onlyWhenReady = statesOf(row).every((state) => state === 'ready');
+      if (!runner?.hasLiveEngine || (onlyWhenReady && !runner.isReady)) {
+        const session = await sessions.findById(sessionId);
+        if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
+        if (!runner?.hasLiveEngine) return answerNotRunning(row, session);
+        assertOperationState(row, session);
+      }
+      // Every row's port is an operation port, one of OptionalPorts (engine.port.ts).
+      const port = runner.port(portOf(row) as keyof OptionalPorts) as AnyPort | null;
+      const method = port?.[row.method];
+      if (!port || !method) {
+        throw new EngineUnsupportedError(kind, row.capability, capabilityRow(row.capability).summary);
+      }
+      return method.call(port, input);
+    };
+    return [row.name, handler] as const;
+  });
+  return Object.fromEntries(handlers) as unknown as EngineOperationHandlers;
+}

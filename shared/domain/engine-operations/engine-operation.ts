@@ -1,0 +1,97 @@
+/**
+ * One definition per engine operation (issue 36): what a client asks of the engine of a running session, and
+ * everything that follows from it. From a row, with no other hand-written code: the use case (session, scope,
+ * capability 501, state 400, the owning host; shared/use-cases/engine/run-engine-operation.ts), the host's dispatch
+ * to the engine's port (host/operations/engine-operations.ts), the lease-routed gateway's answer for a session no
+ * host runs, the host RPC's validation both ways (host-operations.ts takes every row in), the route with its
+ * OpenAPI entry (functions/http/engine-operation-route.ts) and the engine port's method signature (engine.port.ts).
+ * Adding an operation is its row, its implementations in the engines, and tests.
+ */
+import type { z } from 'zod';
+import type { HttpMethod } from '#shared/domain/http-method.js';
+import type { Role } from '#shared/domain/roles.js';
+import type { Session, SessionStatus } from '#shared/domain/session.js';
+import {
+  ENGINE_CAPABILITIES,
+  type EngineCapability,
+  type OptionalEnginePort,
+} from '../engine-capabilities.js';
+
+/** The input of an operation: an object whose fields the route takes from its path and its query or body. */
+export type OperationInput = z.ZodObject;
+
+/** How the HTTP API exposes an operation. */
+export interface OperationRoute {
+  method: HttpMethod;
+  /**
+   * Under `/api/sessions/{sessionId}/`; each other `{name}` is the input field of that name. The input's remaining
+   * fields are the query (GET, DELETE) or the JSON body (POST, PUT, PATCH).
+   */
+  path: `/api/sessions/{sessionId}/${string}`;
+  summary: string;
+  /** The API reference's group (and the resource group's Lambda that serves it). */
+  tag: string;
+  success: 200 | 201 | 202 | 204;
+  /** Statuses besides those every operation documents (400, 403, 404, 501 and the common ones). */
+  errors?: readonly number[];
+}
+
+export interface EngineOperationRow<
+  Name extends string = string,
+  Capability extends EngineCapability = EngineCapability,
+  Method extends string = string,
+  Input extends OperationInput = OperationInput,
+  Result extends z.ZodType = z.ZodType,
+> {
+  /** `<domain>.<action>`: the host operation's name, on the RPC and in logs. */
+  name: Name;
+  /** What the engine must be able to do; its port (ENGINE_CAPABILITIES) is where the host finds `method`. */
+  capability: Capability;
+  /** The port's method the host calls with the parsed input. */
+  method: Method;
+  input: Input;
+  result: Result;
+  /** The least role a key needs. Every operation is session-scoped: a key scoped to other sessions gets 403. */
+  role: Role;
+  /** The session statuses in which the engine can answer (400 SESSION_NOT_READY otherwise); default `ready`. */
+  states?: readonly SessionStatus[];
+  /**
+   * The answer when the session's engine is not running (stopped, or no host owns it): by default 400
+   * SESSION_NOT_READY (shared/use-cases/engine/engine-operation-state.ts); a row whose answer is known without the
+   * engine gives it here.
+   */
+  whenNotRunning?: (session: Session) => Promise<z.output<Result>>;
+  http: OperationRoute;
+  /**
+   * A valid input and the result an engine could answer to it: the API reference's examples, and what the tests
+   * generated from the rows send through the host RPC and the routes.
+   */
+  example: { input: z.input<Input>; result: z.output<Result> };
+}
+
+/** Declares a row; the literal types of its name, capability and method carry into the port and host maps. */
+export function defineEngineOperation<
+  const Name extends string,
+  const Capability extends EngineCapability,
+  const Method extends string,
+  Input extends OperationInput,
+  Result extends z.ZodType,
+>(
+  row: EngineOperationRow<Name, Capability, Method, Input, Result>,
+): EngineOperationRow<Name, Capability, Method, Input, Result> {
+  return row;
+}
+
+/** The port of a row's capability. */
+export type PortOfCapability<C extends EngineCapability> = (typeof ENGINE_CAPABILITIES)[C]['port'];
+
+export function portOf(row: EngineOperationRow): OptionalEnginePort {
+  return ENGINE_CAPABILITIES[row.capability].port;
+}
+
+const READY_ONLY: readonly SessionStatus[] = ['ready'];
+
+/** The statuses in which `row` may run. */
+export function statesOf(row: EngineOperationRow): readonly SessionStatus[] {
+  return row.states ?? READY_ONLY;
+}
