@@ -1,7 +1,9 @@
 /**
  * serverless.yml's HTTP functions, generated: one function per resource group of the route manifest, named by its
  * key, with an `httpApi` event per route (and API Gateway's `$default` route, `*`, for the catch-all group) and
- * the deployment facts of functions/deployment.ts. A test holds them to the functions serverless.yml lists.
+ * the deployment facts of functions/deployment.ts. serverless.yml takes them from scripts/http-functions.cjs, which
+ * runs this while serverless resolves its variables, so a route added to the manifest is deployed with no edit
+ * there.
  */
 import { GROUP_DEPLOYMENT } from './deployment.js';
 import { API_RESOURCES, type ResourceGroup, type ResourceName } from './manifest.js';
