@@ -1,7 +1,7 @@
 /**
  * The route manifest: every resource group of the API (one Lambda each in aws mode) with its route modules. It is
- * the one list of routes: the resource handlers are built from it, the embedded gateway routes by it, the OpenAPI
- * document and the docs page are generated from it, and a test holds serverless.yml's HTTP events to it.
+ * the one list of routes: the resource handlers are built from it, the embedded gateway routes by it, and the OpenAPI
+ * document, the docs page and serverless.yml's HTTP functions (functions/http-functions.ts) are generated from it.
  */
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -15,11 +15,14 @@ import { sessionRoutes } from './sessions/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
-/** A resource group; its key in API_RESOURCES is the name of the serverless.yml function that serves it. */
+/**
+ * A resource group; its key in API_RESOURCES is the name of the function that serves it in aws mode, deployed with
+ * the facts functions/deployment.ts gives that name.
+ */
 export interface ResourceGroup {
   routes: readonly AnyRoute[];
   /**
-   * Its function also takes what no route claims (serverless.yml's `*`, API Gateway's `$default` route; the embedded
+   * Its function also takes what no route claims (the `*` event, API Gateway's `$default` route; the embedded
    * gateway's unmatched requests): 405 with `Allow` for a known path asked with another method, else 404. One group
    * has it: docs, whose bundle holds every route already (it documents them), so no other function grows.
    */

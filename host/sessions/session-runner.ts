@@ -136,10 +136,7 @@ export class SessionRunner {
     return this.writer.apply('stop', { lastError: null });
   }
 
-  /**
-   * Unlinks the device. If the network does not confirm within the teardown deadline the session is torn down
-   * locally, a fence on its name holds off start/delete until the teardown settles, and 502 is thrown.
-   */
+  /** Unlinks the device; when the network does not confirm in time, see unlinkDevice (fence, then 502). */
   async logout(): Promise<Session | null> {
     const engine = this.engine;
     if (!engine)

@@ -12,10 +12,15 @@ import { loadEnv } from '#shared/config/env.js';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const yml = fs.readFileSync(path.join(ROOT, 'serverless.yml'), 'utf8');
 
-/** The lines of the block that opens with `  `·indent·`name:` up to the next key at that indent or less. */
+/**
+ * The lines of the block whose key `name:` starts at column `indent` (alone on its line, or opening a list item as
+ * `functions:`'s do) up to the next key at that indent or less.
+ */
 function block(name: string, indent: number): string {
   const lines = yml.split('\n');
-  const start = lines.indexOf(`${' '.repeat(indent)}${name}:`);
+  const start = lines.findIndex(
+    (line) => line === `${' '.repeat(indent)}${name}:` || line === `${' '.repeat(indent - 2)}- ${name}:`,
+  );
   if (start < 0) throw new Error(`${name} not found in serverless.yml`);
   const end = lines.findIndex(
     (line, index) =>
@@ -31,7 +36,7 @@ const number = (text: string, key: string): number => {
 };
 
 describe('the webhook delivery function in serverless.yml', () => {
-  const fn = block('webhookDelivery', 2);
+  const fn = block('webhookDelivery', 4);
   const role = block('WebhookDeliveryRole', 4);
   const queue = block('WebhookQueue', 4);
 
