@@ -6,6 +6,8 @@
  * and `api-aws` it is a cheap smoke test of the whole surface.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
+import { operationRequest } from '#tests/helpers/engine-operation-requests.js';
 import {
   type ApiResponse,
   startTestGateway,
@@ -101,6 +103,14 @@ describe('every route once', () => {
     ok(await call('POST', `/api/sessions/${fresh.id}/logout`), 200);
     ok(await call('DELETE', `/api/sessions/${fresh.id}`), 204);
   });
+
+  it.each(ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const))(
+    'the engine operation %s, with its example input',
+    async (_, row) => {
+      const request = operationRequest(row, sessionId);
+      ok(await call(request.method, request.path, request.body), row.http.success);
+    },
+  );
 
   it('every kind of send, history, search, media and reactions', async () => {
     const text = ok(await messages('send-text', { chatId: CONTACT, text: 'tour text' }), 201);
