@@ -84,6 +84,21 @@ export interface HeldLogout {
   readonly iq: BinaryNode;
 }
 
+/** A user the account blocked: WhatsApp keys blocklists by LID since it moved users to LIDs (`blocklist.ts`). */
+export interface BlockedUser {
+  readonly phone: string;
+  readonly lid: string;
+  /** Unix seconds. */
+  readonly blockedAt: number;
+}
+
+/** The account's blocklist, one for all its devices, and the hash (`dhash`) that names its current version. */
+export interface Blocklist {
+  /** By LID user. */
+  readonly byLid: Map<string, BlockedUser>;
+  dhash: string;
+}
+
 /** A linked account: a phone number whose primary phone is simulated. */
 export interface Account {
   readonly phone: string;
@@ -94,7 +109,7 @@ export interface Account {
   readonly companions: Map<number, CompanionDevice>;
   /** App-state sync key the phone shares with new companions. */
   readonly appStateKey: { readonly keyId: Buffer; readonly keyData: Buffer };
-  readonly blocklist: Set<string>;
+  readonly blocklist: Blocklist;
   readonly createdAt: number;
   /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
   restriction: AccountRestriction | undefined;
@@ -142,7 +157,7 @@ export class AccountRegistry {
       primary: new SignalDevice(),
       companions: new Map(),
       appStateKey: { keyId: randomBytes(6), keyData: randomBytes(32) },
-      blocklist: new Set(),
+      blocklist: { byLid: new Map(), dhash: '0' },
       createdAt: Date.now(),
       restriction: undefined,
       logoutHold: false,

@@ -1,5 +1,6 @@
 /** Admin routes acting as the phone (linking) and as the server (accounts, devices, connections, health). */
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import { applyBlockChanges, blocklistView, blockTarget } from '#tests/wa-sim/accounts/blocklist.js';
 import { setLogoutHold } from '#tests/wa-sim/accounts/client-logout.js';
 import { liveConnectionsOf, resetConnectionStats } from '#tests/wa-sim/accounts/connection-stats.js';
 import { checkPreKeyLow } from '#tests/wa-sim/accounts/keys.js';
@@ -10,9 +11,10 @@ import {
 } from '#tests/wa-sim/accounts/restriction.js';
 import { decodeQrDataUrl, isPngDataUrl } from '#tests/wa-sim/linking/qr-image.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
-import { notFound } from '#tests/wa-sim/support/errors.js';
+import { badRequest, notFound } from '#tests/wa-sim/support/errors.js';
 import { makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
 import {
+  BlocklistBody,
   ConnectionsBody,
   LogoutHoldBody,
   PairCodeBody,
@@ -211,6 +213,28 @@ export const accountRoutes: Route[] = [
           devices: devices.map((device) => ({ deviceId: device.deviceId, preKeys: device.preKeys.size })),
         },
       };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/accounts\/(\d+)\/blocklist$/,
+    handle: (sim, [phone]) => {
+      const account = accountOf(sim, phone);
+      return { body: { phone: account.phone, ...blocklistView(account) } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/blocklist$/,
+    handle: (sim, [phone], body) => {
+      const account = accountOf(sim, phone);
+      const { number, action } = parseBody(BlocklistBody, body);
+      const target = blockTarget(sim, pnJid(number));
+      if (!target) throw notFound(`no contact or account ${number}`);
+      if (target.phone === account.phone) throw badRequest('an account cannot block itself');
+      // The phone acts: every companion hears of it.
+      const result = applyBlockChanges(sim, account, [{ target, action }]);
+      return { body: { phone: account.phone, number, action, ...result } };
     },
   },
   {

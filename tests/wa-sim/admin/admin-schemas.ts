@@ -129,3 +129,9 @@ export const LogoutHoldBody = z.object({ hold: z.boolean() });
 
 /** `POST /admin/accounts/{phone}/pre-keys` */
 export const PreKeysBody = z.object({ keep: z.number().int().min(0) });
+
+/** `POST /admin/accounts/{phone}/blocklist`: the phone blocks or unblocks a user (a contact or another account). */
+export const BlocklistBody = z.object({
+  number: PhoneNumber,
+  action: z.enum(['block', 'unblock']),
+});

@@ -4,6 +4,7 @@
  */
 
 import type { ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
+import { handleBlocklistIq } from '#tests/wa-sim/accounts/blocklist.js';
 import { handleRemoveCompanion } from '#tests/wa-sim/accounts/client-logout.js';
 import { handleEncryptIq } from '#tests/wa-sim/accounts/keys.js';
 import { handleProfilePictureIq } from '#tests/wa-sim/accounts/profile-picture.js';
@@ -21,7 +22,6 @@ import {
   iqError,
   iqResult,
   makeNode,
-  unixNow,
 } from '#tests/wa-sim/transport/binary.js';
 import type { Simulator } from './simulator.js';
 
@@ -69,7 +69,7 @@ export async function routeIq(
       case 'privacy':
         return privacyResult(sim, iq);
       case 'blocklist':
-        return blocklistResult(iq, device.account.blocklist);
+        return handleBlocklistIq(sim, connection, iq);
       case 'w:mex':
         return handleMexIq(iq, device) ?? bareResult(sim, iq);
       case 'w:m':
@@ -123,18 +123,4 @@ function privacyResult(sim: Simulator, iq: BinaryNode): BinaryNode {
     makeNode('category', { name, value }),
   );
   return iqResult(iq, [makeNode('privacy', {}, categories)]);
-}
-
-function blocklistResult(iq: BinaryNode, blocklist: Set<string>): BinaryNode {
-  if (iq.attrs.type === 'set') {
-    for (const item of children(iq, 'item')) {
-      const jid = item.attrs.jid;
-      if (!jid) continue;
-      if (item.attrs.action === 'block') blocklist.add(jid);
-      else blocklist.delete(jid);
-    }
-    return iqResult(iq);
-  }
-  const items = [...blocklist].map((jid) => makeNode('item', { jid }));
-  return iqResult(iq, [makeNode('list', { dhash: String(unixNow()) }, items)]);
 }
