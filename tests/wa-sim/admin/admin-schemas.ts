@@ -1,5 +1,6 @@
 /** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
 import { z } from 'zod';
+import { PICTURE_SETTINGS } from '#tests/wa-sim/accounts/contacts.js';
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
 import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
 import { ADDRESSING_MODES } from '#tests/wa-sim/messaging/lid-addressing.js';
@@ -98,6 +99,9 @@ export const ContactConfigBody = z.object({
   online: z.boolean().optional(),
   receiptDelayMs: z.number().int().min(0).max(60_000).optional(),
   addressing: z.enum(ADDRESSING_MODES).optional(),
+  picture: z.enum(PICTURE_SETTINGS).optional(),
+  // WhatsApp's limit for an about text.
+  about: z.string().max(139).optional(),
 });
 
 /** `POST /admin/contacts/{number}/chatstate` */
