@@ -126,6 +126,11 @@ describe('blocking from the phone', () => {
     expect(reply).toEqual({ phone: PHONE, number: BOB, action: 'block', changed: 1, notified: 2 });
     expect(await heardByFirst).toEqual({ blocklist: [lids[BOB]], type: 'add' });
     expect(await heardBySecond).toEqual({ blocklist: [lids[BOB]], type: 'add' });
+    // The list names LIDs; the number behind a saved contact's came with the address book.
+    const [listed] = await first.sock.fetchBlocklist();
+    expect(await first.sock.signalRepository.lidMapping.getPNForLID(listed ?? '')).toBe(
+      `${BOB}:0@s.whatsapp.net`,
+    );
     const again = await sim.admin.ok(`/accounts/${PHONE}/blocklist`, { number: BOB, action: 'block' });
     expect(again).toMatchObject({ changed: 0, notified: 0 });
   });

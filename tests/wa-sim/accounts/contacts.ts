@@ -104,6 +104,8 @@ export class Contact {
   /** Group jid → companion device keys that already hold this contact's sender key. */
   readonly senderKeyHolders = new Map<string, Set<string>>();
   receivedCount = 0;
+  /** In the phones' address books (`address-book.ts`): created through the admin API rather than by writing. */
+  saved = false;
   lastSeen = Math.floor(Date.now() / 1000);
   readonly config: ContactConfig = {
     autoDeliver: true,

@@ -19,7 +19,7 @@ const ALICE = '15550021101';
 const BOB = '15550021102';
 /** Hides its picture. */
 const CAROL = '15550021103';
-/** Never looked up before the mapping test. */
+/** Not in the address book, and never looked up before the mapping test. */
 const DAVE = '15550021104';
 const UNKNOWN = '15557770000';
 const lids: Record<string, string> = {};
@@ -28,7 +28,8 @@ const jid = (number: string): string => `${number}@s.whatsapp.net`;
 beforeAll(async () => {
   sim = await startTestSim();
   for (const number of [ALICE, BOB, CAROL, DAVE]) {
-    const contact = await sim.admin.ok<{ lid: string }>('/contacts', { number });
+    // Dave is no saved contact: the phone's address book would teach the client his LID at once.
+    const contact = await sim.admin.ok<{ lid: string }>('/contacts', { number, saved: number !== DAVE });
     lids[number] = contact.lid;
   }
   await sim.admin.ok(`/contacts/${BOB}/config`, { picture: 'none', about: '' });

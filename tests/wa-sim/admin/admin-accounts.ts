@@ -74,6 +74,13 @@ function accountView(account: Account): Record<string, unknown> {
     // Over the account's devices: connections open now, and the most any one device ever had open at once.
     liveConnections: devices.reduce((sum, device) => sum + liveConnectionsOf(device).length, 0),
     maxLiveConnections: Math.max(0, ...devices.map((device) => device.connectionStats.maxLiveConnections)),
+    // Each collection's version and LT hash, which a client that synced it holds too.
+    appState: Object.fromEntries(
+      [...account.appState].map(([name, collection]) => [
+        name,
+        { version: collection.patches.length, ltHash: collection.hash.toString('base64') },
+      ]),
+    ),
     devices: devices.map(deviceView),
   };
 }

@@ -58,6 +58,8 @@ export const PairCodeBody = z.object({
 export const CreateContactBody = z.object({
   number: PhoneNumber,
   name: z.string().min(1).max(100).optional(),
+  /** In the phones' address books (default); `false` makes a stranger, known only from what it sends. */
+  saved: z.boolean().optional(),
 });
 
 /**

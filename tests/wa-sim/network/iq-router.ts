@@ -4,6 +4,7 @@
  */
 
 import type { ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
+import { handleAppStateIq } from '#tests/wa-sim/accounts/app-state.js';
 import { handleBlocklistIq } from '#tests/wa-sim/accounts/blocklist.js';
 import { handleRemoveCompanion } from '#tests/wa-sim/accounts/client-logout.js';
 import { handleEncryptIq } from '#tests/wa-sim/accounts/keys.js';
@@ -17,7 +18,6 @@ import { SimError } from '#tests/wa-sim/support/errors.js';
 import {
   type BinaryNode,
   child,
-  children,
   firstChild,
   iqError,
   iqResult,
@@ -65,7 +65,7 @@ export async function routeIq(
         if (child(iq, 'active')) void runPostLinkSync(sim, device);
         return iqResult(iq);
       case 'w:sync:app:state':
-        return appStateResult(iq);
+        return handleAppStateIq(sim, connection, iq);
       case 'privacy':
         return privacyResult(sim, iq);
       case 'blocklist':
@@ -106,14 +106,6 @@ async function handleMd(
     return undefined;
   }
   return iqResult(iq);
-}
-
-/** No app-state patches live on the server: every collection is answered at its current version. */
-function appStateResult(iq: BinaryNode): BinaryNode {
-  const collections = children(child(iq, 'sync'), 'collection').map((collection) =>
-    makeNode('collection', { name: collection.attrs.name, version: collection.attrs.version ?? '0' }),
-  );
-  return iqResult(iq, [makeNode('sync', {}, collections)]);
 }
 
 function privacyResult(sim: Simulator, iq: BinaryNode): BinaryNode {
