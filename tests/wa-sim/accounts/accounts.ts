@@ -84,6 +84,31 @@ export interface HeldLogout {
   readonly iq: BinaryNode;
 }
 
+/** A user the account blocked: WhatsApp keys blocklists by LID since it moved users to LIDs (`blocklist.ts`). */
+export interface BlockedUser {
+  readonly phone: string;
+  readonly lid: string;
+  /** Unix seconds. */
+  readonly blockedAt: number;
+}
+
+/** The account's blocklist, one for all its devices, and the hash (`dhash`) that names its current version. */
+export interface Blocklist {
+  /** By LID user. */
+  readonly byLid: Map<string, BlockedUser>;
+  dhash: string;
+}
+
+/** One app-state collection of the account as the server keeps it (`app-state.ts`). */
+export interface AppStateCollection {
+  /** Encoded `SyncdPatch`es, oldest first: the one at `i` is version `i + 1`. */
+  readonly patches: Buffer[];
+  /** The LT hash of the collection now, which the phone's next patch is MAC'd over. */
+  hash: Buffer;
+  /** Each live entry's value MAC, by its index MAC (base64): what a later write of the same index replaces. */
+  readonly valueMacs: Map<string, Buffer>;
+}
+
 /** A linked account: a phone number whose primary phone is simulated. */
 export interface Account {
   readonly phone: string;
@@ -94,7 +119,11 @@ export interface Account {
   readonly companions: Map<number, CompanionDevice>;
   /** App-state sync key the phone shares with new companions. */
   readonly appStateKey: { readonly keyId: Buffer; readonly keyData: Buffer };
-  readonly blocklist: Set<string>;
+  readonly blocklist: Blocklist;
+  /** App-state collections by name (`critical_unblock_low`…), shared by all its devices. */
+  readonly appState: Map<string, AppStateCollection>;
+  /** The contacts the phone has saved in its app state (`address-book.ts`): number → the name saved. */
+  readonly addressBook: Map<string, string>;
   readonly createdAt: number;
   /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
   restriction: AccountRestriction | undefined;
@@ -142,7 +171,9 @@ export class AccountRegistry {
       primary: new SignalDevice(),
       companions: new Map(),
       appStateKey: { keyId: randomBytes(6), keyData: randomBytes(32) },
-      blocklist: new Set(),
+      blocklist: { byLid: new Map(), dhash: '0' },
+      appState: new Map(),
+      addressBook: new Map(),
       createdAt: Date.now(),
       restriction: undefined,
       logoutHold: false,

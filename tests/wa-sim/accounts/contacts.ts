@@ -22,7 +22,18 @@ export interface ContactConfig {
   receiptDelayMs: number;
   /** How its 1:1 messages name it: by phone number or by LID (`messaging/lid-addressing.ts`). */
   addressing: Addressing;
+  /** Its profile picture: shown, none set (404 to whoever asks), or hidden by its privacy settings (401). */
+  picture: PictureSetting;
+  /** Its about text (usync `status`); empty when it has none. */
+  about: string;
 }
+
+/** Whether a contact has a profile picture others can see (`accounts/profile-picture.ts`). */
+export const PICTURE_SETTINGS = ['set', 'none', 'hidden'] as const;
+export type PictureSetting = (typeof PICTURE_SETTINGS)[number];
+
+/** The about text WhatsApp gives a new user. */
+export const DEFAULT_ABOUT = 'Hey there! I am using WhatsApp.';
 
 /** Reactions to a message, by the reacting user's phone-number jid. */
 export type Reactions = Record<string, string>;
@@ -93,6 +104,8 @@ export class Contact {
   /** Group jid → companion device keys that already hold this contact's sender key. */
   readonly senderKeyHolders = new Map<string, Set<string>>();
   receivedCount = 0;
+  /** In the phones' address books (`address-book.ts`): created through the admin API rather than by writing. */
+  saved = false;
   lastSeen = Math.floor(Date.now() / 1000);
   readonly config: ContactConfig = {
     autoDeliver: true,
@@ -100,6 +113,8 @@ export class Contact {
     online: true,
     receiptDelayMs: 0,
     addressing: 'pn',
+    picture: 'set',
+    about: DEFAULT_ABOUT,
   };
 
   constructor(

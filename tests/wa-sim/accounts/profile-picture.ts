@@ -1,11 +1,20 @@
 /**
- * `iq xmlns=w:profile:picture`: every known user and group has a picture, served as a small PNG by the admin
- * HTTP server; unknown targets answer 404 item-not-found as WhatsApp does.
+ * `iq xmlns=w:profile:picture`: groups, accounts and contacts have a picture, served as a small PNG by the admin
+ * HTTP server, unless a contact has none (`picture: none`: 404 item-not-found, as for an unknown target) or hides it
+ * (`hidden`: 401 not-authorized), as WhatsApp answers. Baileys' `profilePictureUrl` throws on both errors (a Boom
+ * whose `data` is the code); it does not answer undefined.
  */
 import { createRequire } from 'node:module';
 import { sha256 } from '#tests/wa-sim/crypto/crypto.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
-import { type BinaryNode, iqError, iqResult, makeNode, parseJid } from '#tests/wa-sim/transport/binary.js';
+import {
+  type BinaryNode,
+  child,
+  iqError,
+  iqResult,
+  makeNode,
+  parseJid,
+} from '#tests/wa-sim/transport/binary.js';
 
 /** HTTP path prefix of the picture files. */
 export const PICTURE_PATH = '/media/profile/';
@@ -27,13 +36,25 @@ function isPngModule(value: unknown): value is PngModule {
 export function handleProfilePictureIq(sim: Simulator, iq: BinaryNode): BinaryNode {
   if (iq.attrs.type === 'set') return iqResult(iq, [makeNode('picture', { id: String(Date.now()) })]);
   const target = iq.attrs.target ?? '';
-  const known = sim.groups.get(target) ?? sim.directory.owner(target);
-  if (!known) return iqError(iq, 404, 'item-not-found');
-  const user = target.endsWith('@g.us') ? target.replace('@g.us', '') : (parseJid(target)?.user ?? '');
-  const url = `${sim.httpBase}${PICTURE_PATH}${user}.png`;
+  const group = sim.groups.get(target);
+  const parsed = parseJid(target)?.user ?? '';
+  // A user's one picture, whether asked by number or by LID.
+  const user = group ? target.replace('@g.us', '') : (sim.directory.phoneOf(parsed) ?? parsed);
+  const shown = group ? 'set' : pictureOf(sim, user);
+  if (shown === 'hidden') return iqError(iq, 401, 'not-authorized');
+  if (shown !== 'set') return iqError(iq, 404, 'item-not-found');
+  // The full picture (`image`) or its thumbnail (`preview`, Baileys' default), as asked.
+  const type = child(iq, 'picture')?.attrs.type === 'image' ? 'image' : 'preview';
+  const path = `${PICTURE_PATH}${user}.png`;
   return iqResult(iq, [
-    makeNode('picture', { id: '1', type: 'preview', url, direct_path: `${PICTURE_PATH}${user}.png` }),
+    makeNode('picture', { id: '1', type, url: `${sim.httpBase}${path}?type=${type}`, direct_path: path }),
   ]);
+}
+
+/** Whether the user (phone number or LID user) has a picture: `undefined` for nobody the simulator knows. */
+export function pictureOf(sim: Simulator, user: string): 'set' | 'none' | 'hidden' | undefined {
+  if (sim.accounts.findByUser(user)) return 'set';
+  return sim.contacts.findByUser(user)?.config.picture;
 }
 
 /** A solid-colour PNG whose colour is derived from `user`, so pictures differ between users. */

@@ -1,6 +1,7 @@
 /**
  * `iq xmlns=usync`: who is on WhatsApp (`contact`), their devices (`devices`, key-index on companions), their
- * LID (`lid`), about text (`status`) and disappearing mode. Unknown numbers answer `contact type=out` and no
+ * LID (`lid`, for users asked by number: Baileys 7 learns the LID ↔ number mapping from it), about text (`status`:
+ * a contact's own, empty when it has none) and disappearing mode. Unknown numbers answer `contact type=out` and no
  * devices, which is how clients learn a number is not on WhatsApp.
  */
 
@@ -18,9 +19,7 @@ import {
 } from '#tests/wa-sim/transport/binary.js';
 import type { Account } from './accounts.js';
 import { linkedCompanions } from './accounts.js';
-import type { Contact } from './contacts.js';
-
-const ABOUT_TEXT = 'Hey there! I am using WhatsApp.';
+import { type Contact, DEFAULT_ABOUT } from './contacts.js';
 
 type Owner = { readonly account: Account } | { readonly contact: Contact } | undefined;
 
@@ -67,10 +66,12 @@ function protocolNode(protocol: string, owner: Owner, askedByLid: boolean): Bina
       const lid = 'account' in owner ? owner.account.lid : owner.contact.lid;
       return makeNode('lid', { val: lidJid(lid) });
     }
-    case 'status':
-      return owner
-        ? makeNode('status', { t: '1700000000' }, Buffer.from(ABOUT_TEXT, 'utf8'))
-        : makeNode('status', { code: '404' });
+    case 'status': {
+      if (!owner) return makeNode('status', { code: '404' });
+      const about = 'account' in owner ? DEFAULT_ABOUT : owner.contact.config.about;
+      // No about text is an empty status, which Baileys reads as null.
+      return makeNode('status', { t: '1700000000' }, about ? Buffer.from(about, 'utf8') : undefined);
+    }
     case 'disappearing_mode':
       return owner ? makeNode('disappearing_mode', { duration: '0', t: '0' }) : undefined;
     default:

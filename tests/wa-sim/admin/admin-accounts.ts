@@ -1,5 +1,6 @@
 /** Admin routes acting as the phone (linking) and as the server (accounts, devices, connections, health). */
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import { applyBlockChanges, blocklistView, blockTarget } from '#tests/wa-sim/accounts/blocklist.js';
 import { setLogoutHold } from '#tests/wa-sim/accounts/client-logout.js';
 import { liveConnectionsOf, resetConnectionStats } from '#tests/wa-sim/accounts/connection-stats.js';
 import { checkPreKeyLow } from '#tests/wa-sim/accounts/keys.js';
@@ -10,9 +11,10 @@ import {
 } from '#tests/wa-sim/accounts/restriction.js';
 import { decodeQrDataUrl, isPngDataUrl } from '#tests/wa-sim/linking/qr-image.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
-import { notFound } from '#tests/wa-sim/support/errors.js';
+import { badRequest, notFound } from '#tests/wa-sim/support/errors.js';
 import { makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
 import {
+  BlocklistBody,
   ConnectionsBody,
   LogoutHoldBody,
   PairCodeBody,
@@ -72,6 +74,13 @@ function accountView(account: Account): Record<string, unknown> {
     // Over the account's devices: connections open now, and the most any one device ever had open at once.
     liveConnections: devices.reduce((sum, device) => sum + liveConnectionsOf(device).length, 0),
     maxLiveConnections: Math.max(0, ...devices.map((device) => device.connectionStats.maxLiveConnections)),
+    // Each collection's version and LT hash, which a client that synced it holds too.
+    appState: Object.fromEntries(
+      [...account.appState].map(([name, collection]) => [
+        name,
+        { version: collection.patches.length, ltHash: collection.hash.toString('base64') },
+      ]),
+    ),
     devices: devices.map(deviceView),
   };
 }
@@ -211,6 +220,28 @@ export const accountRoutes: Route[] = [
           devices: devices.map((device) => ({ deviceId: device.deviceId, preKeys: device.preKeys.size })),
         },
       };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/accounts\/(\d+)\/blocklist$/,
+    handle: (sim, [phone]) => {
+      const account = accountOf(sim, phone);
+      return { body: { phone: account.phone, ...blocklistView(account) } };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/accounts\/(\d+)\/blocklist$/,
+    handle: (sim, [phone], body) => {
+      const account = accountOf(sim, phone);
+      const { number, action } = parseBody(BlocklistBody, body);
+      const target = blockTarget(sim, pnJid(number));
+      if (!target) throw notFound(`no contact or account ${number}`);
+      if (target.phone === account.phone) throw badRequest('an account cannot block itself');
+      // The phone acts: every companion hears of it.
+      const result = applyBlockChanges(sim, account, [{ target, action }]);
+      return { body: { phone: account.phone, number, action, ...result } };
     },
   },
   {

@@ -5,7 +5,7 @@
  * checked with zod; see README.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PICTURE_PATH, renderPicture } from '#tests/wa-sim/accounts/profile-picture.js';
+import { PICTURE_PATH, pictureOf, renderPicture } from '#tests/wa-sim/accounts/profile-picture.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest, SimError } from '#tests/wa-sim/support/errors.js';
 import { accountRoutes } from './admin-accounts.js';
@@ -40,7 +40,12 @@ async function serve(
 ): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://sim').pathname;
   if (request.method === 'GET' && path.startsWith(PICTURE_PATH) && path.endsWith('.png')) {
-    const picture = renderPicture(path.slice(PICTURE_PATH.length, -'.png'.length));
+    const user = path.slice(PICTURE_PATH.length, -'.png'.length);
+    if (pictureOf(sim, user) === 'none') {
+      send(response, 404, { error: `${user} has no profile picture` });
+      return;
+    }
+    const picture = renderPicture(user);
     response.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length });
     response.end(picture);
     return;

@@ -1,5 +1,6 @@
 /** Admin routes acting as simulated contacts: send, call, inboxes and media, receipts, presence, settings. */
 import type { Account } from '#tests/wa-sim/accounts/accounts.js';
+import { contactSaved } from '#tests/wa-sim/accounts/address-book.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { sha256 } from '#tests/wa-sim/media/media-crypto.js';
 import { openMedia } from '#tests/wa-sim/media/received-media.js';
@@ -39,6 +40,7 @@ function contactView(sim: Simulator, contact: Contact): Record<string, unknown> 
     jid: pnJid(contact.number),
     lid: `${contact.lid}@lid`,
     name: contact.name,
+    saved: contact.saved,
     config: contact.config,
     receivedCount: contact.receivedCount,
     lastChatstate: sim.presence.chatStates.get(contact.number),
@@ -56,8 +58,12 @@ export const contactRoutes: Route[] = [
     method: 'POST',
     pattern: /^\/admin\/contacts$/,
     handle: (sim, _params, body) => {
-      const { number, name } = parseBody(CreateContactBody, body);
-      return { status: 201, body: contactView(sim, sim.contacts.getOrCreate(number, name)) };
+      const { number, name, saved } = parseBody(CreateContactBody, body);
+      const contact = sim.contacts.getOrCreate(number, name);
+      // The phones save it (or keep it saved, renamed): their companions hear of it.
+      if (saved !== false) contact.saved = true;
+      if (contact.saved) contactSaved(sim);
+      return { status: 201, body: contactView(sim, contact) };
     },
   },
   {
@@ -143,6 +149,7 @@ export const contactRoutes: Route[] = [
       const { online, name: _name, ...rest } = update;
       Object.assign(contact.config, rest);
       if (online !== undefined && online !== contact.config.online) setContactOnline(sim, contact, online);
+      if (update.name && contact.saved) contactSaved(sim);
       return { body: contactView(sim, contact) };
     },
   },

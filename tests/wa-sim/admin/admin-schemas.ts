@@ -1,5 +1,6 @@
 /** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
 import { z } from 'zod';
+import { PICTURE_SETTINGS } from '#tests/wa-sim/accounts/contacts.js';
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
 import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
 import { ADDRESSING_MODES } from '#tests/wa-sim/messaging/lid-addressing.js';
@@ -57,6 +58,8 @@ export const PairCodeBody = z.object({
 export const CreateContactBody = z.object({
   number: PhoneNumber,
   name: z.string().min(1).max(100).optional(),
+  /** In the phones' address books (default); `false` makes a stranger, known only from what it sends. */
+  saved: z.boolean().optional(),
 });
 
 /**
@@ -98,6 +101,9 @@ export const ContactConfigBody = z.object({
   online: z.boolean().optional(),
   receiptDelayMs: z.number().int().min(0).max(60_000).optional(),
   addressing: z.enum(ADDRESSING_MODES).optional(),
+  picture: z.enum(PICTURE_SETTINGS).optional(),
+  // WhatsApp's limit for an about text.
+  about: z.string().max(139).optional(),
 });
 
 /** `POST /admin/contacts/{number}/chatstate` */
@@ -129,3 +135,9 @@ export const LogoutHoldBody = z.object({ hold: z.boolean() });
 
 /** `POST /admin/accounts/{phone}/pre-keys` */
 export const PreKeysBody = z.object({ keep: z.number().int().min(0) });
+
+/** `POST /admin/accounts/{phone}/blocklist`: the phone blocks or unblocks a user (a contact or another account). */
+export const BlocklistBody = z.object({
+  number: PhoneNumber,
+  action: z.enum(['block', 'unblock']),
+});

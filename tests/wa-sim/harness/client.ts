@@ -18,6 +18,10 @@ export interface SimEndpoints {
 /** Client options: `inline` lets Baileys wait for the phone's inline history bootstrap (its default). */
 export interface ClientOptions {
   readonly history?: 'skip' | 'inline';
+  /** Check every app-state patch and snapshot MAC (Baileys checks none by default). */
+  readonly verifyAppStateMacs?: boolean;
+  /** Called with each socket as it is made, before it connects: listeners that must miss no event. */
+  readonly onSocket?: (sock: WASocket) => void;
 }
 
 /** A linked, open client. */
@@ -46,8 +50,10 @@ export function connect(wsUrl: string, auth: MemoryAuth, options: ClientOptions 
     syncFullHistory: false,
     connectTimeoutMs: 10_000,
     ...(options.history === 'inline' ? {} : { shouldSyncHistoryMessage: () => false }),
+    ...(options.verifyAppStateMacs ? { appStateMacVerification: { patch: true, snapshot: true } } : {}),
   });
   sock.ev.on('creds.update', auth.saveCreds);
+  options.onSocket?.(sock);
   return sock;
 }
 

@@ -45,12 +45,19 @@ export interface LinkedSim {
   stop(): Promise<void>;
 }
 
-/** Starts a simulator, links a client by QR as `phone` and creates the contacts `numbers`. */
-export async function startLinkedSim(phone: string, numbers: readonly string[]): Promise<LinkedSim> {
+/**
+ * Starts a simulator, links a client by QR as `phone` and creates the contacts `numbers`: saved in the phone's
+ * address book, which the client then learns (names, LIDs), unless `saved` is false.
+ */
+export async function startLinkedSim(
+  phone: string,
+  numbers: readonly string[],
+  { saved = true }: { readonly saved?: boolean } = {},
+): Promise<LinkedSim> {
   const sim = await startTestSim();
   const client = await linkByQr(sim, { phone });
   const log = new MessageLog(client.sock);
-  for (const number of numbers) await sim.admin.ok('/contacts', { number });
+  for (const number of numbers) await sim.admin.ok('/contacts', { number, saved });
   return {
     sim,
     client,

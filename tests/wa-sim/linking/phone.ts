@@ -3,10 +3,12 @@
  * it shares the app-state sync key and sends an INITIAL_BOOTSTRAP history-sync notification with an inline
  * payload (Baileys v7 releases its buffer on it, or at once with `shouldSyncHistoryMessage: () => false`).
  * The peer messages carry the account's push name, which becomes the client's `me.name` (needed for presence).
+ * Then the phone points the companion at its address book (`accounts/address-book.ts`).
  */
 import { deflateSync } from 'node:zlib';
 import { proto } from '@whiskeysockets/baileys';
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+import { offerAddressBook } from '#tests/wa-sim/accounts/address-book.js';
 import { sealForCompanion } from '#tests/wa-sim/messaging/seal.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { encodeMessage, lidJid, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
@@ -38,6 +40,8 @@ export async function runPostLinkSync(sim: Simulator, device: CompanionDevice): 
         },
       },
     });
+    // The saved contacts reach the companion as WhatsApp's do: through app-state sync, once it holds the key.
+    offerAddressBook(sim, device);
     device.initialSyncDone = true;
     sim.log.info(`${account.phone}:${device.deviceId} post-link sync done`);
   } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Account, type ClientConnection, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
+import { isBlocked } from '#tests/wa-sim/accounts/blocklist.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { type BinaryNode, firstChild, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
@@ -51,7 +52,9 @@ export function contactCall(sim: Simulator, contact: Contact, account: Account, 
   const callId = newCallId();
   const timestamp = unixNow();
   const stanzaIds: string[] = [];
-  for (const device of linkedCompanions(account)) {
+  // A blocked caller rings no one.
+  const callees = isBlocked(account, contact.lid) ? [] : linkedCompanions(account);
+  for (const device of callees) {
     if (!device.connection?.isOpen) continue;
     const stanzaId = sim.newMessageId();
     device.connection.send(offerStanza(contact, callId, stanzaId, timestamp, video));

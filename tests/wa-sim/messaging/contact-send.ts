@@ -6,6 +6,7 @@
  * it at their next login.
  */
 import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
+import { isBlocked } from '#tests/wa-sim/accounts/blocklist.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionKey, contactAddress } from '#tests/wa-sim/accounts/directory.js';
 import type { Group } from '#tests/wa-sim/groups/groups.js';
@@ -42,7 +43,8 @@ export async function contactSend(
   const id = sim.newMessageId();
   const timestamp = unixNow();
   const padded = encodeMessage(outgoing.message);
-  const devices = linkedCompanions(account);
+  // WhatsApp drops what a user the account blocked sends: the sender's copy stays at one tick.
+  const devices = isBlocked(account, contact.lid) ? [] : linkedCompanions(account);
   const addressing = directAddressing(contact.config.addressing, contact.number, contact.lid);
   for (const device of devices) {
     const enc = await sealForCompanion(sim, contact.device, device, padded);

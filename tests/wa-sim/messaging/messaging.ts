@@ -7,6 +7,7 @@
 import type { proto } from '@whiskeysockets/baileys';
 import type { ClientConnection, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
 import { linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
+import { isBlocked } from '#tests/wa-sim/accounts/blocklist.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionAddress, companionKey } from '#tests/wa-sim/accounts/directory.js';
 import type { CipherType, SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
@@ -66,12 +67,17 @@ export async function handleClientMessage(
     if (!enc || !who) continue;
     if (who.kind === 'contact') await contactReceives(out, who.contact, enc, group);
     else if (who.kind === 'phone') await phoneReceives(out, who.account.primary, enc);
-    else if (who.device && who.device !== sender) {
+    else if (who.device && who.device !== sender && !blockedBy(who.device, out, group)) {
       forward(out, who.device, group, skmsg ? [enc, skmsg] : [enc]);
       delivered.add(who.device);
     }
   }
   if (group && skmsg) await fanOutSenderKeyMessage(out, group, skmsg, delivered);
+}
+
+/** A 1:1 message to an account that blocked the sender's account is not delivered (groups still are). */
+function blockedBy(device: CompanionDevice, out: Outgoing, group: Group | undefined): boolean {
+  return !group && isBlocked(device.account, out.sender.account.lid);
 }
 
 async function decryptFrom(

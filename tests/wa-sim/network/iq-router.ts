@@ -4,6 +4,8 @@
  */
 
 import type { ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
+import { handleAppStateIq } from '#tests/wa-sim/accounts/app-state.js';
+import { handleBlocklistIq } from '#tests/wa-sim/accounts/blocklist.js';
 import { handleRemoveCompanion } from '#tests/wa-sim/accounts/client-logout.js';
 import { handleEncryptIq } from '#tests/wa-sim/accounts/keys.js';
 import { handleProfilePictureIq } from '#tests/wa-sim/accounts/profile-picture.js';
@@ -16,12 +18,10 @@ import { SimError } from '#tests/wa-sim/support/errors.js';
 import {
   type BinaryNode,
   child,
-  children,
   firstChild,
   iqError,
   iqResult,
   makeNode,
-  unixNow,
 } from '#tests/wa-sim/transport/binary.js';
 import type { Simulator } from './simulator.js';
 
@@ -65,11 +65,11 @@ export async function routeIq(
         if (child(iq, 'active')) void runPostLinkSync(sim, device);
         return iqResult(iq);
       case 'w:sync:app:state':
-        return appStateResult(iq);
+        return handleAppStateIq(sim, connection, iq);
       case 'privacy':
         return privacyResult(sim, iq);
       case 'blocklist':
-        return blocklistResult(iq, device.account.blocklist);
+        return handleBlocklistIq(sim, connection, iq);
       case 'w:mex':
         return handleMexIq(iq, device) ?? bareResult(sim, iq);
       case 'w:m':
@@ -108,14 +108,6 @@ async function handleMd(
   return iqResult(iq);
 }
 
-/** No app-state patches live on the server: every collection is answered at its current version. */
-function appStateResult(iq: BinaryNode): BinaryNode {
-  const collections = children(child(iq, 'sync'), 'collection').map((collection) =>
-    makeNode('collection', { name: collection.attrs.name, version: collection.attrs.version ?? '0' }),
-  );
-  return iqResult(iq, [makeNode('sync', {}, collections)]);
-}
-
 function privacyResult(sim: Simulator, iq: BinaryNode): BinaryNode {
   if (iq.attrs.type === 'set' && child(iq, 'tokens')) sim.stats.privacyTokensIssued++;
   if (iq.attrs.type !== 'get' || !child(iq, 'privacy')) return iqResult(iq);
@@ -123,18 +115,4 @@ function privacyResult(sim: Simulator, iq: BinaryNode): BinaryNode {
     makeNode('category', { name, value }),
   );
   return iqResult(iq, [makeNode('privacy', {}, categories)]);
-}
-
-function blocklistResult(iq: BinaryNode, blocklist: Set<string>): BinaryNode {
-  if (iq.attrs.type === 'set') {
-    for (const item of children(iq, 'item')) {
-      const jid = item.attrs.jid;
-      if (!jid) continue;
-      if (item.attrs.action === 'block') blocklist.add(jid);
-      else blocklist.delete(jid);
-    }
-    return iqResult(iq);
-  }
-  const items = [...blocklist].map((jid) => makeNode('item', { jid }));
-  return iqResult(iq, [makeNode('list', { dhash: String(unixNow()) }, items)]);
 }
