@@ -39,6 +39,9 @@ export default {
   // Most files here start servers, child processes and threads on a two-core machine that also runs the emulators;
   // a loaded CI machine took a gateway's start past jest's default 5 s in a setup hook or a test several times.
   testTimeout: 30_000,
+  // Two files at a time on CI's two cores: most files wait on child processes, emulators, timers and sockets more
+  // than they compute, so two workers took the run from 1,365 s to 859 s here. Timing assertions allow for it.
+  maxWorkers: 2,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/tests/contract/**/*.test.ts'] },
