@@ -17,8 +17,12 @@ export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
 }
 
-/** Statuses every engine operation may answer besides success (400 covers SESSION_NOT_READY and bad input). */
-const OPERATION_ERRORS = [400, 404] as const;
+/**
+ * Statuses every engine operation may answer besides success and the common ones: 404 (session, or what the input
+ * names), 409 (the owning host cannot be reached right now; retryable). 400 (SESSION_NOT_READY, bad input) and 503
+ * (ENGINE_UNAVAILABLE: the engine could not get the network's answer) are common to every route.
+ */
+const OPERATION_ERRORS = [404, 409] as const;
 
 export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
   const inPath = new Set(pathParameters(row.http.path).filter((name) => name !== 'sessionId'));

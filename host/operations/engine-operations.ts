@@ -13,7 +13,12 @@ import {
   type EngineOperationName,
 } from '#shared/domain/engine-operations/engine-operations.js';
 import type { HostOperationHandlers } from '#shared/domain/host-operations.js';
-import { EngineUnsupportedError, NotFoundError } from '#shared/errors/app-error.js';
+import {
+  AppError,
+  EngineUnsupportedError,
+  NotFoundError,
+  UnavailableError,
+} from '#shared/errors/app-error.js';
 import type { SessionStore } from '#shared/ports/session-store.port.js';
 import { answerNotRunning, assertOperationState } from '#shared/use-cases/engine/engine-operation-state.js';
 import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
@@ -50,7 +55,14 @@ export function engineOperations({
       if (!port || !method) {
         throw new EngineUnsupportedError(kind, row.capability, capabilityRow(row.capability).summary);
       }
-      return method.call(port, input);
+      return method.call(port, input).catch((error: unknown) => {
+        if (error instanceof AppError) throw error;
+        // The engine could not get the network's answer (a dropped socket, a timeout, a refused query): the
+        // client may retry; the cause stays in the log, not in the answer.
+        throw new UnavailableError('ENGINE_UNAVAILABLE', 'The engine could not answer; retry shortly', {
+          cause: error,
+        });
+      });
     };
     return [row.name, handler] as const;
   });

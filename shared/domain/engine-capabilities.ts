@@ -93,6 +93,18 @@ export const ENGINE_CAPABILITIES = {
     engines: [],
     planned: ['baileys', 'webjs', 'test'],
   },
+  contacts_read: {
+    port: 'contacts',
+    summary: "read a contact's profile picture and the phone number behind a LID",
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
+  contacts_block: {
+    port: 'contacts',
+    summary: 'block and unblock contacts, and list the blocked',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
   contacts_check: {
     port: 'contacts',
     summary: 'check whether a number is on WhatsApp',

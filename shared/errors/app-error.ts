@@ -57,6 +57,7 @@ export type ErrorCode =
   | 'HOST_UNAVAILABLE'
   | 'HOST_AT_CAPACITY'
   | 'DEPENDENCY_UNAVAILABLE'
+  | 'ENGINE_UNAVAILABLE'
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
@@ -260,7 +261,7 @@ export class IncompleteOperationError extends AppError {
 export class UnavailableError extends AppError {
   readonly status = 503;
   constructor(
-    code: 'HOST_UNAVAILABLE' | 'HOST_AT_CAPACITY' | 'DEPENDENCY_UNAVAILABLE',
+    code: 'HOST_UNAVAILABLE' | 'HOST_AT_CAPACITY' | 'DEPENDENCY_UNAVAILABLE' | 'ENGINE_UNAVAILABLE',
     message: string,
     options: AppErrorOptions = {},
   ) {

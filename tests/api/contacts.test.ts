@@ -48,3 +48,70 @@ describe('GET /api/sessions/{sessionId}/contacts/check/{number}', () => {
     },
   );
 });
+
+describe('contact lookups and blocking', () => {
+  let gw: TestGateway;
+  let sessionId: string;
+  let other: string;
+  const PICTURE = 'https://pictures.example/15550002222.jpg';
+  const get = (path: string, id = sessionId) => gw.request('GET', `/api/sessions/${id}/contacts/${path}`);
+  const block = (method: 'POST' | 'DELETE', contactId: string, id = sessionId) =>
+    gw.request(method, `/api/sessions/${id}/contacts/${encodeURIComponent(contactId)}/block`);
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    sessionId = (await linkedSession(gw)).id;
+    other = (await linkedSession(gw, {}, { phone: '15550001112', pushName: 'Bob' })).id;
+    gw.network.directory.register('15550002222', '880001', PICTURE);
+    gw.network.directory.register('15550003333');
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('a profile picture by phone number or by LID; null for a user without one', async () => {
+    expect((await get('15550002222%40c.us/profile-picture')).body).toEqual({ url: PICTURE });
+    expect((await get('880001%40lid/profile-picture')).body).toEqual({ url: PICTURE });
+    expect((await get('15550003333%40c.us/profile-picture')).body).toEqual({ url: null });
+  });
+
+  it('a profile picture of someone not on WhatsApp is 404', async () => {
+    expectError(await get('15550009999%40c.us/profile-picture'), 404, 'NOT_FOUND');
+  });
+
+  it('the phone number behind a LID, and a phone-number id answers its own', async () => {
+    expect((await get('880001%40lid/phone')).body).toEqual({ contactId: '880001@lid', phone: '15550002222' });
+    expect((await get('990009%40lid/phone')).body).toEqual({ contactId: '990009@lid', phone: null });
+    expect((await get('15550003333%40c.us/phone')).body).toEqual({
+      contactId: '15550003333@c.us',
+      phone: '15550003333',
+    });
+  });
+
+  it('blocks by number or LID, lists the blocked per session, and unblocks', async () => {
+    expect((await get('blocked')).body).toEqual([]);
+    const blocked = await block('POST', '15550002222@c.us');
+    expect(blocked.status).toBe(200);
+    expect(blocked.body).toEqual({ success: true, message: 'Contact blocked' });
+    expect((await block('POST', '15550003333@c.us')).status).toBe(200);
+    expect(((await get('blocked')).body as string[]).sort()).toEqual([
+      '15550002222@c.us',
+      '15550003333@c.us',
+    ]);
+    expect((await get('blocked', other)).body).toEqual([]);
+    const unblocked = await block('DELETE', '880001@lid');
+    expect(unblocked.body).toEqual({ success: true, message: 'Contact unblocked' });
+    expect((await get('blocked')).body).toEqual(['15550003333@c.us']);
+  });
+
+  it('blocking someone not on WhatsApp is 404', async () => {
+    expectError(await block('POST', '15550009999@c.us'), 404, 'NOT_FOUND');
+  });
+
+  it.each(['15550002222', '15550002222@s.whatsapp.net', '120363012345678901@g.us'])(
+    'a contact id %s that names no person is 400',
+    async (contactId) => {
+      expectError(await block('POST', contactId), 400, 'VALIDATION_FAILED');
+    },
+  );
+});

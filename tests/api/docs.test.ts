@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { auditRoutes } from '#functions/audit/routes.js';
 import { authRoutes } from '#functions/auth/routes.js';
 import { automationRoutes } from '#functions/automation/routes.js';
+import { contactRoutes } from '#functions/contacts/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { messageRoutes } from '#functions/messages/routes.js';
@@ -35,6 +36,7 @@ type Document = {
 const ROUTES: AnyRoute[] = [
   ...sessionRoutes,
   ...messageRoutes,
+  ...contactRoutes,
   ...webhookRoutes,
   ...automationRoutes,
   ...templateRoutes,

@@ -59,6 +59,8 @@ describe('every route once', () => {
     receiver = await startReceiver();
     gw = await startTestGateway({ METRICS_TOKEN, SSRF_ALLOWED_HOSTS: `${HOOK_HOST},127.0.0.1` });
     sessionId = (await linkedSession(gw, {}, { phone: ME, pushName: 'Tour' })).id;
+    // The people the engine operations' examples name are on the test network.
+    gw.network.directory.register('15550002222', '880001', 'https://pictures.example/a.jpg');
   });
   afterAll(async () => {
     await gw.close();

@@ -1,7 +1,8 @@
 /**
  * The contacts operations end to end: the real Baileys client inside the gateway asks the simulator over the wire
- * (usync), and the answers are the simulator's own view of its users: a registered contact with its LID, a number
- * that is not on WhatsApp.
+ * (usync, profile-picture and blocklist IQs), and each answer is held to the simulator's own view: a registered
+ * contact with its LID, a number that is not on WhatsApp, pictures set, absent and hidden, the number behind a LID,
+ * and a block the account's phone shows and that keeps the contact's texts from arriving.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
@@ -12,11 +13,18 @@ import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers
 const nextPhone = phoneSequence('1559');
 const CONTACT = `1559${String(process.pid % 1000).padStart(3, '0')}8000`;
 const UNKNOWN = `1559${String(process.pid % 1000).padStart(3, '0')}8999`;
+const NO_PICTURE = `1559${String(process.pid % 1000).padStart(3, '0')}8001`;
+const HIDDEN = `1559${String(process.pid % 1000).padStart(3, '0')}8002`;
+
+interface Blocklist {
+  blocked: { number: string; lid: string }[];
+}
 
 describe('contacts with the Baileys engine against the simulator', () => {
   let sim: SimulatorProcess;
   let gw: TestGateway;
   let sessionId: string;
+  let phone: string;
   let contactLid: string;
 
   beforeAll(async () => {
@@ -24,7 +32,12 @@ describe('contacts with the Baileys engine against the simulator', () => {
     sim = await startSimulatorProcess();
     gw = await startTestGateway(sim.gatewayEnv);
     contactLid = (await sim.admin.ok<{ lid: string }>('/contacts', { number: CONTACT })).lid;
-    sessionId = (await linkSessionByQr(gw, sim, nextPhone())).id;
+    await sim.admin.ok('/contacts', { number: NO_PICTURE });
+    await sim.admin.ok(`/contacts/${NO_PICTURE}/config`, { picture: 'none' });
+    await sim.admin.ok('/contacts', { number: HIDDEN });
+    await sim.admin.ok(`/contacts/${HIDDEN}/config`, { picture: 'hidden' });
+    phone = nextPhone();
+    sessionId = (await linkSessionByQr(gw, sim, phone)).id;
   }, 30_000);
   afterAll(async () => {
     await gw?.close();
@@ -32,6 +45,13 @@ describe('contacts with the Baileys engine against the simulator', () => {
   });
 
   const check = (number: string) => gw.request('GET', `/api/sessions/${sessionId}/contacts/check/${number}`);
+  const contacts = (method: string, path: string) =>
+    gw.request(method, `/api/sessions/${sessionId}/contacts/${path}`);
+  const blocklistAtPhone = async () =>
+    (await sim.admin.get<Blocklist>(`/accounts/${phone}/blocklist`)).body.blocked.map((b) => b.number);
+  /** The contact writes to the account; answers how many of its devices the network delivered the text to. */
+  const contactWrites = async (text: string) =>
+    (await sim.admin.ok<{ devices: number }>(`/contacts/${CONTACT}/messages`, { to: phone, text })).devices;
 
   it('checks a number the network knows: its id and the LID the network tells', async () => {
     const answer = await check(CONTACT);
@@ -48,5 +68,43 @@ describe('contacts with the Baileys engine against the simulator', () => {
     const answer = await check(UNKNOWN);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ number: UNKNOWN, exists: false, whatsappId: null, lid: null });
+  });
+
+  it('reads profile pictures: one that is set, none, a hidden one, by number or LID', async () => {
+    const set = await contacts('GET', `${CONTACT}%40c.us/profile-picture`);
+    expect(set.status).toBe(200);
+    expect(set.body.url).toMatch(new RegExp(`/media/profile/${CONTACT}\\.png`));
+    expect((await contacts('GET', `${contactLid.replace('@', '%40')}/profile-picture`)).body.url).toMatch(
+      new RegExp(`/media/profile/${CONTACT}\\.png`),
+    );
+    expect((await contacts('GET', `${NO_PICTURE}%40c.us/profile-picture`)).body).toEqual({ url: null });
+    expect((await contacts('GET', `${HIDDEN}%40c.us/profile-picture`)).body).toEqual({ url: null });
+  });
+
+  it('resolves a contact’s LID to its phone number', async () => {
+    const answer = await contacts('GET', `${contactLid.replace('@', '%40')}/phone`);
+    expect(answer.body).toEqual({ contactId: contactLid, phone: CONTACT });
+  });
+
+  it('blocks a contact: the phone shows it and its texts stop arriving; unblocking lets them through', async () => {
+    expect(await contactWrites('before the block')).toBe(1);
+    expect((await contacts('POST', `${CONTACT}%40c.us/block`)).body).toEqual({
+      success: true,
+      message: 'Contact blocked',
+    });
+    expect(await blocklistAtPhone()).toEqual([CONTACT]);
+    expect((await contacts('GET', 'blocked')).body).toEqual([`${CONTACT}@c.us`]);
+    expect(await contactWrites('while blocked')).toBe(0);
+
+    expect((await contacts('DELETE', `${CONTACT}%40c.us/block`)).status).toBe(200);
+    expect(await blocklistAtPhone()).toEqual([]);
+    expect((await contacts('GET', 'blocked')).body).toEqual([]);
+    expect(await contactWrites('after the unblock')).toBe(1);
+  });
+
+  it('blocking a number that is not on WhatsApp is 404', async () => {
+    const answer = await contacts('POST', `${UNKNOWN}%40c.us/block`);
+    expect(answer.status).toBe(404);
+    expect(await blocklistAtPhone()).toEqual([]);
   });
 });

@@ -37,6 +37,35 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     params: { number: '15550002222' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/contacts/{contactId}/profile-picture': {
+    capability: 'contacts_read',
+    session: 'ready',
+    params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/contacts/{contactId}/phone': {
+    capability: 'contacts_read',
+    session: 'ready',
+    params: { contactId: '880001@lid' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/contacts/blocked': {
+    capability: 'contacts_block',
+    session: 'ready',
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/contacts/{contactId}/block': {
+    capability: 'contacts_block',
+    session: 'ready',
+    params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'DELETE /api/sessions/{sessionId}/contacts/{contactId}/block': {
+    capability: 'contacts_block',
+    session: 'ready',
+    params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
 };
 
 /** The request of a row: `METHOD path` split, with the session's id and the row's parameters in the path. */

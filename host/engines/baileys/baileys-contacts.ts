@@ -1,13 +1,24 @@
 /**
  * The Baileys engine's contacts port (engine operation rows of shared/domain/engine-operations/contacts.ts): asks
- * the network through the live socket (usync for who is on WhatsApp and by which LID), so answers are live and
- * nothing is stored by the gateway.
+ * the network through the live socket (usync, profile-picture and blocklist IQs), so answers are live and nothing is
+ * stored by the gateway. WhatsApp keys blocking by LID since the LID move; Baileys resolves a phone number's LID
+ * (its mapping store, else a usync lid query) before it blocks.
  */
-import type { WASocket } from '@whiskeysockets/baileys';
+import { jidNormalizedUser, type WASocket } from '@whiskeysockets/baileys';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
-import { toNeutralJid } from './baileys-jids.js';
+import { NotFoundError } from '#shared/errors/app-error.js';
+import { toBaileysJid, toNeutralJid } from './baileys-jids.js';
 
-export class BaileysContacts implements PortOperations<'contacts'> {
+type Contacts = PortOperations<'contacts'>;
+
+/** The error code of a refused IQ (Baileys throws a Boom whose `data` is the node's `code`). */
+const iqCode = (error: unknown) => (error as { data?: unknown } | null)?.data;
+/** A Boom Baileys throws itself before asking the network (an address it cannot resolve: 400). */
+const localStatus = (error: unknown) =>
+  (error as { output?: { statusCode?: number } } | null)?.output?.statusCode;
+const digitsOf = (jid: string) => jid.split('@')[0]?.split(':')[0] ?? '';
+
+export class BaileysContacts implements Contacts {
   constructor(private readonly socket: () => WASocket | null) {}
 
   private open(): WASocket {
@@ -24,5 +35,61 @@ export class BaileysContacts implements PortOperations<'contacts'> {
     // The LID as Baileys knows it (its mapping store, else a usync lid query); a lookup that fails leaves it out.
     const lid = await socket.signalRepository.lidMapping.getLIDForPN(found.jid).catch(() => null);
     return { number, exists: true, whatsappId: toNeutralJid(found.jid), lid: lid ? toNeutralJid(lid) : null };
+  }
+
+  /** No picture (404) and a hidden one (401) are answers, not failures: the URL is null. */
+  async profilePicture({ contactId }: { contactId: string }) {
+    try {
+      const url = await this.open().profilePictureUrl(toBaileysJid(contactId), 'image');
+      return { url: url ?? null };
+    } catch (error) {
+      if (iqCode(error) === 404 || iqCode(error) === 401) return { url: null };
+      throw error;
+    }
+  }
+
+  async phoneOf({ contactId }: { contactId: string }) {
+    if (contactId.endsWith('@c.us')) return { contactId, phone: digitsOf(contactId) };
+    return { contactId, phone: await this.phoneOfLid(contactId) };
+  }
+
+  /** The list holds LIDs: each is named by its phone number when Baileys knows the pairing. */
+  async blocked() {
+    const lids = await this.open().fetchBlocklist();
+    const ids = await Promise.all(
+      lids
+        .filter((lid): lid is string => typeof lid === 'string')
+        .map(async (lid) => {
+          const phone = await this.phoneOfLid(lid);
+          return phone ? `${phone}@c.us` : toNeutralJid(lid);
+        }),
+    );
+    return ids;
+  }
+
+  async block({ contactId }: { contactId: string }) {
+    await this.updateBlock(contactId, 'block');
+    return { success: true as const, message: 'Contact blocked' };
+  }
+
+  async unblock({ contactId }: { contactId: string }) {
+    await this.updateBlock(contactId, 'unblock');
+    return { success: true as const, message: 'Contact unblocked' };
+  }
+
+  private async updateBlock(contactId: string, action: 'block' | 'unblock'): Promise<void> {
+    try {
+      await this.open().updateBlockStatus(toBaileysJid(contactId), action);
+    } catch (error) {
+      // Baileys could not resolve the address to a user (a number not on WhatsApp, a LID it never met).
+      if (localStatus(error) === 400) throw new NotFoundError(`Contact ${contactId} not found`);
+      throw error;
+    }
+  }
+
+  /** The mapping store only (Baileys never asks the network for a LID's number); `:0` device suffix dropped. */
+  private async phoneOfLid(lid: string): Promise<string | null> {
+    const pn = await this.open().signalRepository.lidMapping.getPNForLID(toBaileysJid(lid));
+    return pn ? digitsOf(jidNormalizedUser(pn)) : null;
   }
 }

@@ -60,7 +60,8 @@ class TestEngine implements MessagingEngine {
         requestPairingCode: async (phone) => network.issuePairingCode(session.id, phone),
       };
     }
-    if (ports.has('contacts')) this.contacts = testContacts(network.directory, () => !this.closed);
+    if (ports.has('contacts'))
+      this.contacts = testContacts(network.directory, session.id, () => !this.closed);
     if (ports.has('calls')) {
       this.calls = {
         rejectCall: async (callId) => {

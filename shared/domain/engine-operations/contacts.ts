@@ -40,3 +40,119 @@ export const checkContact = defineEngineOperation({
     result: { number: '15550002222', exists: true, whatsappId: '15550002222@c.us', lid: null },
   },
 });
+
+/** A person as the API names one: by phone number (`<number>@c.us`) or by LID (`<id>@lid`). */
+const ContactId = z
+  .string()
+  .max(64)
+  .regex(/^[0-9]{5,20}@(c\.us|lid)$/, 'must be <number>@c.us or <id>@lid');
+const ContactRef = z.strictObject({ contactId: ContactId });
+const Done = (id: string) => z.object({ success: z.literal(true), message: z.string() }).meta({ id });
+
+/** `GET …/contacts/{contactId}/profile-picture`: the picture's URL, or null when it has none or hides it. */
+export const contactProfilePicture = defineEngineOperation({
+  name: 'contacts.profilePicture',
+  capability: 'contacts_read',
+  method: 'profilePicture',
+  input: ContactRef,
+  result: z.object({ url: z.string().nullable() }).meta({ id: 'ContactProfilePicture' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}/profile-picture',
+    summary: "Get a contact's profile picture URL",
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '15550002222@c.us' },
+    result: { url: 'https://pps.whatsapp.net/v/t61.24694-24/…' },
+  },
+});
+
+/** `GET …/contacts/{contactId}/phone`: the phone number behind a LID (a phone-number id answers its own). */
+export const contactPhone = defineEngineOperation({
+  name: 'contacts.phone',
+  capability: 'contacts_read',
+  method: 'phoneOf',
+  input: ContactRef,
+  result: z
+    .object({
+      contactId: z.string(),
+      /** Digits, international format; null when the network has not told which number the LID is. */
+      phone: z.string().nullable(),
+    })
+    .meta({ id: 'ContactPhone' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}/phone',
+    summary: 'Resolve a contact id (a LID) to its phone number',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '880001@lid' },
+    result: { contactId: '880001@lid', phone: '15550002222' },
+  },
+});
+
+/** `GET …/contacts/blocked`: the ids the account has blocked, by phone number when known. */
+export const blockedContacts = defineEngineOperation({
+  name: 'contacts.blocked',
+  capability: 'contacts_block',
+  method: 'blocked',
+  input: z.strictObject({}),
+  result: z.array(z.string()).meta({ id: 'BlockedContacts' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/blocked',
+    summary: 'List blocked contacts',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: { input: {}, result: ['15550002222@c.us'] },
+});
+
+/** `POST …/contacts/{contactId}/block`: the contact's messages and calls no longer reach the account. */
+export const blockContact = defineEngineOperation({
+  name: 'contacts.block',
+  capability: 'contacts_block',
+  method: 'block',
+  input: ContactRef,
+  result: Done('ContactBlocked'),
+  role: 'operator',
+  http: {
+    method: 'POST',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}/block',
+    summary: 'Block a contact',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '15550002222@c.us' },
+    result: { success: true, message: 'Contact blocked' },
+  },
+});
+
+/** `DELETE …/contacts/{contactId}/block`. */
+export const unblockContact = defineEngineOperation({
+  name: 'contacts.unblock',
+  capability: 'contacts_block',
+  method: 'unblock',
+  input: ContactRef,
+  result: Done('ContactUnblocked'),
+  role: 'operator',
+  http: {
+    method: 'DELETE',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}/block',
+    summary: 'Unblock a contact',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '15550002222@c.us' },
+    result: { success: true, message: 'Contact unblocked' },
+  },
+});

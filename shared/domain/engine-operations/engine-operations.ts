@@ -4,11 +4,23 @@
  */
 import type { z } from 'zod';
 import type { OptionalEnginePort } from '../engine-capabilities.js';
-import { checkContact } from './contacts.js';
+import {
+  blockContact,
+  blockedContacts,
+  checkContact,
+  contactPhone,
+  contactProfilePicture,
+  unblockContact,
+} from './contacts.js';
 import type { EngineOperationRow, PortOfCapability } from './engine-operation.js';
 
 export const ENGINE_OPERATIONS = {
   [checkContact.name]: checkContact,
+  [blockedContacts.name]: blockedContacts,
+  [contactProfilePicture.name]: contactProfilePicture,
+  [contactPhone.name]: contactPhone,
+  [blockContact.name]: blockContact,
+  [unblockContact.name]: unblockContact,
 } as const satisfies Record<string, EngineOperationRow>;
 
 type Operations = typeof ENGINE_OPERATIONS;

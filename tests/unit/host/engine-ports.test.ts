@@ -55,7 +55,7 @@ const factories: [string, () => EngineFactory, Expected][] = [
     () => new TestEngineFactory(new TestNetwork()),
     {
       kind: 'test',
-      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
       ports: ['calls', 'contacts', 'pairing'],
     },
   ],
@@ -70,7 +70,7 @@ const factories: [string, () => EngineFactory, Expected][] = [
     baileys,
     {
       kind: 'baileys',
-      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
       ports: ['calls', 'contacts', 'pairing'],
     },
   ],
@@ -84,7 +84,7 @@ const factories: [string, () => EngineFactory, Expected][] = [
       ),
     {
       kind: 'baileys',
-      capabilities: ['contacts_check', 'pairing_code', 'reject_calls'],
+      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
       ports: ['calls', 'contacts', 'pairing'],
     },
   ],

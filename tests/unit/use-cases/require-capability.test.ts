@@ -20,9 +20,9 @@ import { requireCapability } from '#shared/use-cases/engine/require-capability.j
 
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */
 const HAS: Record<EngineKind, readonly EngineCapability[]> = {
-  baileys: ['pairing_code', 'reject_calls', 'contacts_check'],
+  baileys: ['pairing_code', 'reject_calls', 'contacts_check', 'contacts_read', 'contacts_block'],
   webjs: [],
-  test: ['pairing_code', 'reject_calls', 'contacts_check'],
+  test: ['pairing_code', 'reject_calls', 'contacts_check', 'contacts_read', 'contacts_block'],
   'test-core': [],
 };
 
