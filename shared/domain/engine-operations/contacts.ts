@@ -60,7 +60,7 @@ export const contactProfilePicture = defineEngineOperation({
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/profile-picture',
-    summary: "Get a contact's profile picture URL",
+    summary: 'Get the profile picture URL of a contact',
     tag: 'Contacts',
     success: 200,
   },
