@@ -1,0 +1,69 @@
+/**
+ * The engine operation rows as data: every export of a domain's file is a row (the registry takes the files whole),
+ * names are unique and `<domain>.<action>`, every path names only its input's fields, and no two rows claim one
+ * method and path. And the routes made from them are ordered literal-first (bySpecificity).
+ */
+import { describe, expect, it } from '@jest/globals';
+import {
+  bySpecificity,
+  engineOperationRoute,
+  pathParameters,
+} from '#functions/http/engine-operation-route.js';
+import type { AnyRoute } from '#functions/http/route.js';
+import * as contacts from '#shared/domain/engine-operations/contacts.js';
+import {
+  ENGINE_OPERATION_ROWS,
+  ENGINE_OPERATIONS,
+} from '#shared/domain/engine-operations/engine-operations.js';
+
+describe('engine operation rows', () => {
+  it("takes every export of a domain's file as a row, under the row's own name", () => {
+    const exported = Object.values(contacts);
+    expect(exported.length).toBeGreaterThan(0);
+    for (const row of exported)
+      expect(ENGINE_OPERATIONS[row.name as keyof typeof ENGINE_OPERATIONS]).toBe(row);
+    expect(ENGINE_OPERATION_ROWS).toHaveLength(exported.length);
+  });
+
+  it.each(ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const))(
+    '%s: a dotted name, a path of its input fields, an example its schemas accept',
+    (name, row) => {
+      expect(name).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
+      const fields = pathParameters(row.http.path).filter((param) => param !== 'sessionId');
+      for (const field of fields) expect(Object.keys(row.input.shape)).toContain(field);
+      expect(row.input.safeParse(row.example.input).error).toBeUndefined();
+      expect(row.result.safeParse(row.example.result).error).toBeUndefined();
+    },
+  );
+
+  it('gives each method and path to one row', () => {
+    const keys = ENGINE_OPERATION_ROWS.map((row) => `${row.http.method} ${row.http.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('refuses a row whose path names a field its input lacks', () => {
+    const [row] = ENGINE_OPERATION_ROWS;
+    if (!row) throw new Error('no rows');
+    const broken = { ...row, http: { ...row.http, path: '/api/sessions/{sessionId}/x/{missing}' as const } };
+    expect(() => engineOperationRoute(broken)).toThrow(/missing/);
+  });
+});
+
+describe('bySpecificity', () => {
+  const route = (path: string) => ({ path }) as AnyRoute;
+
+  it('puts a literal segment before a parameter at the same place, and keeps the rest in order', () => {
+    const routes = [
+      route('/api/sessions/{sessionId}/contacts/{contactId}/phone'),
+      route('/api/sessions/{sessionId}/contacts/blocked'),
+      route('/api/sessions/{sessionId}/contacts/{contactId}/block'),
+      route('/api/sessions/{sessionId}/contacts/check/{number}'),
+    ];
+    expect([...routes].sort(bySpecificity).map((r) => r.path)).toEqual([
+      '/api/sessions/{sessionId}/contacts/blocked',
+      '/api/sessions/{sessionId}/contacts/check/{number}',
+      '/api/sessions/{sessionId}/contacts/{contactId}/phone',
+      '/api/sessions/{sessionId}/contacts/{contactId}/block',
+    ]);
+  });
+});
