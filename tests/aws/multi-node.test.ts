@@ -249,6 +249,22 @@ describe('two aws-mode hosts sharing no directory', () => {
     // What the owner's engine says of a linked session (a dead owner's lease would answer 409 unreachable).
     const qr = await cluster.api('GET', `/api/sessions/${session.id}/qr`);
     expect([qr.status, qr.body.code]).toEqual([400, 'ALREADY_AUTHENTICATED']);
+    // An engine operation row takes the same way (function → host RPC → the owner's Baileys → the network): a check
+    // answers what the simulator knows, a block is on the account's list at the phone, an unblock takes it off.
+    const { lid } = (await sim.admin.get<{ lid: string }>(`/contacts/${CONTACT}`)).body;
+    const check = await cluster.api('GET', `/api/sessions/${session.id}/contacts/check/${CONTACT}`);
+    expect([check.status, check.body]).toEqual([
+      200,
+      { number: CONTACT, exists: true, whatsappId: `${CONTACT}@c.us`, lid },
+    ]);
+    const blocklist = async () =>
+      (await sim.admin.get<{ blocked: { number: string }[] }>(`/accounts/${session.phone}/blocklist`)).body
+        .blocked;
+    const contactPath = `/api/sessions/${session.id}/contacts/${CONTACT}%40c.us/block`;
+    expect((await cluster.api('POST', contactPath)).status).toBe(200);
+    expect((await blocklist()).map((b) => b.number)).toEqual([CONTACT]);
+    expect((await cluster.api('DELETE', contactPath)).status).toBe(200);
+    expect(await blocklist()).toEqual([]);
     // Stop reaches the survivor's engine, which leaves the network; the lease then goes back.
     const stopped = await cluster.api('POST', `/api/sessions/${session.id}/stop`);
     expect(stopped.status).toBe(200);
