@@ -63,8 +63,9 @@ export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
     errors: [...OPERATION_ERRORS, ...(row.http.errors ?? [])],
     capability: row.capability,
     run: ({ deps, caller, params, query, body }) => {
+      // The stack parsed each part with its slice of the row's input: together they are the input.
       const { sessionId, ...fromPath } = params as { sessionId: string } & Record<string, unknown>;
-      const input = row.input.parse({ ...fromPath, ...(query as object), ...(body as object) });
+      const input = { ...fromPath, ...(query as object), ...(body as object) };
       return runEngineOperation(deps, caller, row.name as EngineOperationName, sessionId, input as never);
     },
   });

@@ -38,19 +38,20 @@ export function engineOperations({
   runnerOf,
 }: EngineOperationContext): EngineOperationHandlers {
   const handlers = ENGINE_OPERATION_ROWS.map((row) => {
+    const onlyWhenReady = statesOf(row).every((state) => state === 'ready');
+    // Every row's port is an operation port, one of OptionalPorts (engine.port.ts).
+    const portName = portOf(row) as keyof OptionalPorts;
     const handler = async ({ sessionId, ...input }: { sessionId: string }) => {
       // The use case refused already; checked again for callers that reach the host directly (RPC).
       requireCapability(kind, row.capability);
       const runner = runnerOf(sessionId);
-      const onlyWhenReady = statesOf(row).every((state) => state === 'ready');
       if (!runner?.hasLiveEngine || (onlyWhenReady && !runner.isReady)) {
         const session = await sessions.findById(sessionId);
         if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
         if (!runner?.hasLiveEngine) return answerNotRunning(row, session);
         assertOperationState(row, session);
       }
-      // Every row's port is an operation port, one of OptionalPorts (engine.port.ts).
-      const port = runner.port(portOf(row) as keyof OptionalPorts) as AnyPort | null;
+      const port = runner.port(portName) as AnyPort | null;
       const method = port?.[row.method];
       if (!port || !method) {
         throw new EngineUnsupportedError(kind, row.capability, capabilityRow(row.capability).summary);

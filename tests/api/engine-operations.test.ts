@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pathParameters } from '#functions/http/engine-operation-route.js';
 import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
 import type { Role } from '#shared/domain/roles.js';
 import { operationRequest } from '#tests/helpers/engine-operation-requests.js';
@@ -71,7 +72,7 @@ describe('engine operations, from their rows', () => {
   it.each(rows.filter(([, row]) => /\{(?!sessionId\})\w+\}/.test(row.http.path)))(
     '%s: 400 VALIDATION_FAILED for a path value its input refuses',
     async (_, row) => {
-      const inPath = [...row.http.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
+      const inPath = pathParameters(row.http.path);
       for (const field of inPath.filter((name) => name !== 'sessionId')) {
         const input = { ...(row.example.input as Record<string, unknown>), [field]: 'not valid' };
         const { method, path, body } = operationRequest(row, ready, input);

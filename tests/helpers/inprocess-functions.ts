@@ -35,13 +35,9 @@ export interface FunctionsDeployment {
   queues: { commandQueueUrl: string; standardQueueUrl: string };
 }
 
-/** Serves the functions of `d` with `own` (their part of the test's overrides); answers their URL and `stop()`. */
-export async function startInProcessFunctions(
-  d: FunctionsDeployment,
-  own: Record<string, string>,
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const env = loadEnv({
-    ...TEST_DEFAULTS,
+/** The variables that point a process of the aws mode (a function, a host) at the stores and queues of `d`. */
+export function deploymentEnv(d: FunctionsDeployment): Record<string, string> {
+  return {
     DEPLOYMENT_MODE: 'aws',
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: d.dynamodbEndpoint,
@@ -52,6 +48,17 @@ export async function startInProcessFunctions(
     COMMAND_QUEUE_URL: d.queues.commandQueueUrl,
     WEBHOOK_QUEUE_URL: d.queues.standardQueueUrl,
     HOST_RPC_TOKEN: d.hostRpcToken,
+  };
+}
+
+/** Serves the functions of `d` with `own` (their part of the test's overrides); answers their URL and `stop()`. */
+export async function startInProcessFunctions(
+  d: FunctionsDeployment,
+  own: Record<string, string>,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const env = loadEnv({
+    ...TEST_DEFAULTS,
+    ...deploymentEnv(d),
     SERVICE_VERSION: VERSION,
     ...own,
   });

@@ -28,7 +28,7 @@ import { createSqsQueues } from '#shared/adapters/sqs/sqs-queues.js';
 import { loadEnv } from '#shared/config/env.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { type PooledDeployment, releasePooled, takePooled } from './functions-pool-client.js';
-import { startInProcessFunctions } from './inprocess-functions.js';
+import { deploymentEnv, startInProcessFunctions } from './inprocess-functions.js';
 import {
   deploymentNames,
   freePort,
@@ -144,18 +144,9 @@ async function startHost(
   const hostPort = await freePort();
   const env: Record<string, string> = {
     ...TEST_DEFAULTS,
-    DEPLOYMENT_MODE: 'aws',
+    ...deploymentEnv(d),
     DATA_DIR: d.dataDir,
     BIND_HOST: '127.0.0.1',
-    AWS_REGION: REGION,
-    DYNAMODB_ENDPOINT: d.dynamodbEndpoint,
-    SQS_ENDPOINT: d.sqsEndpoint,
-    S3_ENDPOINT: d.s3Endpoint,
-    S3_BUCKET: d.mediaBucket,
-    TABLE_PREFIX: d.tablePrefix,
-    COMMAND_QUEUE_URL: d.queues.commandQueueUrl,
-    WEBHOOK_QUEUE_URL: d.queues.standardQueueUrl,
-    HOST_RPC_TOKEN: d.hostRpcToken,
     HOST_PORT: String(hostPort),
     NODE_URL: `http://127.0.0.1:${hostPort}`,
     BOOTSTRAP_ADMIN_KEY: d.adminKey,
