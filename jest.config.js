@@ -98,9 +98,24 @@ export default {
     { ...common, ...gateways, displayName: 'browser', testMatch: ['<rootDir>/tests/browser/**/*.test.ts'] },
     // The Baileys engine against the simulator in its own process. Trusting the simulator's root key patches
     // Baileys process-wide, so these files never share a worker with anything else.
-    { ...common, ...gateways, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
-    // AWS adapters against DynamoDB Local (Java, from an npm package) and an SQS emulator from npm.
-    { ...common, ...gateways, displayName: 'aws', testMatch: ['<rootDir>/tests/aws/**/*.test.ts'] },
+    // The gateways they spawn run dist/'s bundle, built once by the global setup (tests/helpers/run-builds.mjs).
+    {
+      ...common,
+      ...gateways,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/e2e-global-setup.mjs',
+    },
+    // AWS adapters against DynamoDB Local (Java, from an npm package) and an SQS emulator from npm; multi-node
+    // clusters on the emulators of the run, running the host bundle and the functions' zips built once for it.
+    {
+      ...common,
+      ...gateways,
+      displayName: 'aws',
+      testMatch: ['<rootDir>/tests/aws/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/aws-project-setup.mjs',
+      globalTeardown: '<rootDir>/tests/helpers/aws-project-teardown.mjs',
+    },
     // The host image without Docker: the Dockerfile replayed (npm installs from the local cache, the bundle) and the
     // result started in the aws mode against the same emulators. Its own project: the one test that installs
     // packages, about half a minute, which `--selectProjects image` runs alone.

@@ -1,6 +1,6 @@
 /**
- * A gateway host killed with SIGKILL: the gateway runs as a child process (`node --import tsx embedded/main.ts`, as
- * `npm start` runs its bundle) with the real Baileys engine against the simulator in its own process. After the
+ * A gateway host killed with SIGKILL: the gateway runs as a child process (`node dist/embedded/main.js`, the
+ * bundle `npm start` runs) with the real Baileys engine against the simulator in its own process. After the
  * kill a new process on the same DATA_DIR resumes the linked session from its stored credentials, and a message
  * batch the kill cut off half-way from the item it got to: counted at the simulator's contacts, every item arrives
  * once, none is lost, and the batch's progress and results through the API say the same.

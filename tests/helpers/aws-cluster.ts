@@ -1,13 +1,14 @@
 /**
  * The aws mode with several hosts on this machine, for multi-node tests: scripts/offline-stack.mjs serves the
  * functions (serverless offline over DynamoDB Local and the SQS emulator) with no host of its own, and each host is a
- * child process (`node --import tsx host/main.ts`, what the host image runs from its bundle) with DEPLOYMENT_MODE=aws
+ * child process (`node dist/host/main.js`, the bundle the host image runs) with DEPLOYMENT_MODE=aws
  * and its own DATA_DIR and AUTH_DIR, as separate containers would have: hosts share only what a deployment shares
  * (the tables, the queues, the WhatsApp network). Each host reaches SQS through a proxy of its own
  * (aws-cluster-sqs.ts), so a test can hold one host's receives and steer commands to the other. The test reads
  * session rows (ownership is not in the API) straight from the data table.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { openDynamoDbDataStore } from '#shared/adapters/dynamodb/dynamodb-stores
 import type { Session } from '#shared/domain/session.js';
 import { withSimCa } from '#tests/wa-sim/tls/sim-tls.js';
 import { type SqsProxy, startSqsProxy } from './aws-cluster-sqs.js';
+import { builtEntry } from './built-entry.js';
 import { exited } from './gateway-process.js';
 import { waitFor } from './test-gateway.js';
 
@@ -104,7 +106,13 @@ export async function startAwsCluster(options: AwsClusterOptions): Promise<AwsCl
   const stack = await offline.startOffline({
     host: false,
     port: await offline.freePort(),
-    tablePrefix: `jest-mn-${process.pid}-`,
+    // The project's global setup (aws-project-setup.mjs): the run's emulators and the functions' zips.
+    dynamodbEndpoint: process.env.WAYGATE_TEST_DYNAMODB_ENDPOINT,
+    sqsEndpoint: process.env.WAYGATE_TEST_SQS_ENDPOINT,
+    s3Endpoint: process.env.WAYGATE_TEST_S3_ENDPOINT,
+    prebuilt: process.env.WAYGATE_TEST_FUNCTIONS_PREBUILT === '1',
+    // Fresh per cluster: the emulators outlive a file, and a worker may run two cluster files one after another.
+    tablePrefix: `jest-mn-${process.pid}-${randomBytes(3).toString('hex')}-`,
     bootstrapAdminKey: offline.generateAdminKey(),
     env: { LOG_LEVEL: 'warn', ...options.env },
   });
@@ -200,7 +208,7 @@ function spawnHost(options: {
   dataDir: string;
   env: Record<string, string>;
 }): ClusterHost {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
+  const child = spawn(process.execPath, [builtEntry('host/main')], {
     cwd: ROOT,
     // Its Baileys engine reaches the simulator's media host, whose certificate the test CA signs.
     env: withSimCa({ ...process.env, NODE_OPTIONS: '', ...options.env }),

@@ -1,5 +1,5 @@
 /**
- * A gateway run as a child process (`node --import tsx embedded/main.ts`, as `npm start` runs its bundle), for tests
+ * A gateway run as a child process (`node dist/embedded/main.js`, the bundle `npm start` runs), for tests
  * that kill it with SIGKILL and start another on the same DATA_DIR.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { withSimCa } from '#tests/wa-sim/tls/sim-tls.js';
+import { builtEntry } from './built-entry.js';
 import { assertConforms } from './openapi-conformance.js';
 import { waitFor } from './test-gateway.js';
 
@@ -30,7 +31,7 @@ export function exited(child: ChildProcess): Promise<void> {
 
 /** Spawns the gateway on `dataDir` and waits for its banner (the first line naming its URL). */
 export async function spawnGateway(dataDir: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
+  const child = spawn(process.execPath, [builtEntry('embedded/main')], {
     cwd: ROOT,
     // The gateway's Baileys engine uploads to and downloads from the simulator's media host (test CA).
     env: withSimCa({

@@ -7,19 +7,18 @@
  * lives here because this process outlives every test file (a file's module registry does not).
  * WAYGATE_TEST_PREWARM=0 runs without it: every gateway then starts its own functions.
  */
-import { packageFunctions } from '#scripts/offline-stack.mjs';
 import { acquireEmulators, releaseEmulators } from './aws-emulators.mjs';
 import { startFunctionsPool } from './functions-pool.mjs';
 import { openRouteLedger } from './route-ledger.mjs';
+import { packageOfflineFunctions } from './run-builds.mjs';
 
 export default async function globalSetup() {
   // The functions are bundled once for the run; every test gateway's serverless offline runs these zips.
-  const [emulators, packaged] = await Promise.allSettled([acquireEmulators(), packageFunctions()]);
+  const [emulators, packaged] = await Promise.allSettled([acquireEmulators(), packageOfflineFunctions()]);
   if (emulators.status === 'rejected' || packaged.status === 'rejected') {
     await releaseEmulators();
     throw emulators.status === 'rejected' ? emulators.reason : packaged.reason;
   }
-  process.env.WAYGATE_TEST_FUNCTIONS_PREBUILT = '1';
   // The global teardown runs in this same process.
   globalThis.__waygateRouteLedger = openRouteLedger();
   if (process.env.WAYGATE_TEST_PREWARM === '0') return;
