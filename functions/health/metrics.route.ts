@@ -21,11 +21,10 @@ export const metricsRoute = defineRoute({
   },
   success: 200,
   errors: [401, 404],
-  run: async ({ deps, headers, caller }) => {
+  run: async ({ deps, bearerToken, caller }) => {
     const token = deps.env.METRICS_TOKEN;
     if (!token) throw new NotFoundError('Route GET /api/metrics not found', { code: 'ROUTE_NOT_FOUND' });
-    const presented = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1] ?? '';
-    if (!constantTimeEquals(presented, token)) {
+    if (!constantTimeEquals(bearerToken ?? '', token)) {
       const subject = caller.ip ?? 'unknown';
       const decision = deps.rateLimiter.hit(subject, deps.clock.now().getTime());
       if (!decision.allowed) {

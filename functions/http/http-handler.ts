@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z } from 'zod';
 import { type Deps, depsReady, getDeps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
 import {
@@ -22,15 +21,13 @@ import { errorResponse, jsonResponse } from './error-response.js';
 import { executionModeLean } from './execution-mode.js';
 import {
   decodePathParameters,
-  parseInput,
   parseJsonBody,
   readBody,
   readIdempotencyKey,
   readQuery,
-  requireBody,
-  withoutEmptyValues,
 } from './parse-request.js';
-import { type AnyRoute, RawResponse, scopedSessionParam, WithHeaders } from './route.js';
+import { type AnyRoute, RawResponse, WithHeaders } from './route.js';
+import { callRoute, routeRequirement } from './route-call.js';
 import { RouteTable } from './route-table.js';
 
 type Event = APIGatewayProxyEventV2;
@@ -46,16 +43,18 @@ interface RequestState {
 const STATE = Symbol('request-state');
 type StatefulEvent = Event & { [STATE]?: RequestState };
 const stateOf = (event: Event): RequestState | undefined => (event as StatefulEvent)[STATE];
-/** Routes that take no body accept none (or `{}`); any field is unknown. */
-const NoBody = z.strictObject({});
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
-function presentedKey(headers: Event['headers']): string | undefined {
-  const direct = headers['x-api-key'];
-  if (direct) return direct.trim();
+/** The `Authorization: Bearer …` token, if the request presented one. */
+function bearerOf(headers: Event['headers']): string | undefined {
   const authorization = headers.authorization;
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   return match?.[1];
+}
+
+/** The API key the request presented: `X-API-Key`, else a bearer token. */
+function presentedKey(headers: Event['headers']): string | undefined {
+  return headers['x-api-key']?.trim() || bearerOf(headers);
 }
 
 function callerOf(event: Event, deps: Deps, requestId: string): Caller {
@@ -89,48 +88,23 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
     }
   }
 
-  const rawParams = decodePathParameters(event.pathParameters);
+  const params = decodePathParameters(event.pathParameters);
   // The size limit comes before authentication, as the embedded gateway enforces it while streaming: in aws mode the
   // body has arrived whole (API Gateway caps it at 10 MB) and this is the only place BODY_SIZE_LIMIT is enforced.
   const bodyText = readBody(event, deps.env.BODY_SIZE_LIMIT);
-  if (route.auth !== 'public') {
-    const param = scopedSessionParam(route.path);
-    const sessionId = param ? rawParams[param] : undefined;
-    caller.key = await authenticate(
-      { apiKeys: deps.main.apiKeys, usage: deps.usage, audit: deps.audit, clock: deps.clock },
-      presentedKey(event.headers),
-      caller,
-      {
-        role: route.auth.role,
-        unscoped: route.auth.unscoped ?? false,
-        ...(sessionId === undefined ? {} : { sessionId }),
-      },
-    );
+  const requirement = routeRequirement(route, params);
+  if (requirement) {
+    const authDeps = { apiKeys: deps.main.apiKeys, usage: deps.usage, audit: deps.audit, clock: deps.clock };
+    caller.key = await authenticate(authDeps, presentedKey(event.headers), caller, requirement);
   }
-
-  const params = route.params ? parseInput(route.params, rawParams, 'path') : undefined;
   const query = readQuery(event);
-  const parsedQuery = route.query ? parseInput(route.query, withoutEmptyValues(query), 'query') : undefined;
-  const rawBody = parseJsonBody(bodyText, event.headers['content-type']);
-  // A route with a body schema needs a body (requireBody); one without takes none, `null` or exactly `{}` (NoBody).
-  const body =
-    route.body !== undefined
-      ? parseInput(route.body, requireBody(rawBody), 'body')
-      : rawBody !== undefined && rawBody !== null
-        ? parseInput(NoBody, rawBody, 'body')
-        : {};
-
+  const body = parseJsonBody(bodyText, event.headers['content-type']);
   const idempotencyKey = route.idempotent ? readIdempotencyKey(event.headers) : undefined;
-
-  const result = await route.run({
-    params,
-    query: parsedQuery,
-    body,
-    caller,
+  const result = await callRoute(
+    route,
+    { caller, input: { params, query, body }, idempotencyKey, bearerToken: bearerOf(event.headers) },
     deps,
-    headers: event.headers,
-    idempotencyKey,
-  });
+  );
   if (result instanceof RawResponse) {
     const { statusCode, body } = result;
     if (typeof body === 'string') return { statusCode, headers: { ...result.headers }, body };

@@ -18,9 +18,10 @@ const MAX_BODY_DEPTH = 64;
 
 /**
  * Refuses NUL characters in any key or string, and nesting deeper than MAX_BODY_DEPTH. Iterative, so a hostile
- * body nested thousands of levels deep is a 400 rather than a stack overflow.
+ * body nested thousands of levels deep is a 400 rather than a stack overflow. Checked on every route call's body
+ * (route-call.ts), whichever transport parsed it.
  */
-function assertSafeBody(value: unknown): void {
+export function assertSafeBody(value: unknown): void {
   const pending: [unknown, number][] = [[value, 1]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [current, depth] = next;
@@ -52,7 +53,7 @@ export function readBody(event: APIGatewayProxyEventV2, limit: number): string |
   return text;
 }
 
-/** Parses a JSON body; absent body → undefined. Wrong media type 415; bad JSON, NUL bytes or deep nesting 400. */
+/** Parses a JSON body; absent body → undefined. Wrong media type 415; bad JSON 400. */
 export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return undefined;
   if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim())) {
@@ -64,7 +65,6 @@ export function parseJsonBody(text: string | undefined, contentType: string | un
   } catch {
     throw new ValidationError('Request body is not valid JSON', { code: 'INVALID_JSON' });
   }
-  assertSafeBody(value);
   return value;
 }
 

@@ -46,15 +46,19 @@ export type RouteAuth =
   | 'public'
   | { role: Role /** Session-scoped keys are refused (403). */; unscoped?: boolean };
 
+/**
+ * What `run` gets, whatever transport carried the call (route-call.ts): the authenticated caller and the parsed input.
+ */
 export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
   caller: Caller;
   deps: Deps;
-  headers: Readonly<Record<string, string | undefined>>;
-  /** The validated `Idempotency-Key` header of an `idempotent` route, when the client sent one. */
-  idempotencyKey?: string;
+  /** The validated `Idempotency-Key` of an `idempotent` route, when the client sent one. */
+  idempotencyKey?: string | undefined;
+  /** A bearer token the client presented (the metrics route's own credential). */
+  bearerToken?: string | undefined;
 }
 
 type Schema = z.ZodType;

@@ -95,7 +95,7 @@ export const ENGINE_CAPABILITIES = {
   },
   contacts_read: {
     port: 'contacts',
-    summary: "read a contact's profile picture and the phone number behind a LID",
+    summary: "read contacts' profile pictures, and a LID's phone number and a number's LID",
     engines: ['baileys', 'test'],
     planned: ['webjs'],
   },

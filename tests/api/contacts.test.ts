@@ -88,6 +88,48 @@ describe('contact lookups and blocking', () => {
     });
   });
 
+  it('the LID behind a phone number, null when the network tells none, and a LID answers its own', async () => {
+    expect((await get('15550002222%40c.us/lid')).body).toEqual({
+      contactId: '15550002222@c.us',
+      lid: '880001@lid',
+    });
+    expect((await get('15550003333%40c.us/lid')).body).toEqual({ contactId: '15550003333@c.us', lid: null });
+    expect((await get('15550009999%40c.us/lid')).body).toEqual({ contactId: '15550009999@c.us', lid: null });
+    expect((await get('990009%40lid/lid')).body).toEqual({ contactId: '990009@lid', lid: '990009@lid' });
+  });
+
+  it('profile pictures of a batch: each id once, null for none and for someone not on WhatsApp', async () => {
+    const answer = await get(
+      'profile-pictures?ids=15550002222%40c.us,880001%40lid,15550003333%40c.us,15550009999%40c.us,880001%40lid',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      pictures: {
+        '15550002222@c.us': PICTURE,
+        '880001@lid': PICTURE,
+        '15550003333@c.us': null,
+        '15550009999@c.us': null,
+      },
+    });
+  });
+
+  it('a batch looks up its first 50 distinct ids and leaves the rest out', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => `${15550100000 + i}@c.us`);
+    const answer = await get(`profile-pictures?ids=${ids.join(',')}`);
+    expect(Object.keys((answer.body as { pictures: object }).pictures)).toEqual(ids.slice(0, 50));
+  });
+
+  it.each(['', '15550002222', '15550002222@c.us,', 'a@c.us,15550002222@c.us', '120363012345678901@g.us'])(
+    'a batch whose ids are %j is 400',
+    async (ids) => {
+      expectError(await get(`profile-pictures?ids=${encodeURIComponent(ids)}`), 400, 'VALIDATION_FAILED');
+    },
+  );
+
+  it('a batch without ids is 400', async () => {
+    expectError(await get('profile-pictures'), 400, 'VALIDATION_FAILED');
+  });
+
   it('blocks by number or LID, lists the blocked per session, and unblocks', async () => {
     expect((await get('blocked')).body).toEqual([]);
     const blocked = await block('POST', '15550002222@c.us');

@@ -10,7 +10,6 @@ import { DATA_STORE_MIGRATIONS } from '#shared/adapters/sqlite/data-store.migrat
 import { MAIN_STORE_MIGRATIONS } from '#shared/adapters/sqlite/main-store.migrations.js';
 import { openSqlite, runMigrations } from '#shared/adapters/sqlite/sqlite-database.js';
 import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlite/sqlite-stores.js';
-import { parseSearchQuery } from '#shared/domain/message-search.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { aMessage, anApiKey, anAuditEntry, aSession } from '#tests/helpers/builders.js';
@@ -198,43 +197,8 @@ describe('sqlite stores on disk', () => {
       '0011_send_pacing',
       '0012_message_batches',
       '0013_message_search',
+      '0014_message_counts',
     ]);
-  });
-
-  it('indexes the messages stored before the search migration, which later changes keep up to date', async () => {
-    const file = path.join(dir, 'before-search.sqlite');
-    const db = openSqlite(file);
-    runMigrations(
-      db,
-      DATA_STORE_MIGRATIONS.filter((migration) => migration.id < '0010'),
-    );
-    db.close();
-    const session = aSession();
-    // The file still lacks the index: write the rows the way a gateway of that version did.
-    const legacy = new Database(file);
-    legacy
-      .prepare(
-        'INSERT INTO sessions (id, name, status, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(session.id, session.name, 'created', '{}', session.createdAt, session.updatedAt);
-    const insert = legacy.prepare(
-      `INSERT INTO messages (id, session_id, wa_message_id, chat_id, from_jid, to_jid, body, timestamp, created_at)
-       VALUES (?, ?, ?, 'c@c.us', 'c@c.us', 'me@c.us', ?, ?, ?)`,
-    );
-    insert.run('m1', session.id, 'W1', 'Old news from Zürich', 1, new Date(1000).toISOString());
-    insert.run('m2', session.id, 'W2', null, 2, new Date(2000).toISOString());
-    legacy.close();
-
-    const store = openSqliteDataStore(file);
-    const search = (q: string) =>
-      store.messages.search(
-        { sessionId: session.id, terms: parseSearchQuery(q), maxMatches: 10 },
-        { limit: 10, offset: 0 },
-      );
-    expect((await search('zurich news')).messages.map((m) => m.id)).toEqual(['m1']);
-    await store.messages.insert(aMessage({ id: 'm3', sessionId: session.id, body: 'fresh news' }));
-    expect((await search('news')).messages.map((m) => m.id)).toEqual(['m3', 'm1']);
-    await store.close();
   });
 
   it('treats re-running the migrations on a migrated file as a no-op', () => {
@@ -264,6 +228,7 @@ describe('sqlite stores on disk', () => {
       '0011_send_pacing',
       '0012_message_batches',
       '0013_message_search',
+      '0014_message_counts',
     ]);
   });
 

@@ -1,8 +1,9 @@
 /**
  * The contacts operations end to end: the real Baileys client inside the gateway asks the simulator over the wire
  * (usync, profile-picture and blocklist IQs), and each answer is held to the simulator's own view: a registered
- * contact with its LID, a number that is not on WhatsApp, pictures set, absent and hidden, the number behind a LID,
- * and a block the account's phone shows and that keeps the contact's texts from arriving.
+ * contact with its LID, a number that is not on WhatsApp, pictures set, absent and hidden (one by one and in a
+ * batch), the number behind a LID and the LID behind a number, and a block the account's phone shows and that keeps
+ * the contact's texts from arriving.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
@@ -84,6 +85,28 @@ describe('contacts with the Baileys engine against the simulator', () => {
   it('resolves a contact’s LID to its phone number', async () => {
     const answer = await contacts('GET', `${contactLid.replace('@', '%40')}/phone`);
     expect(answer.body).toEqual({ contactId: contactLid, phone: CONTACT });
+  });
+
+  it('resolves a phone number to the LID the network tells, and a number not on WhatsApp to none', async () => {
+    expect((await contacts('GET', `${CONTACT}%40c.us/lid`)).body).toEqual({
+      contactId: `${CONTACT}@c.us`,
+      lid: contactLid,
+    });
+    expect((await contacts('GET', `${UNKNOWN}%40c.us/lid`)).body).toEqual({
+      contactId: `${UNKNOWN}@c.us`,
+      lid: null,
+    });
+  });
+
+  it('reads a batch of profile pictures, each as the network answers it', async () => {
+    const ids = [`${CONTACT}@c.us`, `${NO_PICTURE}@c.us`, `${HIDDEN}@c.us`, contactLid];
+    const answer = await contacts('GET', `profile-pictures?ids=${encodeURIComponent(ids.join(','))}`);
+    expect(answer.status).toBe(200);
+    const pictures = answer.body.pictures as Record<string, string | null>;
+    expect(Object.keys(pictures)).toEqual(ids);
+    expect(pictures[`${CONTACT}@c.us`]).toMatch(new RegExp(`/media/profile/${CONTACT}\\.png`));
+    expect(pictures[contactLid]).toMatch(new RegExp(`/media/profile/${CONTACT}\\.png`));
+    expect([pictures[`${NO_PICTURE}@c.us`], pictures[`${HIDDEN}@c.us`]]).toEqual([null, null]);
   });
 
   it('blocks a contact: the phone shows it and its texts stop arriving; unblocking lets them through', async () => {

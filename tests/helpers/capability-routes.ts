@@ -49,6 +49,18 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     params: { contactId: '880001@lid' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/contacts/{contactId}/lid': {
+    capability: 'contacts_read',
+    session: 'ready',
+    params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/contacts/profile-pictures': {
+    capability: 'contacts_read',
+    session: 'ready',
+    query: { ids: '15550002222@c.us,880001@lid' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
   'GET /api/sessions/{sessionId}/contacts/blocked': {
     capability: 'contacts_block',
     session: 'ready',

@@ -13,14 +13,25 @@ export interface LambdaRequest {
   now?: Date;
 }
 
+/** The query's parameters as API Gateway gives them: decoded, a repeated key's values joined with commas. */
+function queryParameters(raw: string): Record<string, string> | undefined {
+  const parameters: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(raw)) {
+    parameters[name] = name in parameters ? `${parameters[name]},${value}` : value;
+  }
+  return Object.keys(parameters).length > 0 ? parameters : undefined;
+}
+
 /** The event of a request reaching a catch-all route (`$default`): the handler routes it by its path. */
 export function lambdaEvent(request: LambdaRequest): APIGatewayProxyEventV2 {
   const now = request.now ?? new Date();
+  const query = queryParameters(request.rawQueryString ?? '');
   return {
     version: '2.0',
     routeKey: '$default',
     rawPath: request.path,
     rawQueryString: request.rawQueryString ?? '',
+    ...(query ? { queryStringParameters: query } : {}),
     headers: {
       ...(request.key === undefined ? {} : { 'x-api-key': request.key }),
       'content-type': 'application/json',

@@ -5,6 +5,7 @@
  * (its mapping store, else a usync lid query) before it blocks.
  */
 import { jidNormalizedUser, type WASocket } from '@whiskeysockets/baileys';
+import { picturesOf } from '#shared/domain/contact-pictures.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
 import { toBaileysJid, toNeutralJid } from './baileys-jids.js';
@@ -51,6 +52,17 @@ export class BaileysContacts implements Contacts {
   async phoneOf({ contactId }: { contactId: string }) {
     if (contactId.endsWith('@c.us')) return { contactId, phone: digitsOf(contactId) };
     return { contactId, phone: await this.phoneOfLid(contactId) };
+  }
+
+  /** Baileys' mapping store, else a usync lid query; a number not on WhatsApp has none. */
+  async lidOf({ contactId }: { contactId: string }) {
+    if (contactId.endsWith('@lid')) return { contactId, lid: contactId };
+    const lid = await this.open().signalRepository.lidMapping.getLIDForPN(toBaileysJid(contactId));
+    return { contactId, lid: lid ? toNeutralJid(jidNormalizedUser(lid)) : null };
+  }
+
+  async profilePictures({ ids }: { ids: string }) {
+    return picturesOf(ids, async (contactId) => (await this.profilePicture({ contactId })).url);
   }
 
   /** The list holds LIDs: each is named by its phone number when Baileys knows the pairing. */

@@ -3,6 +3,7 @@
  * and the test engine's contacts port over it: tests set the directory up, the port answers from it as a real engine
  * answers from the network.
  */
+import { picturesOf } from '#shared/domain/contact-pictures.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
 
@@ -70,6 +71,14 @@ export function testContacts(
       connected();
       return { contactId, phone: directory.find(contactId)?.phone ?? null };
     },
+    lidOf: async ({ contactId }) => {
+      connected();
+      return {
+        contactId,
+        lid: contactId.endsWith('@lid') ? contactId : (directory.find(contactId)?.lid ?? null),
+      };
+    },
+    profilePictures: async ({ ids }) => picturesOf(ids, async (contactId) => user(contactId).picture),
     blocked: async () => {
       connected();
       return [...directory.blocked(sessionId)].map((phone) => `${phone}@c.us`);

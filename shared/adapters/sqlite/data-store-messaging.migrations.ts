@@ -108,4 +108,53 @@ export const MESSAGING_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0014_message_counts',
+    up(db: SqliteDb): void {
+      // The history's `total` (sqlite-message-reads.ts) from counts kept per (session, chat, from, author) instead of
+      // counting index entries: an account's own number is the sender of a large part of its history, and counting
+      // 400,000 entries took 145 ms where the page itself took 2. The filters (session, chat, sender as `from_jid`
+      // or `author`) are columns of this table, so a filter's total is a sum over its few rows here. Triggers keep it
+      // in step with every insert, delete (also through the session's cascade) and change of those columns; `author`
+      // is '' where a message has none, so the key has no NULL (which UNIQUE would treat as distinct).
+      db.exec(`
+        CREATE TABLE message_counts (
+          session_id TEXT NOT NULL,
+          chat_id TEXT NOT NULL,
+          from_jid TEXT NOT NULL,
+          author TEXT NOT NULL,
+          n INTEGER NOT NULL,
+          PRIMARY KEY (session_id, chat_id, from_jid, author)
+        ) WITHOUT ROWID;
+        CREATE INDEX idx_message_counts_from ON message_counts (session_id, from_jid);
+        CREATE INDEX idx_message_counts_author ON message_counts (session_id, author);
+        CREATE TRIGGER message_counts_insert AFTER INSERT ON messages BEGIN
+          INSERT INTO message_counts (session_id, chat_id, from_jid, author, n)
+            VALUES (new.session_id, new.chat_id, new.from_jid, coalesce(new.author, ''), 1)
+            ON CONFLICT DO UPDATE SET n = n + 1;
+        END;
+        CREATE TRIGGER message_counts_delete AFTER DELETE ON messages BEGIN
+          UPDATE message_counts SET n = n - 1 WHERE session_id = old.session_id AND chat_id = old.chat_id
+            AND from_jid = old.from_jid AND author = coalesce(old.author, '');
+          DELETE FROM message_counts WHERE session_id = old.session_id AND chat_id = old.chat_id
+            AND from_jid = old.from_jid AND author = coalesce(old.author, '') AND n <= 0;
+        END;
+        CREATE TRIGGER message_counts_update AFTER UPDATE OF session_id, chat_id, from_jid, author ON messages
+        WHEN old.session_id IS NOT new.session_id OR old.chat_id IS NOT new.chat_id
+          OR old.from_jid IS NOT new.from_jid OR old.author IS NOT new.author
+        BEGIN
+          UPDATE message_counts SET n = n - 1 WHERE session_id = old.session_id AND chat_id = old.chat_id
+            AND from_jid = old.from_jid AND author = coalesce(old.author, '');
+          DELETE FROM message_counts WHERE session_id = old.session_id AND chat_id = old.chat_id
+            AND from_jid = old.from_jid AND author = coalesce(old.author, '') AND n <= 0;
+          INSERT INTO message_counts (session_id, chat_id, from_jid, author, n)
+            VALUES (new.session_id, new.chat_id, new.from_jid, coalesce(new.author, ''), 1)
+            ON CONFLICT DO UPDATE SET n = n + 1;
+        END;
+        INSERT INTO message_counts (session_id, chat_id, from_jid, author, n)
+          SELECT session_id, chat_id, from_jid, coalesce(author, ''), count(*) FROM messages
+          GROUP BY session_id, chat_id, from_jid, coalesce(author, '');
+      `);
+    },
+  },
 ];

@@ -1,7 +1,8 @@
 /**
  * The message store's reads of many rows: history pages and full-text search. Both pick the page's rows by their
  * rowids from an index first and read only those rows, so neither a deep offset nor a common search term reads
- * rows it does not answer with; each runs in one read transaction, so a page and its total share a snapshot.
+ * rows it does not answer with; a history total is a sum of kept counts; each runs in one read transaction, so a
+ * page and its total share a snapshot.
  */
 import type Database from 'better-sqlite3';
 import type { Page } from '#shared/domain/common.js';
@@ -115,7 +116,10 @@ export class SqliteMessageReads {
 
   private readList(filter: MessageFilter, page: Page): { messages: Message[]; total: number } {
     const { ranges, params } = rangesOf(filter);
-    const counts = ranges.map((range) => `(SELECT count(*) FROM messages WHERE ${range})`).join(' + ');
+    // The same ranges over the kept counts (migration 0014_message_counts): a sum over a few rows per chat.
+    const counts = ranges
+      .map((range) => `(SELECT coalesce(sum(n), 0) FROM message_counts WHERE ${range})`)
+      .join(' + ');
     const total = this.totals.first(`SELECT ${counts} AS total`, params)?.total ?? 0;
     // The page's keys come from the covering indexes (merged in order when there are two ranges).
     const keys = ranges

@@ -4,6 +4,7 @@
  * either side knows the mapping, by LID (`<id>@lid`) too.
  */
 import { z } from 'zod';
+import { PICTURES_MAX_IDS } from '../contact-pictures.js';
 import { defineEngineOperation } from './engine-operation.js';
 
 /** A phone number as the API takes it: international format, digits only. */
@@ -94,6 +95,74 @@ export const contactPhone = defineEngineOperation({
   example: {
     input: { contactId: '880001@lid' },
     result: { contactId: '880001@lid', phone: '15550002222' },
+  },
+});
+
+/** `GET …/contacts/{contactId}/lid`: the LID behind a phone number (a LID answers its own). */
+export const contactLid = defineEngineOperation({
+  name: 'contacts.lid',
+  capability: 'contacts_read',
+  method: 'lidOf',
+  input: ContactRef,
+  result: z
+    .object({
+      contactId: z.string(),
+      /** `<id>@lid`; null when the number is not on WhatsApp or the network tells no LID for it. */
+      lid: z.string().nullable(),
+    })
+    .meta({ id: 'ContactLid' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}/lid',
+    summary: 'Resolve a contact id (a phone number) to its LID',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '15550002222@c.us' },
+    result: { contactId: '15550002222@c.us', lid: '880001@lid' },
+  },
+});
+
+const ID_PATTERN = '[0-9]{5,20}@(c\\.us|lid)';
+
+/** `GET …/contacts/profile-pictures?ids=a,b`: the pictures of several contacts at once. */
+export const contactProfilePictures = defineEngineOperation({
+  name: 'contacts.profilePictures',
+  capability: 'contacts_read',
+  method: 'profilePictures',
+  input: z.strictObject({
+    ids: z
+      .string()
+      .max(4096)
+      .regex(
+        new RegExp(`^${ID_PATTERN}(,${ID_PATTERN})*$`),
+        'must be contact ids (<number>@c.us or <id>@lid) separated by commas',
+      )
+      .meta({
+        description: `Comma-separated contact ids; the first ${PICTURES_MAX_IDS} distinct ones are looked up.`,
+      }),
+  }),
+  result: z
+    .object({
+      /** Each id looked up with its picture's URL, or null (none, hidden, or no answer within 8 s). */
+      pictures: z.record(z.string(), z.string().nullable()),
+    })
+    .meta({ id: 'ContactProfilePictures' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/profile-pictures',
+    summary: 'Get the profile picture URLs of several contacts',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { ids: '15550002222@c.us,880003@lid' },
+    result: {
+      pictures: { '15550002222@c.us': 'https://pps.whatsapp.net/v/t61.24694-24/…', '880003@lid': null },
+    },
   },
 });
 

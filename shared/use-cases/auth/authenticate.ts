@@ -80,19 +80,34 @@ export async function authenticate(
       );
     }
   }
+  const refusal = accessRefusal(key, requirement);
+  if (refusal) return refuse(refusal, key.id, key.name);
+
+  const scoped = key.allowedSessions !== null && key.allowedSessions.length > 0;
+  deps.usage.record(key.id, now);
+  // High-volume (sampled once per key per minute): written in the background, never delaying the request.
+  void deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
+  return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
+}
+
+/**
+ * Why a key of `role` with `allowedSessions` (null or empty: every session) may not do what `requirement` asks, or
+ * null when it may: a role too low, a session-scoped key on a route for unscoped keys only, or a session outside the
+ * key's list. `authenticate` audits and throws it; a transport-neutral call checks its caller with it
+ * (functions/http/route-call.ts).
+ */
+export function accessRefusal(
+  key: Pick<CallerKey, 'role' | 'allowedSessions'>,
+  requirement: AccessRequirement,
+): ForbiddenError | null {
   if (!roleAllows(key.role, requirement.role)) {
-    return refuse(
-      new ForbiddenError('FORBIDDEN_ROLE', `Insufficient permissions. Required: ${requirement.role}`),
-      key.id,
-      key.name,
-    );
+    return new ForbiddenError('FORBIDDEN_ROLE', `Insufficient permissions. Required: ${requirement.role}`);
   }
   const scoped = key.allowedSessions !== null && key.allowedSessions.length > 0;
   if (requirement.unscoped && scoped) {
-    return refuse(
-      new ForbiddenError('FORBIDDEN_SCOPED_KEY', 'Session-scoped API keys are not permitted on this route'),
-      key.id,
-      key.name,
+    return new ForbiddenError(
+      'FORBIDDEN_SCOPED_KEY',
+      'Session-scoped API keys are not permitted on this route',
     );
   }
   if (
@@ -100,15 +115,7 @@ export async function authenticate(
     requirement.sessionId !== undefined &&
     !key.allowedSessions?.includes(requirement.sessionId)
   ) {
-    return refuse(
-      new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session'),
-      key.id,
-      key.name,
-    );
+    return new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session');
   }
-
-  deps.usage.record(key.id, now);
-  // High-volume (sampled once per key per minute): written in the background, never delaying the request.
-  void deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
-  return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
+  return null;
 }

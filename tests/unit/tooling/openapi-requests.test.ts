@@ -2,13 +2,13 @@
  * A client generated from the OpenAPI document cannot send what the stack refuses: bodies made by mutating valid
  * ones (a field set to a value from a pool of the rules' edge cases, removed, added from another shape, a NUL put
  * into a string, a list item repeated) are checked against the document's request schema (ajv 2020-12 with its
- * formats) and against what the stack does with a body (parse-request.ts: JSON, NUL, the route's schema). Every body
+ * formats) and against what the stack does with a body (parse-request.ts: JSON; route-call.ts: NUL, the route's schema). Every body
  * the document accepts, the stack must accept. The other way round the document may be stricter (a URL the WHATWG
  * parser takes but RFC 3986's `format: uri` does not), so that is only counted.
  */
 import { describe, expect, it } from '@jest/globals';
 import { buildOpenApiDocument } from '#functions/docs/openapi.js';
-import { parseInput, parseJsonBody, requireBody } from '#functions/http/parse-request.js';
+import { assertSafeBody, parseInput, parseJsonBody, requireBody } from '#functions/http/parse-request.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { allRoutes } from '#functions/manifest.js';
 import { ValidationError } from '#shared/errors/app-error.js';
@@ -187,14 +187,15 @@ for (const container of Object.values(SEEDS).flatMap((seeds) => seeds.flatMap((s
   }
 }
 
-/** True when the stack takes `body` for `route` as parse-request.ts reads it off the wire. */
+/**
+ * True when the stack takes `body` for `route` as the HTTP stack reads it off the wire (parse-request.ts) and every
+ * route call checks and parses it (route-call.ts).
+ */
 function stackAccepts(route: AnyRoute, body: unknown): boolean {
   try {
-    parseInput(
-      route.body as NonNullable<AnyRoute['body']>,
-      requireBody(parseJsonBody(JSON.stringify(body), 'application/json')),
-      'body',
-    );
+    const received = parseJsonBody(JSON.stringify(body), 'application/json');
+    assertSafeBody(received);
+    parseInput(route.body as NonNullable<AnyRoute['body']>, requireBody(received), 'body');
     return true;
   } catch (error) {
     if (error instanceof ValidationError) return false;
