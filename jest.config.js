@@ -36,6 +36,8 @@ const API_OFFLINE_FILES = [
 export default {
   // Each project's share of the run, printed at its end (.ci/run shows where CI's time goes).
   reporters: ['default', '<rootDir>/tests/helpers/project-times-reporter.mjs'],
+  // Longest files first, from the committed durations where this machine has none cached (a clean clone).
+  testSequencer: '<rootDir>/tests/helpers/duration-sequencer.mjs',
   // Most files here start servers, child processes and threads on a two-core machine that also runs the emulators;
   // a loaded CI machine took a gateway's start past jest's default 5 s in a setup hook or a test several times.
   testTimeout: 30_000,
