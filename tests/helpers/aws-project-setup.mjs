@@ -1,8 +1,8 @@
 /**
  * Global setup and teardown of the jest project `aws`: the host bundle its clusters spawn and the functions' zips
  * their serverless offline runs (run-builds.mjs), and the emulators shared with api-aws and api-offline
- * (aws-emulators.mjs), on which each cluster makes its own tables, queues and bucket. The files that test the
- * emulators' start themselves (offline-stack, the DynamoDB adapters' own) still start their own.
+ * (aws-emulators.mjs), on which each cluster and each adapter suite makes tables, queues and a bucket of its own.
+ * offline-stack.test.ts alone starts its own, as `npm run offline` does.
  */
 import { acquireEmulators, releaseEmulators } from './aws-emulators.mjs';
 import { buildGatewayBundles, packageOfflineFunctions } from './run-builds.mjs';

@@ -90,7 +90,10 @@ describe('the start path', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<string>((resolve) =>
+      child.once('exit', (code, signal) => resolve(`code ${code}, signal ${signal}`)),
+    );
+    let ended = '';
     try {
       await new Promise<void>((resolve, reject) => {
         const check = setInterval(() => {
@@ -102,9 +105,12 @@ describe('the start path', () => {
       });
     } finally {
       child.kill('SIGTERM');
-      await exited;
+      ended = await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+    // The recorder writes the file as the process exits; a process that ended otherwise says how, with its output.
+    if (!fs.existsSync(loadedFile))
+      throw new Error(`the gateway ended (${ended}) without an exit:\n${output}`);
     const loaded = JSON.parse(fs.readFileSync(loadedFile, 'utf8')) as {
       resolved: string[];
       internal: string[];
