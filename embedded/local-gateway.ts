@@ -64,7 +64,8 @@ function requestTime(now: number): string {
   return clock.text;
 }
 
-function parseQuery(rawQuery: string): Record<string, string> {
+/** A query string's parameters as API Gateway v2 gives them: decoded, a repeated key's values joined with commas. */
+export function parseQuery(rawQuery: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(rawQuery)) {
     query[key] = key in query ? `${query[key]},${value}` : value;

@@ -1,5 +1,6 @@
 /** API Gateway (HTTP API, payload 2.0) events for calling a resource handler directly, as Lambda would. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { parseQuery } from '#embedded/local-gateway.js';
 
 export interface LambdaRequest {
   method: string;
@@ -13,25 +14,16 @@ export interface LambdaRequest {
   now?: Date;
 }
 
-/** The query's parameters as API Gateway gives them: decoded, a repeated key's values joined with commas. */
-function queryParameters(raw: string): Record<string, string> | undefined {
-  const parameters: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw)) {
-    parameters[name] = name in parameters ? `${parameters[name]},${value}` : value;
-  }
-  return Object.keys(parameters).length > 0 ? parameters : undefined;
-}
-
 /** The event of a request reaching a catch-all route (`$default`): the handler routes it by its path. */
 export function lambdaEvent(request: LambdaRequest): APIGatewayProxyEventV2 {
   const now = request.now ?? new Date();
-  const query = queryParameters(request.rawQueryString ?? '');
+  const rawQueryString = request.rawQueryString ?? '';
   return {
     version: '2.0',
     routeKey: '$default',
     rawPath: request.path,
-    rawQueryString: request.rawQueryString ?? '',
-    ...(query ? { queryStringParameters: query } : {}),
+    rawQueryString,
+    ...(rawQueryString ? { queryStringParameters: parseQuery(rawQueryString) } : {}),
     headers: {
       ...(request.key === undefined ? {} : { 'x-api-key': request.key }),
       'content-type': 'application/json',
