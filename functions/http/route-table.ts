@@ -62,6 +62,9 @@ export class RouteTable<T> {
     const list = byCount.get(segments.length) ?? [];
     byCount.set(segments.length, list);
     list.push({ routeKey, value, segments });
+    // As API Gateway chooses: at the first segment where two templates differ, a literal wins over a parameter
+    // (`/contacts/blocked` before `/contacts/{contactId}`), whatever order they were added in.
+    list.sort(bySpecificity);
     return this;
   }
 
@@ -96,6 +99,15 @@ export class RouteTable<T> {
   entries(): IterableIterator<[string, T]> {
     return this.byKey.entries();
   }
+}
+
+function bySpecificity<T>(a: Template<T>, b: Template<T>): number {
+  for (let i = 0; i < a.segments.length; i++) {
+    const literalA = 'literal' in (a.segments[i] ?? {});
+    const literalB = 'literal' in (b.segments[i] ?? {});
+    if (literalA !== literalB) return literalA ? -1 : 1;
+  }
+  return 0;
 }
 
 /** Segments of `/a/b/c` (3): one per slash. */

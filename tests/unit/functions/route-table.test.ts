@@ -25,6 +25,21 @@ describe('RouteTable', () => {
     expect(table().match('GET', '/api/sessions/stats/other')).toBeNull();
   });
 
+  it('prefers, at the first segment where two templates differ, the literal, whatever order they were added in', () => {
+    const routes = new RouteTable<string>()
+      .add('GET', '/api/sessions/{sessionId}/contacts/{contactId}', 'contact')
+      .add('GET', '/api/sessions/{sessionId}/contacts/{contactId}/lid', 'lid')
+      .add('GET', '/api/sessions/{sessionId}/contacts/blocked', 'blocked')
+      .add('GET', '/api/sessions/{sessionId}/contacts/check/{number}', 'check');
+    expect(routes.match('GET', '/api/sessions/s1/contacts/blocked')?.value).toBe('blocked');
+    expect(routes.match('GET', '/api/sessions/s1/contacts/1555@c.us')).toMatchObject({
+      value: 'contact',
+      params: { sessionId: 's1', contactId: '1555@c.us' },
+    });
+    expect(routes.match('GET', '/api/sessions/s1/contacts/check/1555')?.value).toBe('check');
+    expect(routes.match('GET', '/api/sessions/s1/contacts/1555@c.us/lid')?.value).toBe('lid');
+  });
+
   it('tells routes apart by method', () => {
     expect(table().match('DELETE', '/api/sessions/x')?.value).toBe('delete');
     expect(table().match('PUT', '/api/sessions/x')).toBeNull();
