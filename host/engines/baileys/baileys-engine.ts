@@ -2,7 +2,8 @@
  * The Baileys engine: one MessagingEngine per connection attempt of a session, composed of one part per concern so
  * that a feature edits its own file: the connection (socket lifecycle, credentials, connection events;
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
- * (baileys-calls.ts), pairing (baileys-pairing.ts) and contacts (baileys-contacts.ts). It exposes the ports of the `baileys` row of the capability
+ * (baileys-calls.ts), pairing (baileys-pairing.ts) and contacts (baileys-contacts.ts, over the contact book of
+ * baileys-contact-book.ts). It exposes the ports of the `baileys` row of the capability
  * table and reports to the session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
@@ -12,6 +13,7 @@ import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
 import { BaileysConnection } from './baileys-connection.js';
+import { BaileysContactBook } from './baileys-contact-book.js';
 import { BaileysContacts } from './baileys-contacts.js';
 import { BaileysInbound } from './baileys-inbound.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
@@ -38,13 +40,20 @@ export class BaileysEngine implements MessagingEngine {
   readonly contacts: BaileysContacts;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
+  private credentialsWiped = false;
 
   constructor(session: EngineSession, events: EngineEmitter, options: BaileysEngineOptions) {
     const socket = () => this.connection.current;
     this.sending = new BaileysSending(session.id, socket, options.recentMessages);
     this.pairing = new BaileysPairing(socket);
     this.calls = new BaileysCalls(events);
-    this.contacts = new BaileysContacts(socket);
+    const book = new BaileysContactBook({
+      authState: options.authState,
+      sessionId: session.id,
+      persisting: () => !this.credentialsWiped,
+      logger: options.logger,
+    });
+    this.contacts = new BaileysContacts(socket, book);
     const inbound = new BaileysInbound(events, options.media);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
@@ -55,6 +64,7 @@ export class BaileysEngine implements MessagingEngine {
       beforeReceipt: (created, message) => inbound.beforeReceipt(created, message),
       onSocket: (created) => {
         inbound.listen(created);
+        book.listen(created);
         this.calls.listen(created, () => created === this.connection.current);
       },
     });
@@ -82,6 +92,7 @@ export class BaileysEngine implements MessagingEngine {
 
   /** From now on nothing is written to the auth state (it is being wiped). */
   markCredentialsWiped(): void {
+    this.credentialsWiped = true;
     this.connection.markCredentialsWiped();
   }
 }
