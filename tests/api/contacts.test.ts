@@ -157,3 +157,132 @@ describe('contact lookups and blocking', () => {
     },
   );
 });
+
+describe('the contacts a session knows', () => {
+  let gw: TestGateway;
+  let sessionId: string;
+  let other: string;
+  const PICTURE = 'https://pictures.example/15550002222.jpg';
+  const request = (path: string, id = sessionId) => gw.request('GET', `/api/sessions/${id}/contacts${path}`);
+  const ids = (body: unknown) => (body as { id: string }[]).map((contact) => contact.id);
+  const ALICE = {
+    id: '15550002222@c.us',
+    number: '15550002222',
+    lid: '880001@lid',
+    name: 'Alice Smith',
+    isMyContact: true,
+    isBlocked: false,
+  };
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    sessionId = (await linkedSession(gw)).id;
+    other = (await linkedSession(gw, {}, { phone: '15550001113', pushName: 'Bob' })).id;
+    gw.network.directory.register('15550002222', '880001', PICTURE);
+    gw.network.directory.register('15550003333');
+    gw.network.directory.register('15550004444', '770007');
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('lists nobody before the network told of anyone', async () => {
+    const answer = await request('');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([]);
+  });
+
+  it('lists the address book and whoever wrote, by id, each with what is known of them', async () => {
+    const book = gw.network.directory.book(sessionId);
+    gw.network.directory.save(sessionId, '15550002222', 'Alice Smith');
+    book.learn({ phone: '15550003333', pushName: 'Carol' });
+    book.learn({ lid: '770007@lid', pushName: 'Dan' });
+    const answer = await request('');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      ALICE,
+      {
+        id: '15550003333@c.us',
+        number: '15550003333',
+        lid: null,
+        pushName: 'Carol',
+        isMyContact: false,
+        isBlocked: false,
+      },
+      {
+        id: '770007@lid',
+        number: null,
+        lid: '770007@lid',
+        pushName: 'Dan',
+        isMyContact: false,
+        isBlocked: false,
+      },
+    ]);
+    expect((await request('', other)).body).toEqual([]);
+  });
+
+  it('names a person by both ids once a pairing is learnt, and later reads show it', async () => {
+    gw.network.directory.book(sessionId).learn({ phone: '15550004444', lid: '770007@lid' });
+    expect(ids((await request('')).body)).toEqual([
+      '15550002222@c.us',
+      '15550003333@c.us',
+      '15550004444@c.us',
+    ]);
+    expect((await request('/15550004444%40c.us')).body).toMatchObject({
+      id: '15550004444@c.us',
+      number: '15550004444',
+      lid: '770007@lid',
+      pushName: 'Dan',
+    });
+  });
+
+  it('pages with limit and offset', async () => {
+    expect(ids((await request('?limit=1&offset=1')).body)).toEqual(['15550003333@c.us']);
+    expect(ids((await request('?offset=2')).body)).toEqual(['15550004444@c.us']);
+    expect((await request('?offset=3')).body).toEqual([]);
+  });
+
+  it.each(['limit=0', 'limit=1001', 'offset=-1', 'limit=x', 'sort=name'])('?%s is 400', async (query) => {
+    expectError(await request(`?${query}`), 400, 'VALIDATION_FAILED');
+  });
+
+  it('gets one by number or by LID, with its picture', async () => {
+    const byNumber = await request('/15550002222%40c.us');
+    expect(byNumber.status).toBe(200);
+    expect(byNumber.body).toEqual({ ...ALICE, profilePicUrl: PICTURE });
+    expect((await request('/880001%40lid')).body).toEqual({ ...ALICE, profilePicUrl: PICTURE });
+  });
+
+  it('gets someone on WhatsApp the session never met, as not its contact', async () => {
+    expect((await request('/15550003333%40c.us', other)).body).toEqual({
+      id: '15550003333@c.us',
+      number: '15550003333',
+      lid: null,
+      isMyContact: false,
+      isBlocked: false,
+      profilePicUrl: null,
+    });
+  });
+
+  it('shows a block in the list and in the contact', async () => {
+    const block = (method: 'POST' | 'DELETE') =>
+      gw.request(method, `/api/sessions/${sessionId}/contacts/15550002222%40c.us/block`);
+    expect((await block('POST')).status).toBe(200);
+    expect((await request('')).body).toContainEqual({ ...ALICE, isBlocked: true });
+    expect((await request('/880001%40lid')).body).toMatchObject({ isBlocked: true });
+    expect((await block('DELETE')).status).toBe(200);
+    expect((await request('/15550002222%40c.us')).body).toMatchObject({ isBlocked: false });
+  });
+
+  it('someone not on WhatsApp, or a LID nobody told of, is 404', async () => {
+    expectError(await request('/15550009999%40c.us'), 404, 'NOT_FOUND');
+    expectError(await request('/990009%40lid'), 404, 'NOT_FOUND');
+  });
+
+  it.each(['15550002222', '15550002222%40s.whatsapp.net', '120363012345678901%40g.us'])(
+    'a contact id %s that names no person is 400',
+    async (contactId) => {
+      expectError(await request(`/${contactId}`), 400, 'VALIDATION_FAILED');
+    },
+  );
+});

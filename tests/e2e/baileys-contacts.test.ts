@@ -3,12 +3,13 @@
  * (usync, profile-picture and blocklist IQs), and each answer is held to the simulator's own view: a registered
  * contact with its LID, a number that is not on WhatsApp, pictures set, absent and hidden (one by one and in a
  * batch), the number behind a LID and the LID behind a number, and a block the account's phone shows and that keeps
- * the contact's texts from arriving.
+ * the contact's texts from arriving; the contacts the session knows (the phone's address book synced at link and
+ * its changes, strangers who wrote) listed and read one by one, kept across a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
-import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
 import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 const nextPhone = phoneSequence('1559');
@@ -16,6 +17,8 @@ const CONTACT = `1559${String(process.pid % 1000).padStart(3, '0')}8000`;
 const UNKNOWN = `1559${String(process.pid % 1000).padStart(3, '0')}8999`;
 const NO_PICTURE = `1559${String(process.pid % 1000).padStart(3, '0')}8001`;
 const HIDDEN = `1559${String(process.pid % 1000).padStart(3, '0')}8002`;
+const STRANGER = `1559${String(process.pid % 1000).padStart(3, '0')}8003`;
+const NEVER_MET = `1559${String(process.pid % 1000).padStart(3, '0')}8004`;
 
 interface Blocklist {
   blocked: { number: string; lid: string }[];
@@ -129,5 +132,81 @@ describe('contacts with the Baileys engine against the simulator', () => {
     const answer = await contacts('POST', `${UNKNOWN}%40c.us/block`);
     expect(answer.status).toBe(404);
     expect(await blocklistAtPhone()).toEqual([]);
+  });
+
+  interface ContactBody {
+    id: string;
+    number: string | null;
+    lid: string | null;
+    name?: string;
+    pushName?: string;
+    isMyContact: boolean;
+    isBlocked: boolean;
+    profilePicUrl?: string | null;
+  }
+  const list = async () =>
+    (await gw.request('GET', `/api/sessions/${sessionId}/contacts`)).body as ContactBody[];
+  const listed = (number: string) => list().then((all) => all.find((contact) => contact.number === number));
+
+  it('lists the address book the phone synced at link: saved names, numbers and LIDs', async () => {
+    const contact = await waitFor(() => listed(CONTACT));
+    expect(contact).toMatchObject({
+      id: `${CONTACT}@c.us`,
+      number: CONTACT,
+      lid: contactLid,
+      name: `Contact ${CONTACT}`,
+      isMyContact: true,
+      isBlocked: false,
+    });
+    expect(await listed(NO_PICTURE)).toMatchObject({ name: `Contact ${NO_PICTURE}`, isMyContact: true });
+    expect(await listed(UNKNOWN)).toBeUndefined();
+  });
+
+  it('lists a stranger who wrote under the name it gives itself, not as a contact', async () => {
+    await sim.admin.ok('/contacts', { number: STRANGER, name: 'Stranger Danger', saved: false });
+    await sim.admin.ok(`/contacts/${STRANGER}/messages`, { to: phone, text: 'hello from nowhere' });
+    const stranger = await waitFor(() => listed(STRANGER));
+    expect(stranger).toMatchObject({
+      id: `${STRANGER}@c.us`,
+      pushName: 'Stranger Danger',
+      isMyContact: false,
+    });
+    expect(stranger.name).toBeUndefined();
+  });
+
+  it('a contact renamed on the phone is listed under its new name', async () => {
+    await sim.admin.ok(`/contacts/${NO_PICTURE}/config`, { name: 'Renamed On Phone' });
+    await waitFor(async () => (await listed(NO_PICTURE))?.name === 'Renamed On Phone');
+  });
+
+  it('gets one contact by number or LID, its picture and block read live; 404 for one not on WhatsApp', async () => {
+    const byNumber = await contacts('GET', `${CONTACT}%40c.us`);
+    expect(byNumber.status).toBe(200);
+    expect(byNumber.body).toMatchObject({ id: `${CONTACT}@c.us`, lid: contactLid, isMyContact: true });
+    expect(byNumber.body.profilePicUrl).toMatch(new RegExp(`/media/profile/${CONTACT}\\.png`));
+    expect((await contacts('GET', contactLid.replace('@', '%40'))).body).toEqual(byNumber.body);
+    expect((await contacts('GET', `${HIDDEN}%40c.us`)).body).toMatchObject({ profilePicUrl: null });
+    await contacts('POST', `${CONTACT}%40c.us/block`);
+    expect((await contacts('GET', `${CONTACT}%40c.us`)).body).toMatchObject({ isBlocked: true });
+    expect(await listed(CONTACT)).toMatchObject({ isBlocked: true });
+    await contacts('DELETE', `${CONTACT}%40c.us/block`);
+    expect((await contacts('GET', `${UNKNOWN}%40c.us`)).status).toBe(404);
+  });
+
+  it('gets someone on WhatsApp the account never met, as not its contact', async () => {
+    await sim.admin.ok('/contacts', { number: NEVER_MET, saved: false });
+    const answer = await contacts('GET', `${NEVER_MET}%40c.us`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: `${NEVER_MET}@c.us`, number: NEVER_MET, isMyContact: false });
+    expect(await listed(NEVER_MET)).toBeUndefined();
+  });
+
+  it('keeps what it learnt across a restart of the session (WhatsApp does not send the address book again)', async () => {
+    const before = await list();
+    expect(before.length).toBeGreaterThanOrEqual(4);
+    expect((await gw.request('POST', `/api/sessions/${sessionId}/stop`)).status).toBe(200);
+    expect((await gw.request('POST', `/api/sessions/${sessionId}/start`)).status).toBe(200);
+    await waitForStatus(gw, sessionId, 'ready');
+    expect(await list()).toEqual(before);
   });
 });

@@ -61,6 +61,18 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     query: { ids: '15550002222@c.us,880001@lid' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/contacts': {
+    capability: 'contacts_read',
+    session: 'ready',
+    query: { limit: '10' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/contacts/{contactId}': {
+    capability: 'contacts_read',
+    session: 'ready',
+    params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
   'GET /api/sessions/{sessionId}/contacts/blocked': {
     capability: 'contacts_block',
     session: 'ready',

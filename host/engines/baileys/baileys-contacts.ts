@@ -8,6 +8,8 @@ import { jidNormalizedUser, type WASocket } from '@whiskeysockets/baileys';
 import { picturesOf } from '#shared/domain/contact-pictures.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
+import { contactAnswer, idOf, type KnownContact } from '../contact-book.js';
+import type { BaileysContactBook } from './baileys-contact-book.js';
 import { toBaileysJid, toNeutralJid } from './baileys-jids.js';
 
 type Contacts = PortOperations<'contacts'>;
@@ -20,7 +22,10 @@ const localStatus = (error: unknown) =>
 const digitsOf = (jid: string) => jid.split('@')[0]?.split(':')[0] ?? '';
 
 export class BaileysContacts implements Contacts {
-  constructor(private readonly socket: () => WASocket | null) {}
+  constructor(
+    private readonly socket: () => WASocket | null,
+    private readonly book: BaileysContactBook,
+  ) {}
 
   private open(): WASocket {
     const socket = this.socket();
@@ -36,6 +41,54 @@ export class BaileysContacts implements Contacts {
     // The LID as Baileys knows it (its mapping store, else a usync lid query); a lookup that fails leaves it out.
     const lid = await socket.signalRepository.lidMapping.getLIDForPN(found.jid).catch(() => null);
     return { number, exists: true, whatsappId: toNeutralJid(found.jid), lid: lid ? toNeutralJid(lid) : null };
+  }
+
+  /** The book's people, a page of them, with the blocklist read live. */
+  async list({ limit, offset }: { limit: number; offset: number }) {
+    const [book, blocked] = await Promise.all([this.book.read(), this.blockedIds()]);
+    return book
+      .list()
+      .slice(offset, offset + limit)
+      .map((person) => contactAnswer(person, blocked));
+  }
+
+  /**
+   * A person of the book, or one the network knows (a number on WhatsApp, a LID whose number Baileys learnt); the
+   * picture and the blocklist are read live.
+   */
+  async get({ contactId }: { contactId: string }) {
+    const person = (await this.book.read()).find(contactId) ?? (await this.stranger(contactId));
+    if (!person) throw new NotFoundError(`Contact ${contactId} not found`);
+    const [blocked, picture] = await Promise.all([
+      this.blockedIds(),
+      this.profilePicture({ contactId: idOf(person) }).then(
+        ({ url }) => url,
+        () => null,
+      ),
+    ]);
+    return contactAnswer(person, blocked, picture);
+  }
+
+  private async stranger(contactId: string): Promise<KnownContact | undefined> {
+    const unknown = { name: null, pushName: null, saved: false };
+    if (contactId.endsWith('@lid')) {
+      const phone = await this.phoneOfLid(contactId);
+      return phone ? { ...unknown, phone, lid: contactId } : undefined;
+    }
+    const found = await this.checkNumber({ number: digitsOf(contactId) });
+    return found.exists ? { ...unknown, phone: found.number, lid: found.lid } : undefined;
+  }
+
+  /** The blocklist in both id forms: each LID, and its number's id when Baileys knows it. */
+  private async blockedIds(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const lid of await this.open().fetchBlocklist()) {
+      if (typeof lid !== 'string') continue;
+      ids.add(toNeutralJid(lid));
+      const phone = lid.endsWith('@lid') ? await this.phoneOfLid(lid) : null;
+      if (phone) ids.add(`${phone}@c.us`);
+    }
+    return ids;
   }
 
   /** No picture (404) and a hidden one (401) are answers, not failures: the URL is null. */

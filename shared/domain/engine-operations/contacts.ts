@@ -4,6 +4,7 @@
  * either side knows the mapping, by LID (`<id>@lid`) too.
  */
 import { z } from 'zod';
+import { PageQuery } from '../common.js';
 import { PICTURES_MAX_IDS } from '../contact-pictures.js';
 import { defineEngineOperation } from './engine-operation.js';
 
@@ -223,5 +224,83 @@ export const unblockContact = defineEngineOperation({
   example: {
     input: { contactId: '15550002222@c.us' },
     result: { success: true, message: 'Contact unblocked' },
+  },
+});
+
+/** A person the session knows, as the contacts routes answer. */
+const Contact = z
+  .object({
+    /** `<number>@c.us`, or `<id>@lid` while the person's number is unknown. */
+    id: z.string(),
+    /** Digits, international format; null while only the LID is known. */
+    number: z.string().nullable(),
+    /** `<id>@lid` when known: WhatsApp may address the same person by either. */
+    lid: z.string().nullable(),
+    /** The name the account saved the person under. */
+    name: z.string().optional(),
+    /** The name the person gave themselves. */
+    pushName: z.string().optional(),
+    /** In the account's address book. */
+    isMyContact: z.boolean(),
+    isBlocked: z.boolean(),
+    /** `GET …/contacts/{contactId}` only: the picture's URL, null when none, hidden, or not answered in 8 s. */
+    profilePicUrl: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Contact' });
+
+/** The examples' contact. */
+const ALICE = {
+  id: '15550002222@c.us',
+  number: '15550002222',
+  lid: '880001@lid',
+  name: 'Alice Smith',
+  pushName: 'Alice',
+  isMyContact: true,
+  isBlocked: false,
+};
+
+/**
+ * `GET …/contacts`: the people the session knows (its address book and whoever wrote to it), ordered by id. The
+ * engine keeps them from what the network tells (the address book arrives at link and changes after), never the
+ * gateway's data.
+ */
+export const listContacts = defineEngineOperation({
+  name: 'contacts.list',
+  capability: 'contacts_read',
+  method: 'list',
+  input: PageQuery,
+  result: z.array(Contact).meta({ id: 'ContactList' }),
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts',
+    summary: 'List the contacts the session knows',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { limit: 100, offset: 0 },
+    result: [ALICE],
+  },
+});
+
+/** `GET …/contacts/{contactId}`: one person, with the picture read live; 404 for one the network does not know. */
+export const getContact = defineEngineOperation({
+  name: 'contacts.get',
+  capability: 'contacts_read',
+  method: 'get',
+  input: ContactRef,
+  result: Contact,
+  role: 'viewer',
+  http: {
+    method: 'GET',
+    path: '/api/sessions/{sessionId}/contacts/{contactId}',
+    summary: 'Get a contact',
+    tag: 'Contacts',
+    success: 200,
+  },
+  example: {
+    input: { contactId: '15550002222@c.us' },
+    result: { ...ALICE, profilePicUrl: null },
   },
 });
