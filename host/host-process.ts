@@ -5,6 +5,7 @@
  * top of what this starts.
  */
 import { pino } from 'pino';
+import { CachingIdentityStore } from '#shared/adapters/caching/caching-identity-store.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { GuardedMediaFetcher } from '#shared/adapters/http/guarded-media-fetcher.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
@@ -104,6 +105,12 @@ function startDelivery(
   return startWebhookDelivery({ ...deps, env });
 }
 
+/**
+ * How long the host trusts a cached pairing: its own engines report every pairing of the sessions it owns through
+ * the cache, so this only bounds what another process wrote (a session's previous owner).
+ */
+const IDENTITY_CACHE_TTL_MS = 5 * 60_000;
+
 /** Starts the host: the sessions that were running resume and the command queue is consumed. */
 export async function startHost(options: HostProcessOptions): Promise<RunningHost> {
   const { env } = options;
@@ -132,7 +139,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
   const sink = new MessageSink({
     messages: data.messages,
-    identities: data.identities,
+    // This host's events name people by both ids (shared/domain/person-ids.ts): the same few, read per message.
+    identities: new CachingIdentityStore(data.identities, IDENTITY_CACHE_TTL_MS),
     media: backends.media,
     events: recorder,
     clock,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '#functions/http/route.js';
-import { Message } from '#shared/domain/message.js';
+import { MessageView } from '#shared/domain/message.js';
 import { listMessages } from '#shared/use-cases/messages/list-messages.js';
 import { MessageSessionParams } from './params.js';
 
@@ -20,7 +20,7 @@ export const listMessagesRoute = defineRoute({
   auth: { role: 'viewer' },
   params: MessageSessionParams,
   query: HistoryQuery,
-  response: z.object({ messages: z.array(Message), total: z.number().int() }).meta({ id: 'MessagePage' }),
+  response: z.object({ messages: z.array(MessageView), total: z.number().int() }).meta({ id: 'MessagePage' }),
   success: 200,
   errors: [404],
   run: ({ deps, caller, params, query }) => listMessages(deps, caller, params.sessionId, query),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '#functions/http/route.js';
-import { Message } from '#shared/domain/message.js';
+import { MessageView } from '#shared/domain/message.js';
 import { SearchQueryText } from '#shared/domain/message-search.js';
 import { searchMessages } from '#shared/use-cases/messages/search-messages.js';
 import { MessageSessionParams } from './params.js';
@@ -25,7 +25,7 @@ export const searchMessagesRoute = defineRoute({
   params: MessageSessionParams,
   query: SearchQuery,
   response: z
-    .object({ messages: z.array(Message), total: z.number().int(), truncated: z.boolean() })
+    .object({ messages: z.array(MessageView), total: z.number().int(), truncated: z.boolean() })
     .meta({ id: 'MessageSearchPage' }),
   success: 200,
   errors: [400, 404],

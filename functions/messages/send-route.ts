@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { type AnyRoute, defineRoute } from '#functions/http/route.js';
-import { Message } from '#shared/domain/message.js';
+import { MessageView } from '#shared/domain/message.js';
 import { type SendRequest, sendOrReplay } from '#shared/use-cases/messages/send-message.js';
 import { MessageSessionParams } from './params.js';
 import { sentResponse } from './sent-response.js';
@@ -31,7 +31,7 @@ export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): An
     auth: { role: 'operator' },
     params: MessageSessionParams,
     body: spec.body,
-    response: Message,
+    response: MessageView,
     success: 201,
     errors: [404],
     idempotent: true,

@@ -1,5 +1,5 @@
 import { defineRoute } from '#functions/http/route.js';
-import { Message } from '#shared/domain/message.js';
+import { MessageView } from '#shared/domain/message.js';
 import { SendTemplateBody } from '#shared/domain/template.js';
 import { sendTemplate } from '#shared/use-cases/messages/send-template.js';
 import { MessageSessionParams } from './params.js';
@@ -17,7 +17,7 @@ export const sendTemplateRoute = defineRoute({
   auth: { role: 'operator' },
   params: MessageSessionParams,
   body: SendTemplateBody,
-  response: Message,
+  response: MessageView,
   success: 201,
   errors: [404],
   idempotent: true,

@@ -10,6 +10,7 @@ import {
   revokedEventData,
 } from '#shared/domain/message-change-events.js';
 import type { MessageChange } from '#shared/domain/message-changes.js';
+import type { PersonLookup } from '#shared/domain/person-ids.js';
 
 /** A change and who made it, as the host reports it: from a contact (inbound) or from this account's own send. */
 export interface ChangeReport {
@@ -22,7 +23,12 @@ export interface ChangeReport {
   fromMe: boolean;
 }
 
-export function changeEvent(sessionId: string, message: Message, report: ChangeReport): GatewayEvent {
+export function changeEvent(
+  sessionId: string,
+  message: Message,
+  report: ChangeReport,
+  people: PersonLookup,
+): GatewayEvent {
   const { change } = report;
   const occurredAt = new Date(change.timestamp * 1000).toISOString();
   switch (change.kind) {
@@ -31,21 +37,25 @@ export function changeEvent(sessionId: string, message: Message, report: ChangeR
         event: 'message.reaction',
         sessionId,
         occurredAt,
-        data: reactionEventData(message, { ...change, senderId: report.senderId, fromMe: report.fromMe }),
+        data: reactionEventData(
+          message,
+          { ...change, senderId: report.senderId, fromMe: report.fromMe },
+          people,
+        ),
       };
     case 'edit':
       return {
         event: 'message.edited',
         sessionId,
         occurredAt,
-        data: editedEventData(message, change.timestamp),
+        data: editedEventData(message, change.timestamp, people),
       };
     case 'revoke':
       return {
         event: 'message.revoked',
         sessionId,
         occurredAt,
-        data: revokedEventData(message, change.timestamp),
+        data: revokedEventData(message, change.timestamp, people),
       };
   }
 }

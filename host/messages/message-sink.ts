@@ -7,6 +7,7 @@ import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engine
 import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
+import type { PersonLookup } from '#shared/domain/person-ids.js';
 import { newRecordId } from '#shared/domain/record-id.js';
 import { MediaTooLargeError } from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
@@ -15,6 +16,7 @@ import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaStorage, StoredMedia } from '#shared/ports/media-storage.port.js';
 import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
+import { lookUpPeople } from '#shared/use-cases/people/look-up-people.js';
 import { type ChangeReport, changeEvent } from './change-events.js';
 
 /** Network ids the archive takes as keys as they are; others are archived under the row's id. */
@@ -40,6 +42,8 @@ export class MessageSink {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Pairings this process stored (session + LID → phone): every message carries one, most are repeats. */
   private readonly knownAliases = new Map<string, string>();
+  /** Pairings being written, by session + each of their ids: events naming one wait for the write. */
+  private readonly linking = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: MessageSinkDeps) {}
 
@@ -85,13 +89,14 @@ export class MessageSink {
       mediaMimetype: file.stored?.mimetype ?? null,
       createdAt: this.deps.clock.now().toISOString(),
     };
+    const people = await this.people(sessionId, [message.author ?? message.from]);
     let entry: OutboxEntry | undefined;
     const inserted = await this.deps.messages.insert(message, (stored) => {
       entry = this.deps.events.entry({
         event: 'message.received',
         sessionId,
         occurredAt: stored.createdAt,
-        data: messageEventData(stored),
+        data: messageEventData(stored, people),
       });
       return entry;
     });
@@ -138,12 +143,28 @@ export class MessageSink {
   linked(sessionId: string, alias: IdentityAlias): Promise<void> {
     const key = `${sessionId}\u0000${alias.lid}`;
     if (this.knownAliases.get(key) === alias.phone) return Promise.resolve();
-    return this.track(
-      this.deps.identities.link(sessionId, alias).then(() => {
-        if (this.knownAliases.size >= KNOWN_ALIASES_MAX) this.knownAliases.clear();
-        this.knownAliases.set(key, alias.phone);
-      }),
-    );
+    const written = this.deps.identities.link(sessionId, alias).then(() => {
+      if (this.knownAliases.size >= KNOWN_ALIASES_MAX) this.knownAliases.clear();
+      this.knownAliases.set(key, alias.phone);
+    });
+    // Events built meanwhile wait for it (see `people`); a failed write leaves them with what the store has.
+    const settled = written.catch(() => undefined);
+    const keys = [key, `${sessionId}\u0000${alias.phone}`];
+    for (const pending of keys) this.linking.set(pending, settled);
+    void settled.then(() => {
+      for (const pending of keys) if (this.linking.get(pending) === settled) this.linking.delete(pending);
+    });
+    return this.track(written);
+  }
+
+  /**
+   * Both ids of the people `ids` name, for the events of this host (shared/domain/person-ids.ts). The pairings the
+   * engine reported so far are in the identity store, or on their way there: the message that taught a pairing is
+   * handed over after it, and `linked` keeps it until written.
+   */
+  async people(sessionId: string, ids: readonly (string | null)[]): Promise<PersonLookup> {
+    await Promise.all(ids.map((id) => (id ? this.linking.get(`${sessionId}\u0000${id}`) : undefined)));
+    return lookUpPeople(this.deps.identities, sessionId, ids);
   }
 
   /** A contact's change of a message, as an engine reports it (see `changed`). */
@@ -158,13 +179,15 @@ export class MessageSink {
   }
 
   private async applyChange(sessionId: string, report: ChangeReport): Promise<ContentChange> {
+    // Who made the change: also the writer of the message an edit or a revoke changes (only they can).
+    const people = await this.people(sessionId, [report.senderId]);
     let entry: OutboxEntry | null = null;
     const change = await this.deps.messages.applyChange(
       sessionId,
       report.targetId,
       report.change,
       ({ message }) => {
-        entry = this.deps.events.entry(changeEvent(sessionId, message, report));
+        entry = this.deps.events.entry(changeEvent(sessionId, message, report, people));
         return entry;
       },
     );
@@ -233,6 +256,7 @@ export class MessageSink {
   }
 
   private async applyStatus(sessionId: string, update: OutgoingStatus): Promise<void> {
+    const people = await this.people(sessionId, [update.chatId]);
     const { entry } = await this.advanceWithEvent(
       sessionId,
       update.waMessageId,
@@ -251,6 +275,7 @@ export class MessageSink {
                 chatId: c.message.chatId,
                 status: update.status,
                 ack: LEGACY_ACK[update.status],
+                recipient: people(c.message.chatId),
               },
             },
     );

@@ -221,14 +221,16 @@ async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
   const { sessionId } = message;
   const waMessageId = message.waMessageId ?? '';
   if (outcome.kind === 'failed') {
+    const people = await deps.sink.people(sessionId, [message.chatId]);
     const { entry } = await deps.sink.advanceWithEvent(sessionId, waMessageId, 'failed', undefined, (c) =>
-      c.outcome !== 'updated' ? null : messageFailedEvent(message, outcome.error, new Date()),
+      c.outcome !== 'updated' ? null : messageFailedEvent(message, outcome.error, new Date(), people),
     );
     if (entry) await deps.settled?.failed(message, outcome.error, outcome.cause);
     deps.outcomes.notify(sessionId, message.id);
     if (entry) await deps.sink.announce(entry);
     return;
   }
+  const people = await deps.sink.people(sessionId, [message.author ?? message.from]);
   // `unchanged` with delivered/read: the network's ack overtook this write (another host's, or one from before a
   // restart). The message was still sent here, once, and its `message.sent` is still owed.
   const { entry } = await deps.sink.advanceWithEvent(
@@ -243,7 +245,7 @@ async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
             event: 'message.sent',
             sessionId,
             occurredAt: new Date().toISOString(),
-            data: messageEventData(c.message),
+            data: messageEventData(c.message, people),
           },
   );
   // A reaction, edit or revoke now shows on the message it points at; the answer waits for that, so the history a

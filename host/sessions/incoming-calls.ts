@@ -1,22 +1,26 @@
 /**
- * What a session does with a call ringing on its account: it is published as `call.received`, and with the session
+ * What a session does with a call ringing on its account: it is published as `call.received` (the caller by both
+ * ids, shared/domain/person-ids.ts), and with the session
  * config `autoRejectCalls` declined at once, on every engine with the calls port (capability `reject_calls`), and
  * published as `call.rejected`. An engine without the port reports no calls, so the setting has no effect there.
  */
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
 import type { IncomingCall } from '#host/engines/engine-events.js';
 import type { GatewayEventMap } from '#shared/domain/events.js';
+import type { PersonLookup } from '#shared/domain/person-ids.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
 export async function answerIncomingCall(
   engine: MessagingEngine | null,
   session: EngineSession,
   call: IncomingCall,
-  deps: { logger: Logger; publish: CallPublisher },
+  deps: { logger: Logger; publish: CallPublisher; people: (ids: string[]) => Promise<PersonLookup> },
 ): Promise<void> {
+  const people = await deps.people([call.from]);
   const data = {
     callId: call.callId,
     from: call.from,
+    caller: people(call.from),
     isVideo: call.video,
     isGroup: call.isGroup,
     timestamp: call.timestamp,

@@ -219,6 +219,7 @@ export class SessionRunner {
         void answerIncomingCall(this.engine, this.session, call, {
           logger: this.deps.logger,
           publish: (event, data) => this.writer.publish(event, data),
+          people: (ids) => this.deps.sink.people(this.session.id, ids),
         }).catch(this.logError);
       },
     };

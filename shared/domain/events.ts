@@ -9,6 +9,7 @@ import { mediaRoutePath } from './media.js';
 import { type Message, MessageStatus } from './message.js';
 import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
 import { LocationMetadata, MediaMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
+import { EventPersonIds, type PersonLookup } from './person-ids.js';
 import { SessionStatus } from './session.js';
 import { isGroupChat } from './wa-ids.js';
 
@@ -73,11 +74,13 @@ export const MessageEventData = z.object({
   quotedMessage: z.object({ id: z.string(), body: z.string() }).optional(),
   /** A media message's file (served by `GET …/messages/{chatId}/{messageId}/media`). */
   media: EventMedia.optional(),
+  /** Who wrote it (the author in a group, else `from`) by phone number and by LID. */
+  sender: EventPersonIds,
 });
 export type MessageEventData = z.infer<typeof MessageEventData>;
 
-/** The event form of a stored message (`message.received`, `message.sent`). */
-export function messageEventData(message: Message): MessageEventData {
+/** The event form of a stored message (`message.received`, `message.sent`); `people` knows its sender's ids. */
+export function messageEventData(message: Message, people: PersonLookup): MessageEventData {
   const mentions = message.metadata?.mentions;
   return {
     id: message.waMessageId ?? message.id,
@@ -93,6 +96,7 @@ export function messageEventData(message: Message): MessageEventData {
     isGroup: isGroupChat(message.chatId),
     ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
     ...kindFields(message),
+    sender: people(message.author ?? message.from),
   };
 }
 
@@ -135,12 +139,16 @@ export const MessageAckData = z.object({
   chatId: z.string(),
   status: MessageStatus,
   ack: z.number().int(),
+  /** The person the message went to, by phone number and by LID (null in a group). */
+  recipient: EventPersonIds,
 });
 export type MessageAckData = z.infer<typeof MessageAckData>;
 
 const CallData = z.object({
   callId: z.string(),
   from: z.string(),
+  /** The caller (`from`) by phone number and by LID. */
+  caller: EventPersonIds,
   isVideo: z.boolean(),
   isGroup: z.boolean(),
   /** Epoch seconds. */
@@ -148,7 +156,12 @@ const CallData = z.object({
 });
 
 /** The `message.failed` event of an outgoing message that will not be sent. */
-export function messageFailedEvent(message: Message, error: string, occurredAt: Date): GatewayEvent {
+export function messageFailedEvent(
+  message: Message,
+  error: string,
+  occurredAt: Date,
+  people: PersonLookup,
+): GatewayEvent {
   return {
     event: 'message.failed',
     sessionId: message.sessionId,
@@ -159,6 +172,7 @@ export function messageFailedEvent(message: Message, error: string, occurredAt: 
       chatId: message.chatId,
       status: 'failed',
       ack: LEGACY_ACK.failed,
+      recipient: people(message.chatId),
       error,
     },
   };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Message } from './message.js';
 import { reactionsOf } from './message-changes.js';
+import { EventPersonIds, type PersonLookup } from './person-ids.js';
 import { isGroupChat } from './wa-ids.js';
 
 export const MessageReactionData = z.object({
@@ -15,6 +16,8 @@ export const MessageReactionData = z.object({
   /** The emoji; '' when the sender took its reaction back. */
   reaction: z.string(),
   senderId: z.string(),
+  /** The one who reacted (`senderId`) by phone number and by LID. */
+  sender: EventPersonIds,
   fromMe: z.boolean(),
   /** Every sender's current reaction to the message, by sender id. */
   reactions: z.record(z.string(), z.string()),
@@ -36,6 +39,8 @@ export const MessageEditedData = z.object({
   type: z.string(),
   hasMedia: z.boolean(),
   mentionedIds: z.array(z.string()).optional(),
+  /** Who wrote and edited it (the author in a group, else `from`) by phone number and by LID. */
+  sender: EventPersonIds,
   /** Epoch seconds of the edit. */
   timestamp: z.number().int(),
 });
@@ -52,6 +57,8 @@ export const MessageRevokedData = z.object({
   fromMe: z.boolean(),
   type: z.literal('revoked'),
   body: z.literal(''),
+  /** Who wrote and deleted it (the author in a group, else `from`) by phone number and by LID. */
+  sender: EventPersonIds,
   /** Epoch seconds of the revoke. */
   timestamp: z.number().int(),
 });
@@ -64,6 +71,7 @@ function senderOf(message: Message): string {
 export function reactionEventData(
   message: Message,
   reaction: { senderId: string; emoji: string; timestamp: number; fromMe: boolean },
+  people: PersonLookup,
 ): z.infer<typeof MessageReactionData> {
   const reactions = Object.fromEntries(
     Object.entries(reactionsOf(message)).map(([sender, { emoji }]) => [sender, emoji]),
@@ -73,13 +81,18 @@ export function reactionEventData(
     chatId: message.chatId,
     reaction: reaction.emoji,
     senderId: reaction.senderId,
+    sender: people(reaction.senderId),
     fromMe: reaction.fromMe,
     reactions,
     timestamp: reaction.timestamp,
   };
 }
 
-export function editedEventData(message: Message, timestamp: number): z.infer<typeof MessageEditedData> {
+export function editedEventData(
+  message: Message,
+  timestamp: number,
+  people: PersonLookup,
+): z.infer<typeof MessageEditedData> {
   const mentions = message.metadata?.mentions;
   return {
     messageId: message.waMessageId ?? message.id,
@@ -94,11 +107,16 @@ export function editedEventData(message: Message, timestamp: number): z.infer<ty
     type: message.type,
     hasMedia: message.mediaPath !== null,
     ...(Array.isArray(mentions) ? { mentionedIds: mentions.map(String) } : {}),
+    sender: people(senderOf(message)),
     timestamp,
   };
 }
 
-export function revokedEventData(message: Message, timestamp: number): z.infer<typeof MessageRevokedData> {
+export function revokedEventData(
+  message: Message,
+  timestamp: number,
+  people: PersonLookup,
+): z.infer<typeof MessageRevokedData> {
   return {
     id: message.waMessageId ?? message.id,
     messageId: message.id,
@@ -109,6 +127,7 @@ export function revokedEventData(message: Message, timestamp: number): z.infer<t
     fromMe: message.direction === 'outgoing',
     type: 'revoked',
     body: '',
+    sender: people(senderOf(message)),
     timestamp,
   };
 }

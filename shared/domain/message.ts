@@ -1,6 +1,7 @@
 /** Messages: the stored record (spec "Message (stored record)"), statuses, and the send-text request. */
 import { z } from 'zod';
 import { IsoTimestamp, Uuid } from './common.js';
+import { PersonIds } from './person-ids.js';
 
 export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
 export const MessageStatus = z.enum(MESSAGE_STATUSES);
@@ -31,26 +32,31 @@ export const ChatId = z
     'must be <number>@c.us, <id>@lid or <group id>@g.us',
   );
 
-export const Message = z
-  .object({
-    id: Uuid,
-    sessionId: Uuid,
-    waMessageId: z.string().nullable(),
-    chatId: z.string(),
-    chatName: z.string().nullable(),
-    author: z.string().nullable(),
-    from: z.string(),
-    to: z.string(),
-    body: z.string().nullable(),
-    type: z.string(),
-    direction: MessageDirection,
-    /** Epoch seconds. */
-    timestamp: z.number().int().nullable(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    status: MessageStatus,
-    mediaPath: z.string().nullable(),
-    mediaMimetype: z.string().nullable(),
-    createdAt: IsoTimestamp,
-  })
-  .meta({ id: 'Message' });
+export const Message = z.object({
+  id: Uuid,
+  sessionId: Uuid,
+  waMessageId: z.string().nullable(),
+  chatId: z.string(),
+  chatName: z.string().nullable(),
+  author: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  body: z.string().nullable(),
+  type: z.string(),
+  direction: MessageDirection,
+  /** Epoch seconds. */
+  timestamp: z.number().int().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  status: MessageStatus,
+  mediaPath: z.string().nullable(),
+  mediaMimetype: z.string().nullable(),
+  createdAt: IsoTimestamp,
+});
 export type Message = z.infer<typeof Message>;
+
+/** A message as the API answers it: the stored row and its sender by both ids, as the pairings stand when read. */
+export const MessageView = Message.extend({
+  /** Who wrote it (the author in a group, else `from`) by phone number and by LID. */
+  sender: PersonIds.nullable(),
+}).meta({ id: 'Message' });
+export type MessageView = z.infer<typeof MessageView>;

@@ -257,6 +257,13 @@ describe('two aws-mode hosts sharing no directory', () => {
       200,
       { number: CONTACT, exists: true, whatsappId: `${CONTACT}@c.us`, lid },
     ]);
+    // The contact book the first owner's engine learnt at link (WhatsApp sends the address book once) is in the
+    // session's state in DynamoDB: the new owner's engine lists it.
+    const listed = await cluster.api('GET', `/api/sessions/${session.id}/contacts`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContainEqual(
+      expect.objectContaining({ id: `${CONTACT}@c.us`, lid, name: 'Multi-node contact', isMyContact: true }),
+    );
     const blocklist = async () =>
       (await sim.admin.get<{ blocked: { number: string }[] }>(`/accounts/${session.phone}/blocklist`)).body
         .blocked;

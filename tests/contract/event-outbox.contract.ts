@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type GatewayEvent, messageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
+import { personLookup } from '#shared/domain/person-ids.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
@@ -30,7 +31,7 @@ const receivedEvent = (message: Message): GatewayEvent => ({
   event: 'message.received',
   sessionId: message.sessionId,
   occurredAt: message.createdAt,
-  data: messageEventData(message),
+  data: messageEventData(message, personLookup(new Map())),
 });
 
 const entryOf = (event: GatewayEvent, createdAt: string): OutboxEntry => ({

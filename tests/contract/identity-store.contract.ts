@@ -22,9 +22,12 @@ export function identityStoreContract(name: string, open: () => Promise<OpenedId
       ({ store, s1, s2 } = opened);
     });
 
-    it('knows no aliases for an id never linked', async () => {
+    it('knows no aliases for an id never linked, and a link made after a read shows at the next read', async () => {
       expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
       expect(await store.aliasesOf(s1, LID)).toEqual([]);
+      await store.link(s1, { lid: LID, phone: PHONE });
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([LID]);
+      expect(await store.aliasesOf(s1, LID)).toEqual([PHONE]);
     });
 
     it('resolves a linked LID and phone to each other, and a phone to all its LIDs', async () => {
@@ -32,6 +35,7 @@ export function identityStoreContract(name: string, open: () => Promise<OpenedId
       await store.link(s1, { lid: LID, phone: PHONE });
       expect(await store.aliasesOf(s1, LID)).toEqual([PHONE]);
       expect(await store.aliasesOf(s1, PHONE)).toEqual([LID]);
+      // Each id read before the second LID is linked: what names PHONE must show it afterwards.
       await store.link(s1, { lid: LID_2, phone: PHONE });
       expect(await store.aliasesOf(s1, PHONE)).toEqual([LID, LID_2]);
       expect(await store.aliasesOf(s1, LID)).toEqual([PHONE, LID_2].sort());
@@ -39,6 +43,8 @@ export function identityStoreContract(name: string, open: () => Promise<OpenedId
 
     it('moves a LID relinked to another phone, and keeps sessions apart', async () => {
       await store.link(s1, { lid: LID, phone: PHONE });
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([LID]);
+      expect(await store.aliasesOf(s1, OTHER_PHONE)).toEqual([]);
       await store.link(s1, { lid: LID, phone: OTHER_PHONE });
       expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
       expect(await store.aliasesOf(s1, OTHER_PHONE)).toEqual([LID]);
@@ -48,6 +54,7 @@ export function identityStoreContract(name: string, open: () => Promise<OpenedId
     it('forgets a session’s aliases on delete, not another’s', async () => {
       await store.link(s1, { lid: LID, phone: PHONE });
       await store.link(s2, { lid: LID, phone: PHONE });
+      expect(await store.aliasesOf(s1, PHONE)).toEqual([LID]);
       await store.deleteBySession(s1);
       expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
       expect(await store.aliasesOf(s2, PHONE)).toEqual([LID]);

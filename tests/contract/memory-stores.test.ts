@@ -1,5 +1,6 @@
 /** Runs every store contract against the in-memory fakes, plus their lifecycle. */
 
+import { CachingIdentityStore } from '#shared/adapters/caching/caching-identity-store.js';
 import { createMemoryDataStore, createMemoryMainStore } from '#shared/adapters/memory/memory-stores.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import { aMessage } from '#tests/helpers/builders.js';
@@ -73,6 +74,16 @@ messageChangesContract('memory', async () => {
 identityStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.identities, sessions: data.sessions, close: () => data.close() };
+});
+
+// The host's read-through cache over a store: every read the contract makes after a link must see the link.
+identityStoreContract('caching over memory', async () => {
+  const data = createMemoryDataStore();
+  return {
+    store: new CachingIdentityStore(data.identities, 60_000),
+    sessions: data.sessions,
+    close: () => data.close(),
+  };
 });
 
 automationRuleStoreContract('memory', async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { reactionEventData } from '#shared/domain/message-change-events.js';
+import { personLookup } from '#shared/domain/person-ids.js';
 import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import { aMessage, aSession, at } from '#tests/helpers/builders.js';
@@ -25,7 +26,11 @@ const reactionEntry = (message: Message, senderId: string, emoji: string): Outbo
     event: 'message.reaction',
     sessionId: message.sessionId,
     occurredAt: at(2),
-    data: reactionEventData(message, { senderId, emoji, timestamp: 1_700_000_100, fromMe: false }),
+    data: reactionEventData(
+      message,
+      { senderId, emoji, timestamp: 1_700_000_100, fromMe: false },
+      personLookup(new Map()),
+    ),
   };
   return { id: randomUUID(), event, createdAt: at(2) };
 };

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { GatewayEvent } from '#shared/domain/events.js';
-import type { Message } from '#shared/domain/message.js';
+import type { Message, MessageView } from '#shared/domain/message.js';
 import { linkSessionByQr } from '#tests/helpers/link-session.js';
 import { startSimulatedGateway } from '#tests/helpers/simulated-gateway.js';
 import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
@@ -82,12 +82,18 @@ describe('Baileys messaging against the simulator', () => {
         const found = events.find((e) => e.event === 'message.received' && e.data.id === id);
         return found?.event === 'message.received' ? found.data : undefined;
       }, 15_000);
-      return { id, chatId: event.chatId };
+      return { id, chatId: event.chatId, sender: event.sender };
     };
     const first = await writes('from my lid, number beside it');
     await setAddressing('lid-only');
     const second = await writes('from my lid alone');
     expect([first.chatId, second.chatId]).toEqual([phoneId, lid]);
+    // Both events name the contact by both ids: the first from its own addresses, the second (the LID alone) from
+    // the pairing the first taught.
+    expect([first.sender, second.sender]).toEqual([
+      { phone: phoneId, lid },
+      { phone: phoneId, lid },
+    ]);
 
     const both = [first.id, second.id].sort();
     const found = async (query: string) => {
@@ -106,6 +112,12 @@ describe('Baileys messaging against the simulator', () => {
       return true;
     }, 10_000).catch(() => undefined);
     for (const query of queries) expect([query, await found(query)]).toEqual([query, both]);
+    const rows = (await gw.request('GET', `/api/sessions/${sessionId}/messages?from=${LID_CONTACT}`)).body
+      .messages as MessageView[];
+    expect(rows.map((row) => row.sender)).toEqual([
+      { phone: phoneId, lid },
+      { phone: phoneId, lid },
+    ]);
   }, 30_000);
 
   it('sends a text the contact decrypts, under the pre-generated id, acked to read', async () => {

@@ -230,6 +230,7 @@ export function aReceivedText(
       timestamp: Math.floor(Date.now() / 1000),
       fromMe: false,
       isGroup: false,
+      sender: { phone: chatId, lid: null },
       ...overrides,
     },
   };

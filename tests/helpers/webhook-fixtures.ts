@@ -21,6 +21,7 @@ export const messageReceived: Extract<GatewayEvent, { event: 'message.received' 
     timestamp: 1_764_118_800,
     fromMe: false,
     isGroup: false,
+    sender: { phone: '15550002222@c.us', lid: null },
   },
 };
 

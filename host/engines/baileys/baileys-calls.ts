@@ -7,7 +7,7 @@
 import type { WACallEvent, WASocket } from '@whiskeysockets/baileys';
 import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { EngineCalls } from '#host/engines/ports/calls.port.js';
-import { preferPhone, toNeutralJid } from './baileys-jids.js';
+import { aliasOf, preferPhone, toNeutralJid } from './baileys-jids.js';
 
 /** Calls still ringing that are remembered; beyond it the oldest goes (a call whose end never arrived). */
 const MAX_RINGING = 256;
@@ -43,6 +43,9 @@ export class BaileysCalls implements EngineCalls {
       const oldest = this.ringing.keys().next().value;
       if (oldest !== undefined) this.ringing.delete(oldest);
     }
+    // The caller may ring by LID with the number beside it: the pairing goes first, so the event names both.
+    const alias = aliasOf(call.from, call.callerPn);
+    if (alias) this.events.emit('identityLinked', alias);
     this.events.emit('callOffered', {
       callId: call.id,
       from: toNeutralJid(preferPhone(call.from, call.callerPn) ?? call.from),

@@ -1,7 +1,8 @@
 import type { Caller } from '#shared/domain/caller.js';
-import type { Message } from '#shared/domain/message.js';
+import type { MessageView } from '#shared/domain/message.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
+import { messageViews } from './message-views.js';
 
 export interface MessageHistoryQuery {
   chatId?: string | undefined;
@@ -14,18 +15,18 @@ export interface MessageHistoryQuery {
 /**
  * Stored message history of a session, newest first, with the unpaginated total. A chat or sender is matched under
  * every id that names the same person: a phone and the LIDs the engine paired with it (IdentityStore), so a message
- * stored under a contact's LID is found by its phone number and back.
+ * stored under a contact's LID is found by its phone number and back; each message carries its sender by both ids.
  */
 export async function listMessages(
   deps: Pick<CoreDeps, 'data'>,
   caller: Caller,
   sessionId: string,
   query: MessageHistoryQuery,
-): Promise<{ messages: Message[]; total: number }> {
+): Promise<{ messages: MessageView[]; total: number }> {
   await loadSession(deps.data.sessions, caller, sessionId);
   const from = query.from && /^[0-9]+$/.test(query.from) ? `${query.from}@c.us` : query.from;
   const withAliases = async (id: string) => [id, ...(await deps.data.identities.aliasesOf(sessionId, id))];
-  return deps.data.messages.list(
+  const page = await deps.data.messages.list(
     {
       sessionId,
       ...(query.chatId ? { chatId: await withAliases(query.chatId) } : {}),
@@ -33,4 +34,5 @@ export async function listMessages(
     },
     { limit: query.limit, offset: query.offset },
   );
+  return { ...page, messages: await messageViews(deps.data.identities, sessionId, page.messages) };
 }

@@ -9,8 +9,9 @@
 import type { Caller } from '#shared/domain/caller.js';
 import { checkContent, storedContent } from '#shared/domain/content-kinds.js';
 import { messageFailedEvent } from '#shared/domain/events.js';
-import type { Message } from '#shared/domain/message.js';
+import type { Message, MessageView } from '#shared/domain/message.js';
 import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
+import { personLookup } from '#shared/domain/person-ids.js';
 import { newRecordId } from '#shared/domain/record-id.js';
 import type { SendDraft } from '#shared/domain/send-requests.js';
 import type { Session } from '#shared/domain/session.js';
@@ -20,8 +21,10 @@ import { outboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { MessageOutcomes } from '#shared/ports/message-outcomes.port.js';
 import type { StatusChange } from '#shared/ports/message-store.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { lookUpPeople } from '#shared/use-cases/people/look-up-people.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { type DraftFiles, discardDraftFile } from './draft-media.js';
+import { messageView } from './message-views.js';
 import { queueSend } from './queue-send.js';
 import { resolveDraft } from './resolve-draft.js';
 import { claimSendKey } from './send-idempotency.js';
@@ -45,7 +48,7 @@ export interface SendRequest {
 
 /** What a send answers: the message as it stands, and whether an earlier request with its key sent it. */
 export interface SentMessage {
-  message: Message;
+  message: MessageView;
   replayed: boolean;
 }
 
@@ -89,7 +92,8 @@ export async function sendOrReplay(
     // pending with nothing to send it: the retry queues it again. The command's deduplication id is the first's, so
     // a command that did make it to the queue makes this one a no-op; and the host skips a row no longer pending.
     if (claim.message.status === 'pending') await queueSend(deps.commands, claim.message);
-    return { message: await settledMessage(deps, claim.message, waitMs), replayed: true };
+    const earlier = await settledMessage(deps, claim.message, waitMs);
+    return { message: await messageView(deps.data.identities, earlier), replayed: true };
   }
   let message: Message;
   let content: OutgoingContent | undefined;
@@ -128,16 +132,21 @@ export async function sendOrReplay(
     });
   }
   await settled;
-  return { message: (await deps.data.messages.findById(sessionId, message.id)) ?? message, replayed: false };
+  const stored = (await deps.data.messages.findById(sessionId, message.id)) ?? message;
+  return { message: await messageView(deps.data.identities, stored), replayed: false };
 }
 
 /**
  * Marks a message whose command could not be queued `failed`. Its `message.failed` is stored with the status write,
  * in the outbox, and the host's relay sweep delivers it: no host ever took the message to announce it.
  */
-function markUnqueued(deps: SendDeps, message: Message): Promise<StatusChange> {
+async function markUnqueued(deps: SendDeps, message: Message): Promise<StatusChange> {
   const now = deps.clock.now();
-  const event = messageFailedEvent(message, 'the command queue is unavailable', now);
+  // Without the pairings the event still names the chat as it was sent to: the failure must be recorded.
+  const people = await lookUpPeople(deps.data.identities, message.sessionId, [message.chatId]).catch(() =>
+    personLookup(new Map()),
+  );
+  const event = messageFailedEvent(message, 'the command queue is unavailable', now, people);
   return deps.data.messages.advanceStatus(
     message.sessionId,
     message.waMessageId ?? '',

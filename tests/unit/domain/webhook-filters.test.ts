@@ -24,6 +24,7 @@ function message(overrides: Partial<MessageEventData> & Record<string, unknown> 
     timestamp: 1_735_689_600,
     fromMe: false,
     isGroup: false,
+    sender: { phone: ALICE, lid: null },
   };
   return { event: 'message.received', data: { ...data, ...overrides } };
 }

@@ -218,6 +218,7 @@ describe('SessionRunner', () => {
       expect(calls[0]?.data).toEqual({
         callId,
         from: '15550002222@c.us',
+        caller: { phone: '15550002222@c.us', lid: null },
         isVideo: true,
         isGroup: false,
         timestamp: expect.any(Number),

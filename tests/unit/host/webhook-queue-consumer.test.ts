@@ -102,6 +102,7 @@ describe('queued webhook delivery on the embedded queue', () => {
         timestamp: Math.floor(Date.now() / 1000),
         fromMe: false,
         isGroup: false,
+        sender: { phone: '15550002222@c.us', lid: null },
       },
     });
     const addWebhook = async (overrides: Partial<Webhook>) => {

@@ -50,6 +50,7 @@ describe('sendMessage (the stored row)', () => {
           chatId: '15550009999@c.us',
           status: 'failed',
           ack: -1,
+          recipient: { phone: '15550009999@c.us', lid: null },
           error: 'the command queue is unavailable',
         },
       },

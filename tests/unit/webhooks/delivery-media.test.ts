@@ -5,11 +5,13 @@
  * body that would be over WEBHOOK_MAX_PAYLOAD_BYTES with the file sheds it and is still delivered. The archive side
  * reads the stored row's file from the memory stores.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { createMemoryDataStore } from '#shared/adapters/memory/memory-stores.js';
 import type { GatewayEvent } from '#shared/domain/events.js';
 import { messageEventData } from '#shared/domain/events.js';
+import { personLookup } from '#shared/domain/person-ids.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import type { DeliveryTarget } from '#shared/webhooks/delivery-attempts.js';
@@ -18,6 +20,9 @@ import { QueuedWebhookDelivery } from '#shared/webhooks/queued-delivery.js';
 import { aMessage, aSession } from '#tests/helpers/builders.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 import { aDeliveryTarget, messageReceived } from '#tests/helpers/webhook-fixtures.js';
+
+/** No pairings known: each person is named by the id the message shows. */
+const NO_PAIRINGS = personLookup(new Map());
 
 const FILE = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 256);
 const URL_PATH = `/api/sessions/${messageReceived.sessionId}/messages/15550002222%40c.us/${messageReceived.data.messageId}/media`;
@@ -90,7 +95,7 @@ describe('withInlineMedia', () => {
       event: 'message.ack',
       sessionId: messageReceived.sessionId,
       occurredAt: messageReceived.occurredAt,
-      data: { id: 'x', messageId: '3EB0', chatId: '1@c.us', status: 'read', ack: 3 },
+      data: { id: 'x', messageId: '3EB0', chatId: '1@c.us', status: 'read', ack: 3, recipient: null },
     };
     expect(await inline(ack, source)).toBeNull();
     expect(reads).toEqual([]);
@@ -141,9 +146,10 @@ describe('storeDeliveryMedia', () => {
       type: 'image',
       metadata: { media: { mimetype: 'image/jpeg', sizeBytes: 10 } },
     });
-    expect(messageEventData(message).media).toEqual({ mimetype: 'image/jpeg', sizeBytes: 10 });
+    expect(messageEventData(message, NO_PAIRINGS).media).toEqual({ mimetype: 'image/jpeg', sizeBytes: 10 });
     expect(
-      messageEventData({ ...message, mediaPath: `${message.sessionId}/${message.id}.jpg` }).media,
+      messageEventData({ ...message, mediaPath: `${message.sessionId}/${message.id}.jpg` }, NO_PAIRINGS)
+        .media,
     ).toEqual({
       mimetype: 'image/jpeg',
       sizeBytes: 10,
