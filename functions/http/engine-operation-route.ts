@@ -18,21 +18,6 @@ export function pathParameters(path: string): string[] {
 }
 
 /**
- * Orders routes so that, position by position, a literal segment comes before a parameter (`…/contacts/blocked`
- * before `…/contacts/{contactId}`): the router tries templates in order, as API Gateway prefers the more literal.
- */
-export function bySpecificity(a: AnyRoute, b: AnyRoute): number {
-  const left = a.path.split('/');
-  const right = b.path.split('/');
-  const isParam = (segment: string | undefined) => (segment?.startsWith('{') ? 1 : 0);
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const order = isParam(left[i]) - isParam(right[i]);
-    if (order !== 0) return order;
-  }
-  return 0;
-}
-
-/**
  * Statuses every engine operation may answer besides success and the common ones: 404 (session, or what the input
  * names), 409 (the owning host cannot be reached right now; retryable). 400 (SESSION_NOT_READY, bad input) and 503
  * (ENGINE_UNAVAILABLE: the engine could not get the network's answer) are common to every route.

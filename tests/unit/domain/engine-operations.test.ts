@@ -1,15 +1,10 @@
 /**
  * The engine operation rows as data: every export of a domain's file is a row (the registry takes the files whole),
  * names are unique and `<domain>.<action>`, every path names only its input's fields, and no two rows claim one
- * method and path. And the routes made from them are ordered literal-first (bySpecificity).
+ * method and path. (The route table matches their literal segments first: tests/unit/functions/route-table.test.ts.)
  */
 import { describe, expect, it } from '@jest/globals';
-import {
-  bySpecificity,
-  engineOperationRoute,
-  pathParameters,
-} from '#functions/http/engine-operation-route.js';
-import type { AnyRoute } from '#functions/http/route.js';
+import { engineOperationRoute, pathParameters } from '#functions/http/engine-operation-route.js';
 import * as contacts from '#shared/domain/engine-operations/contacts.js';
 import {
   ENGINE_OPERATION_ROWS,
@@ -46,24 +41,5 @@ describe('engine operation rows', () => {
     if (!row) throw new Error('no rows');
     const broken = { ...row, http: { ...row.http, path: '/api/sessions/{sessionId}/x/{missing}' as const } };
     expect(() => engineOperationRoute(broken)).toThrow(/missing/);
-  });
-});
-
-describe('bySpecificity', () => {
-  const route = (path: string) => ({ path }) as AnyRoute;
-
-  it('puts a literal segment before a parameter at the same place, and keeps the rest in order', () => {
-    const routes = [
-      route('/api/sessions/{sessionId}/contacts/{contactId}/phone'),
-      route('/api/sessions/{sessionId}/contacts/blocked'),
-      route('/api/sessions/{sessionId}/contacts/{contactId}/block'),
-      route('/api/sessions/{sessionId}/contacts/check/{number}'),
-    ];
-    expect([...routes].sort(bySpecificity).map((r) => r.path)).toEqual([
-      '/api/sessions/{sessionId}/contacts/blocked',
-      '/api/sessions/{sessionId}/contacts/check/{number}',
-      '/api/sessions/{sessionId}/contacts/{contactId}/phone',
-      '/api/sessions/{sessionId}/contacts/{contactId}/block',
-    ]);
   });
 });
