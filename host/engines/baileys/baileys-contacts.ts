@@ -5,7 +5,7 @@
  * (its mapping store, else a usync lid query) before it blocks.
  */
 import { jidNormalizedUser, type WASocket } from '@whiskeysockets/baileys';
-import { picturesOf } from '#shared/domain/contact-pictures.js';
+import { picturesOf, pictureWithin } from '#shared/domain/contact-pictures.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
 import { contactAnswer, idOf, type KnownContact } from '../contact-book.js';
@@ -54,17 +54,14 @@ export class BaileysContacts implements Contacts {
 
   /**
    * A person of the book, or one the network knows (a number on WhatsApp, a LID whose number Baileys learnt); the
-   * picture and the blocklist are read live.
+   * picture (null past 8 s, as in a batch) and the blocklist are read live.
    */
   async get({ contactId }: { contactId: string }) {
     const person = (await this.book.read()).find(contactId) ?? (await this.stranger(contactId));
     if (!person) throw new NotFoundError(`Contact ${contactId} not found`);
     const [blocked, picture] = await Promise.all([
       this.blockedIds(),
-      this.profilePicture({ contactId: idOf(person) }).then(
-        ({ url }) => url,
-        () => null,
-      ),
+      pictureWithin(idOf(person), async (id) => (await this.profilePicture({ contactId: id })).url),
     ]);
     return contactAnswer(person, blocked, picture);
   }
