@@ -76,7 +76,11 @@ export class ContactBook {
 
   /** Everyone, ordered by the id the API names them by (a stable order for pages). */
   list(): KnownContact[] {
-    return [...this.people()].sort((a, b) => idOf(a).localeCompare(idOf(b)));
+    // Code-unit order: the ids are ASCII, and localeCompare would load ICU's collator (see sqlite-database.ts).
+    return [...this.people()]
+      .map((person) => ({ person, id: idOf(person) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(({ person }) => person);
   }
 
   /** Takes a snapshot back in (people already known are joined as `learn` joins them). */

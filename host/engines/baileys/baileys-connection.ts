@@ -116,8 +116,13 @@ export class BaileysConnection {
     this.credentialsWiped = true;
   }
 
+  /** Whether the session's state may still be written (false once it is being wiped). */
+  get persisting(): boolean {
+    return !this.credentialsWiped;
+  }
+
   private async connect(): Promise<void> {
-    const auth = await loadAuthState(this.options.authState, this.session.id, () => !this.credentialsWiped);
+    const auth = await loadAuthState(this.options.authState, this.session.id, () => this.persisting);
     if (this.closed) return;
     const socket = makeWASocket({
       auth: auth.state,

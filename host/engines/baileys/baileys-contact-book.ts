@@ -63,6 +63,8 @@ export class BaileysContactBook {
   private writing: Promise<void> = Promise.resolve();
   /** Each shard's text as last read or written. */
   private readonly written = new Map<string, string>();
+  /** A save waits for the end of the turn: an app-state sync reports the address book one contact at a time. */
+  private saveScheduled = false;
 
   constructor(private readonly options: ContactBookOptions) {
     this.loaded = this.load();
@@ -85,10 +87,15 @@ export class BaileysContactBook {
     });
   }
 
-  /** Applies a change once the stored book is in, and saves the shards whose text it changed. */
+  /** Applies a change once the stored book is in; the shards it changed are saved once the turn's changes are in. */
   private take(change: (book: ContactBook) => boolean): void {
     void this.loaded.then(() => {
-      if (change(this.book)) this.save();
+      if (!change(this.book) || this.saveScheduled) return;
+      this.saveScheduled = true;
+      setImmediate(() => {
+        this.saveScheduled = false;
+        this.save();
+      });
     });
   }
 

@@ -76,16 +76,27 @@ export class BaileysContacts implements Contacts {
     return found.exists ? { ...unknown, phone: found.number, lid: found.lid } : undefined;
   }
 
-  /** The blocklist in both id forms: each LID, and its number's id when Baileys knows it. */
+  /** The blocklist in both id forms: each entry's id, and its number's id when Baileys knows it. */
   private async blockedIds(): Promise<Set<string>> {
     const ids = new Set<string>();
-    for (const lid of await this.open().fetchBlocklist()) {
-      if (typeof lid !== 'string') continue;
-      ids.add(toNeutralJid(lid));
-      const phone = lid.endsWith('@lid') ? await this.phoneOfLid(lid) : null;
+    for (const { id, phone } of await this.blocklist()) {
+      ids.add(id);
       if (phone) ids.add(`${phone}@c.us`);
     }
     return ids;
+  }
+
+  /** The account's blocklist as the network answers it (LIDs since the LID move), each with the number Baileys knows. */
+  private async blocklist(): Promise<{ id: string; phone: string | null }[]> {
+    const entries = (await this.open().fetchBlocklist()).filter(
+      (jid): jid is string => typeof jid === 'string',
+    );
+    return Promise.all(
+      entries.map(async (jid) => ({
+        id: toNeutralJid(jid),
+        phone: jid.endsWith('@lid') ? await this.phoneOfLid(jid) : null,
+      })),
+    );
   }
 
   /** No picture (404) and a hidden one (401) are answers, not failures: the URL is null. */
@@ -117,16 +128,7 @@ export class BaileysContacts implements Contacts {
 
   /** The list holds LIDs: each is named by its phone number when Baileys knows the pairing. */
   async blocked() {
-    const lids = await this.open().fetchBlocklist();
-    const ids = await Promise.all(
-      lids
-        .filter((lid): lid is string => typeof lid === 'string')
-        .map(async (lid) => {
-          const phone = await this.phoneOfLid(lid);
-          return phone ? `${phone}@c.us` : toNeutralJid(lid);
-        }),
-    );
-    return ids;
+    return (await this.blocklist()).map(({ id, phone }) => (phone ? `${phone}@c.us` : id));
   }
 
   async block({ contactId }: { contactId: string }) {

@@ -40,7 +40,6 @@ export class BaileysEngine implements MessagingEngine {
   readonly contacts: BaileysContacts;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
-  private credentialsWiped = false;
 
   constructor(session: EngineSession, events: EngineEmitter, options: BaileysEngineOptions) {
     const socket = () => this.connection.current;
@@ -50,7 +49,7 @@ export class BaileysEngine implements MessagingEngine {
     const book = new BaileysContactBook({
       authState: options.authState,
       sessionId: session.id,
-      persisting: () => !this.credentialsWiped,
+      persisting: () => this.connection.persisting,
       logger: options.logger,
     });
     this.contacts = new BaileysContacts(socket, book);
@@ -92,7 +91,6 @@ export class BaileysEngine implements MessagingEngine {
 
   /** From now on nothing is written to the auth state (it is being wiped). */
   markCredentialsWiped(): void {
-    this.credentialsWiped = true;
     this.connection.markCredentialsWiped();
   }
 }

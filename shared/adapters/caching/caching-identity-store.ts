@@ -2,7 +2,8 @@
  * Read-through, write-through cache of identity aliases, for the host that owns a session: every inbound message,
  * send outcome, change and call it publishes names a person by both ids (shared/domain/person-ids.ts), mostly the
  * same few people, and the session's engine reports every pairing through this object's `link`. A pairing drops
- * every entry that names either of its ids; a read that overlapped a pairing's write is answered but not kept. `ttlMs` bounds staleness should another process write anyway.
+ * every entry that names either of its ids; a read that overlapped a pairing's write is answered but not kept.
+ * `ttlMs` bounds staleness should another process write anyway.
  */
 import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
 
@@ -24,11 +25,11 @@ export class CachingIdentityStore implements IdentityStore {
   ) {}
 
   async link(sessionId: string, alias: IdentityAlias): Promise<void> {
-    this.bump(sessionId);
-    this.forget(sessionId, [alias.lid, alias.phone]);
     try {
       await this.inner.link(sessionId, alias);
     } finally {
+      // Once written: what was cached before goes, and a read still in flight (begun before the write's end) is not
+      // kept. Until then the entries held are the store's answer.
       this.bump(sessionId);
       this.forget(sessionId, [alias.lid, alias.phone]);
     }
