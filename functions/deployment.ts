@@ -41,6 +41,13 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
     timeout: 29,
     callsHost: true,
   },
+  chats: {
+    description:
+      "Chats (/api/sessions/{sessionId}/chats…); lists the chat store, asks the owning host's engine over RPC",
+    role: 'ChatsRole',
+    timeout: 29,
+    callsHost: true,
+  },
   webhooks: {
     description:
       'Webhooks (/api/sessions/{sessionId}/webhooks…, /api/webhooks…); the test delivery posts to the receiver',

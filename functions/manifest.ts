@@ -6,6 +6,7 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { automationRoutes } from './automation/routes.js';
+import { chatRoutes } from './chats/routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { createDocsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -38,6 +39,7 @@ export const API_RESOURCES = {
   sessions: { routes: sessionRoutes },
   messages: { routes: messageRoutes },
   contacts: { routes: contactRoutes },
+  chats: { routes: chatRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
   templates: { routes: templateRoutes },

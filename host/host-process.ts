@@ -24,6 +24,7 @@ import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 import { createAutoreply } from './automation/autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
+import { ChatSink } from './chats/chat-sink.js';
 import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
 import { assertInstalledPatches } from './engines/baileys/installed-patches.js';
@@ -136,13 +137,18 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       maxInFlight: env.WEBHOOK_DISPATCH_MAX_QUEUED,
     },
   );
-  const engine = selectEngine(env, { authState: backends.authState, testNetwork: options.testNetwork });
+  const engine = selectEngine(env, {
+    authState: backends.authState,
+    chats: data.chats,
+    testNetwork: options.testNetwork,
+  });
   const sink = new MessageSink({
     messages: data.messages,
     // This host's events name people by both ids (shared/domain/person-ids.ts): the same few, read per message.
     identities: new CachingIdentityStore(data.identities, IDENTITY_CACHE_TTL_MS),
     media: backends.media,
     events: recorder,
+    chats: new ChatSink({ chats: data.chats, messages: data.messages, media: backends.media, logger }),
     clock,
     logger,
   });

@@ -5,6 +5,7 @@
  * `checkedEmitter` validates where that is cheap and catches mistakes, in the test engine and in tests.
  */
 import { z } from 'zod';
+import { ChatChange } from '#shared/domain/chat.js';
 import { ReceivedMetadata } from '#shared/domain/message-metadata.js';
 
 /** The account a linked device belongs to. */
@@ -105,6 +106,12 @@ export const ENGINE_EVENTS = {
   /** The engine learned that a contact's LID and phone number are one person (history filters resolve it). */
   identityLinked: z.object({ lid: z.string(), phone: z.string() }),
   callOffered: IncomingCall,
+  /** Chats the engine learned of, or changes to them: history sync, the account's app state from any device. */
+  chatsChanged: z.object({ changes: z.array(ChatChange) }),
+  /** Chats deleted on the account, from any of its devices: their stored messages go too. */
+  chatsDeleted: z.object({ chatIds: z.array(z.string()) }),
+  /** A chat's messages were cleared on the account: its stored messages go too. */
+  chatCleared: z.object({ chatId: z.string() }),
 } as const;
 
 export type EngineEventName = keyof typeof ENGINE_EVENTS;

@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import type { ChatStore } from '#shared/ports/chat-store.port.js';
 import { DeferredEngineFactory } from './deferred-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
 import { TestEngineFactory } from './test/test-engine.js';
@@ -19,7 +20,12 @@ export interface SelectedEngine {
 
 export function selectEngine(
   env: Env,
-  options: { authState: () => AuthStateStore; testNetwork?: TestNetwork | undefined },
+  options: {
+    authState: () => AuthStateStore;
+    /** The chat list the host keeps, which the Baileys engine's chat operations read. */
+    chats: Pick<ChatStore, 'findById'>;
+    testNetwork?: TestNetwork | undefined;
+  },
 ): SelectedEngine {
   switch (env.ENGINE) {
     case 'test':
@@ -37,6 +43,7 @@ export function selectEngine(
         messageStoreLimit: env.BAILEYS_MESSAGE_STORE_LIMIT,
         connectTimeoutMs: env.BAILEYS_CONNECT_TIMEOUT_MS,
         media: { maxBytes: env.MEDIA_DOWNLOAD_MAX_BYTES, timeoutMs: MEDIA_DOWNLOAD_TIMEOUT_MS },
+        chats: options.chats,
       };
       // Baileys is loaded with the first session's engine (see DeferredEngineFactory).
       const factory = new DeferredEngineFactory(

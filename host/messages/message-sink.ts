@@ -3,6 +3,7 @@
  * store's unique network id) and published as `message.received`; acks advance the stored status forward only and
  * are published as `message.ack`.
  */
+import type { ChatSink } from '#host/chats/chat-sink.js';
 import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
@@ -31,6 +32,8 @@ export interface MessageSinkDeps {
   /** The media archive: a revoke removes the file of the message it clears. */
   media: MediaStorage;
   events: EventRecorder;
+  /** The chat list: every message stored here moves its chat's last message and activity. */
+  chats: ChatSink;
   clock: Clock;
   logger: Logger;
 }
@@ -53,6 +56,12 @@ export class MessageSink {
    */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.deps.chats.drain();
+  }
+
+  /** Where the chat reports of engines and sends go (the chat list). */
+  get chats(): ChatSink {
+    return this.deps.chats;
   }
 
   received(sessionId: string, inbound: InboundMessage): Promise<void> {
@@ -100,6 +109,8 @@ export class MessageSink {
       });
       return entry;
     });
+    // The chat list is derived (not awaited): the network's acknowledgement must not wait for it.
+    if (inserted) void this.deps.chats.messageStored(message);
     if (inserted && entry) await this.announce(entry);
   }
 

@@ -233,7 +233,7 @@ async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
   const people = await deps.sink.people(sessionId, [message.author ?? message.from]);
   // `unchanged` with delivered/read: the network's ack overtook this write (another host's, or one from before a
   // restart). The message was still sent here, once, and its `message.sent` is still owed.
-  const { entry } = await deps.sink.advanceWithEvent(
+  const { change, entry } = await deps.sink.advanceWithEvent(
     sessionId,
     waMessageId,
     'sent',
@@ -248,6 +248,8 @@ async function settle(deps: SendDeps, outcome: Outcome): Promise<void> {
             data: messageEventData(c.message, people),
           },
   );
+  // The chat list shows the message as its chat's last (not awaited: the list is derived, the answer is not).
+  if (entry && change.outcome !== 'not_found') void deps.sink.chats.messageStored(change.message);
   // A reaction, edit or revoke now shows on the message it points at; the answer waits for that, so the history a
   // client reads after the 201 already shows it.
   const { content } = outcome.outgoing;

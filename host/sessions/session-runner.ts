@@ -214,6 +214,7 @@ export class SessionRunner {
         this.deps.sink.receivedChange(this.session.id, change).catch(this.logAndRethrow),
       identityLinked: (alias) => void this.deps.sink.linked(this.session.id, alias).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
+      ...this.deps.sink.chats.handlers(this.session.id),
       callOffered: (call) => {
         if (!live()) return;
         void answerIncomingCall(this.engine, this.session, call, {

@@ -69,6 +69,18 @@ export const ENGINE_CAPABILITIES = {
     engines: ['baileys', 'test'],
     planned: ['webjs'],
   },
+  chats_list: {
+    port: 'chats',
+    summary: 'list chats with their last message, unread count and state (fed by the engine)',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
+  chats_manage: {
+    port: 'chats',
+    summary: 'mark chats read or unread, archive, mute, pin, delete or clear them, and show typing',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
   presence_subscribe: {
     port: 'presence',
     summary: "subscribe to a chat's presence (online, typing) updates",

@@ -110,4 +110,10 @@ export interface MessageStore {
   ): Promise<ContentChange>;
   /** Deletes every message of a session (session delete). Answers how many. */
   deleteBySession(sessionId: string): Promise<number>;
+  /**
+   * Deletes every stored message of one chat of a session (a chat cleared or deleted on the account), answering the
+   * media paths of the rows it removed so the caller can delete their files. Other chats and sessions are untouched;
+   * an unknown chat answers [].
+   */
+  deleteByChat(sessionId: string, chatId: string): Promise<string[]>;
 }

@@ -2,6 +2,7 @@ import type { ApiKeyStore } from './api-key-store.port.js';
 import type { AuditLogStore } from './audit-log-store.port.js';
 import type { AutomationRuleStore } from './automation-rule-store.port.js';
 import type { BatchStore } from './batch-store.port.js';
+import type { ChatStore } from './chat-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { IdentityStore } from './identity-store.port.js';
@@ -23,7 +24,7 @@ export interface MainStore {
 
 /**
  * The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules, message
- * templates, send idempotency keys, message batches; the rest as they land.
+ * templates, send idempotency keys, identity aliases, send pacing, message batches, chats; the rest as they land.
  */
 export interface DataStore {
   readonly sessions: SessionStore;
@@ -43,6 +44,8 @@ export interface DataStore {
   readonly sendPacing: SendPacingStore;
   /** send-bulk jobs: what each holds and how far it got. */
   readonly batches: BatchStore;
+  /** The chat list of each session, as the engine and the stored messages report it. */
+  readonly chats: ChatStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

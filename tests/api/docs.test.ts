@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { auditRoutes } from '#functions/audit/routes.js';
 import { authRoutes } from '#functions/auth/routes.js';
 import { automationRoutes } from '#functions/automation/routes.js';
+import { chatRoutes } from '#functions/chats/routes.js';
 import { contactRoutes } from '#functions/contacts/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
@@ -37,6 +38,7 @@ const ROUTES: AnyRoute[] = [
   ...sessionRoutes,
   ...messageRoutes,
   ...contactRoutes,
+  ...chatRoutes,
   ...webhookRoutes,
   ...automationRoutes,
   ...templateRoutes,

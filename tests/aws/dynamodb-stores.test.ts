@@ -14,6 +14,7 @@ import { apiKeyStoreContract } from '#tests/contract/api-key-store.contract.js';
 import { auditLogStoreContract } from '#tests/contract/audit-log-store.contract.js';
 import { automationRuleStoreContract } from '#tests/contract/automation-rule-store.contract.js';
 import { batchStoreContract } from '#tests/contract/batch-store.contract.js';
+import { chatStoreContract } from '#tests/contract/chat-store.contract.js';
 import { deliveryFailureStoreContract } from '#tests/contract/delivery-failure-store.contract.js';
 import { eventOutboxContract } from '#tests/contract/event-outbox.contract.js';
 import { identityStoreContract } from '#tests/contract/identity-store.contract.js';
@@ -166,6 +167,15 @@ batchStoreContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { store: data.batches, sessions: data.sessions, close };
 });
+
+chatStoreContract(
+  'dynamodb',
+  async () => {
+    const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+    return { store: data.chats, sessions: data.sessions, close };
+  },
+  { knowsSessions: true },
+);
 
 describe('dynamodb stores', () => {
   it('rejects a message, webhook, rule, template or batch of an unknown session with NotFoundError, not a retryable 503', async () => {

@@ -8,6 +8,7 @@ import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
+import { chatStoreContract } from './chat-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -115,6 +116,16 @@ batchStoreContract('memory', async () => {
   const data = createMemoryDataStore();
   return { store: data.batches, sessions: data.sessions, close: () => data.close() };
 });
+
+// The memory fake takes chats of any session id: it keeps no link to the session store, like the other fakes.
+chatStoreContract(
+  'memory',
+  async () => {
+    const data = createMemoryDataStore();
+    return { store: data.chats, sessions: data.sessions, close: () => data.close() };
+  },
+  { knowsSessions: false },
+);
 
 describe('memory stores lifecycle', () => {
   it('answers ping while open and rejects it with UnavailableError after close', async () => {

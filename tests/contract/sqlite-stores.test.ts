@@ -17,6 +17,7 @@ import { apiKeyStoreContract } from './api-key-store.contract.js';
 import { auditLogStoreContract } from './audit-log-store.contract.js';
 import { automationRuleStoreContract } from './automation-rule-store.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
+import { chatStoreContract } from './chat-store.contract.js';
 import { deliveryFailureStoreContract } from './delivery-failure-store.contract.js';
 import { eventOutboxContract } from './event-outbox.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -131,6 +132,15 @@ batchStoreContract('sqlite', async () => {
   return { store: data.batches, sessions: data.sessions, close };
 });
 
+chatStoreContract(
+  'sqlite',
+  async () => {
+    const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+    return { store: data.chats, sessions: data.sessions, close };
+  },
+  { knowsSessions: true },
+);
+
 describe('sqlite stores on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -198,6 +208,7 @@ describe('sqlite stores on disk', () => {
       '0012_message_batches',
       '0013_message_search',
       '0014_message_counts',
+      '0015_chats',
     ]);
   });
 
@@ -229,7 +240,21 @@ describe('sqlite stores on disk', () => {
       '0012_message_batches',
       '0013_message_search',
       '0014_message_counts',
+      '0015_chats',
     ]);
+  });
+
+  it('deletes the chats of a session with its row (cascade), and only those', async () => {
+    const data = openSqliteDataStore(path.join(dir, 'data.sqlite'));
+    const [gone, kept] = [aSession(), aSession()];
+    for (const session of [gone, kept]) {
+      await data.sessions.create(session);
+      await data.chats.apply(session.id, [{ id: '15550001111@c.us' }]);
+    }
+    expect(await data.sessions.delete(gone.id)).toBe(true);
+    expect(await data.chats.deleteBySession(gone.id)).toBe(0);
+    expect(await data.chats.list(kept.id, { limit: 10, offset: 0 })).toHaveLength(1);
+    await data.close();
   });
 
   it('reads corrupt JSON columns defensively, failing closed for allowlists', async () => {

@@ -21,6 +21,11 @@ export interface CapabilityRouteRow {
   body?: unknown;
   /** The answer's status on a gateway running each kind, when the host carries the operation out. */
   status: Record<EngineKind, number>;
+  /**
+   * Past the check the route reads the data store, not a host (the chat list): no host call and nothing queued
+   * however it answers.
+   */
+  readsStore?: true;
 }
 
 /** By `METHOD path`, as the route declares them. */
@@ -88,6 +93,60 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     capability: 'contacts_block',
     session: 'ready',
     params: { contactId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/chats': {
+    capability: 'chats_list',
+    session: 'ready',
+    readsStore: true,
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/read': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/unread': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/archive': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us', archive: true },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/mute': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us', muteUntil: null },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/pin': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us', pin: true },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/delete': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'DELETE /api/sessions/{sessionId}/chats/{chatId}/messages': {
+    capability: 'chats_manage',
+    session: 'ready',
+    params: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/chats/typing': {
+    capability: 'chats_manage',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us', state: 'typing' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
 };

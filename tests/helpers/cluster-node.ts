@@ -4,6 +4,7 @@
  * WhatsApp network, the clock) and nothing else (event bus, audit, metrics are per process).
  */
 
+import { ChatSink } from '#host/chats/chat-sink.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { Host } from '#host/host.js';
@@ -11,6 +12,7 @@ import { MessageSink } from '#host/messages/message-sink.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryQueue } from '#shared/adapters/memory/memory-queue.js';
@@ -122,6 +124,12 @@ export async function startClusterNode(
       identities: new MemoryIdentityStore(),
       media: new MemoryMediaStorage(),
       events: recorder,
+      chats: new ChatSink({
+        chats: new MemoryChatStore(),
+        messages: shared.messages,
+        media: new MemoryMediaStorage(),
+        logger: silentLogger,
+      }),
       clock,
       logger: silentLogger,
     }),

@@ -2,6 +2,7 @@
  * A Host over the memory stores and the test engines, for unit tests of the host itself: its sessions, messages,
  * test network and published events.
  */
+import { ChatSink } from '#host/chats/chat-sink.js';
 import type { EngineFactory } from '#host/engines/engine.port.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
@@ -9,6 +10,7 @@ import { Host } from '#host/host.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import type { ConnectSlots } from '#host/sessions/connect-slots.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
@@ -55,6 +57,12 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
       identities: new MemoryIdentityStore(),
       media: new MemoryMediaStorage(),
       events: recorder,
+      chats: new ChatSink({
+        chats: new MemoryChatStore(),
+        messages: messages,
+        media: new MemoryMediaStorage(),
+        logger: silentLogger,
+      }),
       clock: systemClock,
       logger: silentLogger,
     }),

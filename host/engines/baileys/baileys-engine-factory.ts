@@ -4,6 +4,7 @@ import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engine
 import type { EngineEmitter } from '#host/engines/engine-events.js';
 import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import type { ChatStore } from '#shared/ports/chat-store.port.js';
 import { BaileysEngine } from './baileys-engine.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { quietLibsignal } from './quiet-libsignal.js';
@@ -22,6 +23,8 @@ export interface BaileysFactoryOptions {
   connectTimeoutMs: number;
   /** Received media: the size cap (MEDIA_DOWNLOAD_MAX_BYTES) and the download deadline. */
   media: InboundMediaOptions;
+  /** The gateway's chat list, which chat operations read a chat's last message from. */
+  chats: Pick<ChatStore, 'findById'>;
 }
 
 export class BaileysEngineFactory implements EngineFactory {
@@ -47,6 +50,7 @@ export class BaileysEngineFactory implements EngineFactory {
       recentMessages: this.recentMessages,
       connectTimeoutMs: this.options.connectTimeoutMs,
       media: this.options.media,
+      chatOf: (chatId) => this.options.chats.findById(session.id, chatId),
     });
     // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
     this.engines.set(session.id, new Set([engine]));

@@ -2,8 +2,8 @@
  * The Baileys engine: one MessagingEngine per connection attempt of a session, composed of one part per concern so
  * that a feature edits its own file: the connection (socket lifecycle, credentials, connection events;
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
- * (baileys-calls.ts), pairing (baileys-pairing.ts) and contacts (baileys-contacts.ts, over the contact book of
- * baileys-contact-book.ts). It exposes the ports of the `baileys` row of the capability
+ * (baileys-calls.ts), pairing (baileys-pairing.ts), contacts (baileys-contacts.ts, over the contact book of
+ * baileys-contact-book.ts) and chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts). It exposes the ports of the `baileys` row of the capability
  * table and reports to the session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
@@ -12,6 +12,8 @@ import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
+import { BaileysChatEvents } from './baileys-chat-events.js';
+import { BaileysChats, type ChatLookup } from './baileys-chats.js';
 import { BaileysConnection } from './baileys-connection.js';
 import { BaileysContactBook } from './baileys-contact-book.js';
 import { BaileysContacts } from './baileys-contacts.js';
@@ -32,12 +34,15 @@ export interface BaileysEngineOptions {
   connectTimeoutMs: number;
   /** Received media: the size cap and the download deadline. */
   media: InboundMediaOptions;
+  /** The session's chats as the gateway keeps them (a chat's last message, which chat operations name). */
+  chatOf: ChatLookup;
 }
 
 export class BaileysEngine implements MessagingEngine {
   readonly pairing: BaileysPairing;
   readonly calls: BaileysCalls;
   readonly contacts: BaileysContacts;
+  readonly chats: BaileysChats;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -53,6 +58,8 @@ export class BaileysEngine implements MessagingEngine {
       logger: options.logger,
     });
     this.contacts = new BaileysContacts(socket, book);
+    this.chats = new BaileysChats(socket, options.chatOf, events);
+    const chatEvents = new BaileysChatEvents(events);
     const inbound = new BaileysInbound(events, options.media);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
@@ -64,6 +71,7 @@ export class BaileysEngine implements MessagingEngine {
       onSocket: (created) => {
         inbound.listen(created);
         book.listen(created);
+        chatEvents.listen(created);
         this.calls.listen(created, () => created === this.connection.current);
       },
     });

@@ -20,6 +20,7 @@ import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
 import type { EngineCalls } from '../ports/calls.port.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
+import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 
@@ -30,6 +31,7 @@ class TestEngine implements MessagingEngine {
   readonly pairing?: EnginePairing;
   readonly calls?: EngineCalls;
   readonly contacts?: PortOperations<'contacts'>;
+  readonly chats?: PortOperations<'chats'>;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -62,6 +64,9 @@ class TestEngine implements MessagingEngine {
     }
     if (ports.has('contacts'))
       this.contacts = testContacts(network.directory, session.id, () => !this.closed);
+    if (ports.has('chats')) {
+      this.chats = testChats(network.chats, session.id, this.connection.emit, () => !this.closed);
+    }
     if (ports.has('calls')) {
       this.calls = {
         rejectCall: async (callId) => {

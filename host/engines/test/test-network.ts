@@ -11,6 +11,7 @@ import type {
   RestrictionNotice,
 } from '../engine-events.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
+import { changeOf, type PhoneChat, TestAccountChats } from './test-chats.js';
 import { TestDirectory } from './test-contacts.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
@@ -40,6 +41,8 @@ export interface TestCall {
 export class TestNetwork {
   /** Who is on WhatsApp (the contacts port's answers). */
   readonly directory = new TestDirectory();
+  /** Each account's chats as its phone shows them (the chats port's state). */
+  readonly chats = new TestAccountChats();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();
@@ -160,6 +163,7 @@ export class TestNetwork {
 
   recordSent(sessionId: string, message: OutgoingMessage): void {
     this.sent.set(sessionId, [...(this.sent.get(sessionId) ?? []), message]);
+    this.chats.know(sessionId, message.chatId);
   }
 
   /** The network restricts the account (or lifts the restriction). */
@@ -171,7 +175,25 @@ export class TestNetwork {
   deliverInbound(sessionId: string, message: InboundMessage): Promise<void> {
     const connection = this.connections.get(sessionId);
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    this.chats.know(sessionId, message.chatId);
     return connection.receive(message);
+  }
+
+  /**
+   * The account's phone changes a chat (archives, pins, mutes, marks it unread or read): the session hears it as a
+   * synced app-state change. Throws for a chat the account lacks.
+   */
+  phoneChangesChat(sessionId: string, chatId: string, change: Partial<PhoneChat>): void {
+    const chat = this.chats.of(sessionId, chatId);
+    if (!chat) throw new Error(`the account of session ${sessionId} has no chat ${chatId}`);
+    Object.assign(chat, change);
+    this.connections.get(sessionId)?.emit('chatsChanged', { changes: [changeOf(chatId, chat, Date.now())] });
+  }
+
+  /** The account's phone deletes a chat: the session hears it. */
+  phoneDeletesChat(sessionId: string, chatId: string): void {
+    this.chats.forget(sessionId, chatId);
+    this.connections.get(sessionId)?.emit('chatsDeleted', { chatIds: [chatId] });
   }
 
   /** A contact's reaction, edit or revoke arriving at the session; resolves once the session stored it. */

@@ -2,7 +2,8 @@
  * Messages in DynamoDB. A message and its network-id lock item are written in one transaction (with a check
  * that the session exists), so (sessionId, waMessageId) stays unique. History pages query gsi1 (per session) or
  * gsi2 (per session and chat) newest first; `from` is a filter expression because it must also match `author`.
- * Search reads the same indexes, a bounded number of items (dynamodb-message-search.ts).
+ * Search reads the same indexes, a bounded number of items (dynamodb-message-search.ts); a session's or a chat's
+ * messages are deleted by dynamodb-message-deletes.ts.
  */
 import {
   type DynamoDBDocumentClient,
@@ -27,6 +28,7 @@ import type {
 } from '#shared/ports/message-store.port.js';
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
+import { deleteMessages } from './dynamodb-message-deletes.js';
 import { historyQuery, messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
 import {
   DEFAULT_SEARCH_SCAN_LIMIT,
@@ -34,7 +36,6 @@ import {
   searchTextAttribute,
 } from './dynamodb-message-search.js';
 import {
-  batchDelete,
   cancellationCodes,
   copy,
   failedAt,
@@ -42,7 +43,6 @@ import {
   guard,
   isConditionFailed,
   putNew,
-  queryAll,
   queryPage,
 } from './dynamodb-support.js';
 
@@ -265,22 +265,14 @@ export class DynamoDbMessageStore implements MessageStore {
   }
 
   deleteBySession(sessionId: string): Promise<number> {
-    return guard(STORE, async () => {
-      const items = await queryAll(this.doc, {
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `MSG#${sessionId}` },
-        ProjectionExpression: 'id, waMessageId',
-      });
-      const keys: Record<string, string>[] = [];
-      for (const item of items) {
-        keys.push(messageKey(String(item.id)));
-        if (typeof item.waMessageId === 'string') keys.push(waKey(sessionId, item.waMessageId));
-      }
-      await batchDelete(this.doc, this.table, keys);
-      return items.length;
-    });
+    return guard(STORE, async () => (await deleteMessages(this.doc, this.table, { sessionId })).count);
+  }
+
+  deleteByChat(sessionId: string, chatId: string): Promise<string[]> {
+    return guard(
+      STORE,
+      async () => (await deleteMessages(this.doc, this.table, { sessionId, chatId })).mediaPaths,
+    );
   }
 
   private async read(id: string): Promise<Message | null> {

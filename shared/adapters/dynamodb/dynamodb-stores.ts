@@ -10,6 +10,7 @@ import { DynamoDbApiKeyStore } from './dynamodb-api-key-store.js';
 import { DynamoDbAuditLogStore } from './dynamodb-audit-log-store.js';
 import { DynamoDbAutomationRuleStore } from './dynamodb-automation-rule-store.js';
 import { DynamoDbBatchStore } from './dynamodb-batch-store.js';
+import { DynamoDbChatStore } from './dynamodb-chat-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbIdentityStore } from './dynamodb-identity-store.js';
@@ -77,6 +78,7 @@ export function openDynamoDbDataStore({
     identities: new DynamoDbIdentityStore(doc, table),
     sendPacing: new DynamoDbSendPacingStore(doc, table),
     batches: new DynamoDbBatchStore(doc, table),
+    chats: new DynamoDbChatStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Schema of the DynamoDB stores: two tables, `<prefix>data` (sessions, fences, messages, webhooks, delivery
- * failures, automation rules, auth state) and `<prefix>main` (API keys, audit log), both PAY_PER_REQUEST with
- * string keys `pk`/`sk` and two sparse GSIs (`gsi1`, `gsi2`, keys `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`,
+ * failures, automation rules, chats, auth state) and `<prefix>main` (API keys, audit log), both PAY_PER_REQUEST
+ * with string keys `pk`/`sk` and two sparse GSIs (`gsi1`, `gsi2`, keys `gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`,
  * projection ALL). Items, by family:
  *
  * data table
@@ -40,6 +40,9 @@
  *                    streak `failures`, `openUntil` (epoch ms) while the breaker is open, `ttl` (epoch s, a week past
  *                    the day or the cooldown): changed by conditional updates (dynamodb-send-pacing-store.ts); reads
  *                    compare `day` and `openUntil`, never relying on TTL.
+ * - chat             pk `CHATS#<sessionId>`, sk `CHAT#<chatId>`: the chat list of a session (dynamodb-chat-store.ts),
+ *                    `version` bumped by every write (conditional puts); gsi1pk `CHATS#<sessionId>`, gsi1sk the list
+ *                    order key (chatOrderKey: inverted, zero-padded timestamp, then the chat id).
  * - message batch    pk `BATCHES#<sessionId>`, sk `BATCH#<batchId>` (snake_case columns of batch-rows.ts, its
  *                    items left out; the conditional put keeps batchIds unique per session); the items' JSON in
  *                    parts sk `BATCHPART#<batchId>#<i>` (`v`), written in the same transaction. While unfinished:

@@ -201,6 +201,18 @@ export class MemoryMessageStore implements MessageStore {
     return removed;
   }
 
+  /** Deletes the chat's rows and their network-id entries; the paths come in storage order. */
+  async deleteByChat(sessionId: string, chatId: string): Promise<string[]> {
+    const mediaPaths: string[] = [];
+    for (const [id, message] of this.byId) {
+      if (message.sessionId !== sessionId || message.chatId !== chatId) continue;
+      this.byId.delete(id);
+      if (message.waMessageId !== null) this.idByWaKey.delete(waKey(sessionId, message.waMessageId));
+      if (message.mediaPath !== null) mediaPaths.push(message.mediaPath);
+    }
+    return mediaPaths;
+  }
+
   private byWaMessageId(sessionId: string, waMessageId: string): Message | undefined {
     const id = this.idByWaKey.get(waKey(sessionId, waMessageId));
     return id === undefined ? undefined : this.byId.get(id);

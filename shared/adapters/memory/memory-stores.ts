@@ -8,6 +8,7 @@ import { MemoryApiKeyStore } from './memory-api-key-store.js';
 import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 import { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 import { MemoryBatchStore } from './memory-batch-store.js';
+import { MemoryChatStore } from './memory-chat-store.js';
 import { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryIdentityStore } from './memory-identity-store.js';
@@ -23,6 +24,7 @@ export { MemoryApiKeyStore } from './memory-api-key-store.js';
 export { MemoryAuditLogStore } from './memory-audit-log-store.js';
 export { MemoryAutomationRuleStore } from './memory-automation-rule-store.js';
 export { MemoryBatchStore } from './memory-batch-store.js';
+export { MemoryChatStore } from './memory-chat-store.js';
 export { MemoryDeliveryFailureStore } from './memory-delivery-failure-store.js';
 export { MemoryEventOutbox } from './memory-event-outbox.js';
 export { MemoryMessageStore } from './memory-message-store.js';
@@ -56,7 +58,10 @@ export function createMemoryMainStore(): MainStore {
   return { apiKeys: new MemoryApiKeyStore(), audit: new MemoryAuditLogStore(), ...lifecycle('Main store') };
 }
 
-/** A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, failures, rules, templates, …). */
+/**
+ * A fresh, empty in-memory data store (sessions, fences, messages, outbox, webhooks, failures, rules, templates,
+ * chats, …).
+ */
 export function createMemoryDataStore(): DataStore {
   const outbox = new MemoryEventOutbox();
   return {
@@ -72,6 +77,7 @@ export function createMemoryDataStore(): DataStore {
     identities: new MemoryIdentityStore(),
     sendPacing: new MemorySendPacingStore(),
     batches: new MemoryBatchStore(),
+    chats: new MemoryChatStore(),
     ...lifecycle('Data store'),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The data store's migrations from 0010 on, kept apart from data-store.migrations.ts for size: identity aliases,
- * send pacing, message batches and the full-text index of message bodies. They run after the earlier ones, in order.
+ * send pacing, message batches, the full-text index of message bodies, the kept history counts and the chat list.
+ * They run after the earlier ones, in order.
  */
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
@@ -154,6 +155,31 @@ export const MESSAGING_MIGRATIONS: Migration[] = [
         INSERT INTO message_counts (session_id, chat_id, from_jid, author, n)
           SELECT session_id, chat_id, from_jid, coalesce(author, ''), count(*) FROM messages
           GROUP BY session_id, chat_id, from_jid, coalesce(author, '');
+      `);
+    },
+  },
+  {
+    id: '0015_chats',
+    up(db: SqliteDb): void {
+      // The chat list of each session (SqliteChatStore); the cascade forgets a session's chats with its row.
+      // `timestamp`, `pinned_at` are epoch seconds, `mute_until` epoch ms (-1: muted forever), `last_message` JSON
+      // text. The index is the list order: SQLite sorts NULL below every value, so `timestamp DESC` puts the chats
+      // without one last, and a page is read from the index in order without a sort.
+      db.exec(`
+        CREATE TABLE chats (
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          chat_id TEXT NOT NULL,
+          name TEXT,
+          unread_count INTEGER NOT NULL DEFAULT 0,
+          marked_unread INTEGER NOT NULL DEFAULT 0,
+          timestamp INTEGER,
+          last_message TEXT,
+          archived INTEGER NOT NULL DEFAULT 0,
+          pinned_at INTEGER,
+          mute_until INTEGER,
+          PRIMARY KEY (session_id, chat_id)
+        );
+        CREATE INDEX idx_chats_session_order ON chats (session_id, timestamp DESC, chat_id);
       `);
     },
   },

@@ -1,7 +1,7 @@
 /**
  * Schema of the data store: sessions, teardown fences, messages, webhooks and their delivery failures, automation
- * rules and their cooldowns, templates, send idempotency keys, identity aliases, send pacing, message batches and
- * the full-text index of message bodies. Timestamps are ISO-8601 UTC strings, so text order is time order; `config`, `metadata`, `events`, `headers`, `filters`, `conditions` and the
+ * rules and their cooldowns, templates, send idempotency keys, identity aliases, send pacing, message batches,
+ * chats and the full-text index of message bodies. Timestamps are ISO-8601 UTC strings, so text order is time order; `config`, `metadata`, `events`, `headers`, `filters`, `conditions` and the
  * batches' `messages`, `options`, `progress` and `results` are JSON text.
  */
 import { MESSAGING_MIGRATIONS } from './data-store-messaging.migrations.js';

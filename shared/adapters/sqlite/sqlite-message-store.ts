@@ -59,6 +59,7 @@ export class SqliteMessageStore implements MessageStore {
   private readonly updateStatusOnly: LazyStatement<[string, string]>;
   private readonly fillTimestamp: LazyStatement<[number, string]>;
   private readonly deleteBySessionId: LazyStatement<[string]>;
+  private readonly deleteByChatId: LazyStatement<[string, string], string | null>;
   private readonly selectChat: LazyStatement<[string, string], number>;
   private readonly updateContent: LazyStatement<MessageRow>;
   private readonly changeTx: Database.Transaction<ChangeFn>;
@@ -91,6 +92,14 @@ export class SqliteMessageStore implements MessageStore {
       'UPDATE messages SET timestamp = ? WHERE id = ? AND timestamp IS NULL',
     );
     this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM messages WHERE session_id = ?');
+    // One statement is one transaction: the rows, their search index entries and history counts (both kept by
+    // triggers) go together, and RETURNING names exactly the media of the rows it removed, with no window between a
+    // read of the paths and the delete in which another process could add a row.
+    this.deleteByChatId = new LazyStatement<[string, string], string | null>(
+      db,
+      'DELETE FROM messages WHERE session_id = ? AND chat_id = ? RETURNING media_path',
+      true,
+    );
     this.selectChat = new LazyStatement<[string, string], number>(
       db,
       'SELECT 1 FROM messages WHERE session_id = ? AND chat_id = ? LIMIT 1',
@@ -216,6 +225,15 @@ export class SqliteMessageStore implements MessageStore {
 
   async deleteBySession(sessionId: string): Promise<number> {
     return runSql(STORE, () => this.deleteBySessionId.run(sessionId).changes);
+  }
+
+  /**
+   * In the group commit, after the writes queued before it: a chat cleared on the account arrives among the inserts
+   * of that chat's messages, and must not run ahead of one still waiting to commit.
+   */
+  async deleteByChat(sessionId: string, chatId: string): Promise<string[]> {
+    const paths = await writeSql(this.db, STORE, () => this.deleteByChatId.all(sessionId, chatId));
+    return paths.filter((path): path is string => path !== null);
   }
 
   private advanceInTransaction(

@@ -1,7 +1,7 @@
 /**
  * Composition of the SQLite stores: opens a file, brings its schema up to date and wires the adapters of the
  * main store (keys, audit) or the data store (sessions, fences, messages and their event outbox, webhooks, delivery
- * failures, automation rules, templates, send keys, message batches) onto one connection.
+ * failures, automation rules, templates, send keys, message batches, chats) onto one connection.
  */
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 import { DATA_STORE_MIGRATIONS } from './data-store.migrations.js';
@@ -10,6 +10,7 @@ import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
 import { SqliteAutomationRuleStore } from './sqlite-automation-rule-store.js';
 import { SqliteBatchStore } from './sqlite-batch-store.js';
+import { SqliteChatStore } from './sqlite-chat-store.js';
 import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqlite-database.js';
 import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
@@ -82,6 +83,7 @@ export function openSqliteDataStore(file: string): DataStore {
     identities: new SqliteIdentityStore(db),
     sendPacing: new SqliteSendPacingStore(db),
     batches: new SqliteBatchStore(db),
+    chats: new SqliteChatStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

@@ -5,12 +5,15 @@
  */
 import type { z } from 'zod';
 import type { OptionalEnginePort } from '../engine-capabilities.js';
+import * as chats from './chats.js';
 import * as contacts from './contacts.js';
 import type { EngineOperationRow, PortOfCapability } from './engine-operation.js';
 
-const DOMAINS = [contacts] as const;
+const DOMAINS = [contacts, chats] as const;
 
-type Row = { [D in keyof typeof DOMAINS]: (typeof DOMAINS)[D][keyof (typeof DOMAINS)[D]] }[number];
+/** Every row a domain's module exports (distributed over the modules: a mapped tuple type collapses to never). */
+type RowOf<M> = M extends unknown ? M[keyof M] : never;
+type Row = RowOf<(typeof DOMAINS)[number]>;
 
 /** The rows by their name (what the host RPC and the logs call them). */
 export const ENGINE_OPERATIONS = Object.fromEntries(

@@ -23,6 +23,7 @@ export async function deleteSession(
   await deps.data.templates.deleteBySession(id);
   await deps.data.sendIdempotency.deleteBySession(id);
   await deps.data.identities.deleteBySession(id);
+  await deps.data.chats.deleteBySession(id);
   await deps.data.sendPacing.deleteBySession(id);
   // After the rows that point at them: a failure part-way never leaves a row whose media is gone.
   await deps.media.deleteBySession(id);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { engineOperationRoute, pathParameters } from '#functions/http/engine-operation-route.js';
+import * as chats from '#shared/domain/engine-operations/chats.js';
 import * as contacts from '#shared/domain/engine-operations/contacts.js';
 import {
   ENGINE_OPERATION_ROWS,
@@ -13,8 +14,8 @@ import {
 
 describe('engine operation rows', () => {
   it("takes every export of a domain's file as a row, under the row's own name", () => {
-    const exported = Object.values(contacts);
-    expect(exported.length).toBeGreaterThan(0);
+    const exported = [...Object.values(contacts), ...Object.values(chats)];
+    expect(Object.values(chats).length).toBeGreaterThan(0);
     for (const row of exported)
       expect(ENGINE_OPERATIONS[row.name as keyof typeof ENGINE_OPERATIONS]).toBe(row);
     expect(ENGINE_OPERATION_ROWS).toHaveLength(exported.length);

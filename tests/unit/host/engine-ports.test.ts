@@ -5,6 +5,7 @@
  * follows the wrong kind, or a port an engine adds or drops, fails. The test-core factory is the one a gateway
  * with ENGINE=test-core runs (env and selectEngine). Engines are built, never started: nothing connects.
  */
+
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { BaileysEngineFactory } from '#host/engines/baileys/baileys-engine-factory.js';
@@ -15,6 +16,7 @@ import { selectEngine } from '#host/engines/select-engine.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { MemoryAuthStateStore } from '#shared/adapters/memory/memory-auth-state-store.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { loadEnv } from '#shared/config/env.js';
 import {
   ENGINE_PORTS,
@@ -40,6 +42,7 @@ const baileys = () =>
     messageStoreLimit: 10,
     connectTimeoutMs: 1_000,
     media: { maxBytes: 1024, timeoutMs: 1_000 },
+    chats: new MemoryChatStore(),
   });
 
 interface Expected {
@@ -48,6 +51,20 @@ interface Expected {
   ports: OptionalEnginePort[];
 }
 
+/** What the test and Baileys engines have today. */
+const FULL: Omit<Expected, 'kind'> = {
+  capabilities: [
+    'chats_list',
+    'chats_manage',
+    'contacts_block',
+    'contacts_check',
+    'contacts_read',
+    'pairing_code',
+    'reject_calls',
+  ],
+  ports: ['calls', 'chats', 'contacts', 'pairing'],
+};
+
 /** Each factory, with the kind, capabilities and optional ports its engines have today. */
 const factories: [string, () => EngineFactory, Expected][] = [
   [
@@ -55,14 +72,16 @@ const factories: [string, () => EngineFactory, Expected][] = [
     () => new TestEngineFactory(new TestNetwork()),
     {
       kind: 'test',
-      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
-      ports: ['calls', 'contacts', 'pairing'],
+      ...FULL,
     },
   ],
   [
     'test-core (ENGINE=test-core)',
     () =>
-      selectEngine(loadEnv({ ENGINE: 'test-core' }), { authState: () => new MemoryAuthStateStore() }).factory,
+      selectEngine(loadEnv({ ENGINE: 'test-core' }), {
+        authState: () => new MemoryAuthStateStore(),
+        chats: new MemoryChatStore(),
+      }).factory,
     { kind: 'test-core', capabilities: [], ports: [] },
   ],
   [
@@ -70,8 +89,7 @@ const factories: [string, () => EngineFactory, Expected][] = [
     baileys,
     {
       kind: 'baileys',
-      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
-      ports: ['calls', 'contacts', 'pairing'],
+      ...FULL,
     },
   ],
   [
@@ -84,8 +102,7 @@ const factories: [string, () => EngineFactory, Expected][] = [
       ),
     {
       kind: 'baileys',
-      capabilities: ['contacts_block', 'contacts_check', 'contacts_read', 'pairing_code', 'reject_calls'],
-      ports: ['calls', 'contacts', 'pairing'],
+      ...FULL,
     },
   ],
 ];

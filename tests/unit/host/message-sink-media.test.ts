@@ -3,10 +3,13 @@
  * a row never points at a file that is gone). Other changes keep the file; a failed delete is logged, never thrown
  * at the engine.
  */
+
 import { describe, expect, it } from '@jest/globals';
+import { ChatSink } from '#host/chats/chat-sink.js';
 import { EventBus } from '#host/events/event-bus.js';
 import { createHostEvents } from '#host/events/host-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { MemoryEventOutbox } from '#shared/adapters/memory/memory-event-outbox.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
@@ -34,6 +37,12 @@ async function setUp(media = new MemoryMediaStorage()) {
     identities: new MemoryIdentityStore(),
     media,
     events: recorder,
+    chats: new ChatSink({
+      chats: new MemoryChatStore(),
+      messages: messages,
+      media: new MemoryMediaStorage(),
+      logger,
+    }),
     clock: systemClock,
     logger,
   });

@@ -6,11 +6,13 @@
  */
 
 import { describe, expect, it } from '@jest/globals';
+import { ChatSink } from '#host/chats/chat-sink.js';
 import type { OutgoingStatus } from '#host/engines/engine-events.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { sendMessage, sendMessages } from '#host/messages/send-message.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
@@ -30,6 +32,12 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
     identities: new MemoryIdentityStore(),
     media: new MemoryMediaStorage(),
     events: recorder,
+    chats: new ChatSink({
+      chats: new MemoryChatStore(),
+      messages: messages,
+      media: new MemoryMediaStorage(),
+      logger: silentLogger,
+    }),
     clock: new TestClock(),
     logger: silentLogger,
   });

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { ChatSink } from '#host/chats/chat-sink.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
 import { TestNetwork } from '#host/engines/test/test-network.js';
 import { MessageSink } from '#host/messages/message-sink.js';
 import { SessionRunner } from '#host/sessions/session-runner.js';
+import { MemoryChatStore } from '#shared/adapters/memory/memory-chat-store.js';
 import { MemoryIdentityStore } from '#shared/adapters/memory/memory-identity-store.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
 import { MemoryMessageStore } from '#shared/adapters/memory/memory-message-store.js';
@@ -42,6 +44,12 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
         identities: new MemoryIdentityStore(),
         media: new MemoryMediaStorage(),
         events: recorder,
+        chats: new ChatSink({
+          chats: new MemoryChatStore(),
+          messages: new MemoryMessageStore(),
+          media: new MemoryMediaStorage(),
+          logger: silentLogger,
+        }),
         clock: systemClock,
         logger: silentLogger,
       }),

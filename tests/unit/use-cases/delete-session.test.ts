@@ -1,7 +1,7 @@
 /**
  * Deleting a session removes what belongs to it in stores without a cascade (DynamoDB, and the memory fakes that
  * behave like it): its messages, webhooks, automation rules, templates, send idempotency keys, send pacing state,
- * message batches and archived media, and nothing of another session.
+ * chats, message batches and archived media, and nothing of another session.
  */
 import { describe, expect, it } from '@jest/globals';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
@@ -25,7 +25,7 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 const NO_CAP = { maxPerSession: 0 };
 
 describe('deleteSession', () => {
-  it("deletes the session's messages, webhooks, rules, templates, send keys, pacing, batches and media with it, leaving other sessions'", async () => {
+  it("deletes the session's messages, webhooks, rules, templates, send keys, pacing, chats, batches and media with it, leaving other sessions'", async () => {
     const data = createMemoryDataStore();
     const media = new MemoryMediaStorage();
     const paths = new Map<string, string>();
@@ -58,6 +58,7 @@ describe('deleteSession', () => {
       );
       await data.sendPacing.recordFailure(session.id, { threshold: 5, cooldownMs: 1000, now: 0 });
       await data.batches.create(aBatch({ sessionId: session.id, batchId: 'b' }));
+      await data.chats.apply(session.id, [{ id: '15550001111@c.us', unread: { add: 1 } }]);
     }
 
     await deleteSession({ data, media, host, audit, clock }, SYSTEM_CALLER, gone.id);
@@ -80,5 +81,7 @@ describe('deleteSession', () => {
     expect(await media.stat(paths.get(kept.id) ?? '')).toMatchObject({ size: 3, mimetype: 'image/jpeg' });
     expect(await data.batches.find(gone.id, 'b')).toBeNull();
     expect(await data.batches.listUnfinished(kept.id)).toHaveLength(1);
+    expect(await data.chats.list(gone.id, { limit: 10, offset: 0 })).toEqual([]);
+    expect(await data.chats.list(kept.id, { limit: 10, offset: 0 })).toHaveLength(1);
   });
 });

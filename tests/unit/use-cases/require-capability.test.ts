@@ -18,11 +18,22 @@ import {
 import { EngineUnsupportedError } from '#shared/errors/app-error.js';
 import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
 
+/** What the Baileys and test engines can do today. */
+const FULL: readonly EngineCapability[] = [
+  'pairing_code',
+  'reject_calls',
+  'contacts_check',
+  'contacts_read',
+  'contacts_block',
+  'chats_list',
+  'chats_manage',
+];
+
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */
 const HAS: Record<EngineKind, readonly EngineCapability[]> = {
-  baileys: ['pairing_code', 'reject_calls', 'contacts_check', 'contacts_read', 'contacts_block'],
+  baileys: FULL,
   webjs: [],
-  test: ['pairing_code', 'reject_calls', 'contacts_check', 'contacts_read', 'contacts_block'],
+  test: FULL,
   'test-core': [],
 };
 
