@@ -43,7 +43,7 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
   },
   chats: {
     description:
-      "Chats (/api/sessions/{sessionId}/chats…); lists the chat store, asks the owning host's engine over RPC",
+      "Chats and presence (/api/sessions/{sessionId}/chats…, …/presence…); lists the chat store, asks the owning host's engine over RPC",
     role: 'ChatsRole',
     timeout: 29,
     callsHost: true,

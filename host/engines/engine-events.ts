@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ChatChange } from '#shared/domain/chat.js';
+import { ChatPresence } from '#shared/domain/chat-presence.js';
 import { ReceivedMetadata } from '#shared/domain/message-metadata.js';
 
 /** The account a linked device belongs to. */
@@ -112,6 +113,8 @@ export const ENGINE_EVENTS = {
   chatsDeleted: z.object({ chatIds: z.array(z.string()) }),
   /** A chat's messages were cleared on the account: its stored messages go too. */
   chatCleared: z.object({ chatId: z.string() }),
+  /** What a subscribed chat's people show changed (online, typing, last seen). */
+  presenceUpdated: ChatPresence,
 } as const;
 
 export type EngineEventName = keyof typeof ENGINE_EVENTS;

@@ -1,7 +1,6 @@
 /**
- * Where engine message callbacks land: inbound messages are stored (once: a re-fired message is dropped by the
- * store's unique network id) and published as `message.received`; acks advance the stored status forward only and
- * are published as `message.ack`.
+ * Where engine message callbacks land: inbound messages are stored (once: a re-fired message is dropped by the store's
+ * unique network id) and published as `message.received`; acks advance the status forward only (`message.ack`).
  */
 import type { ChatSink } from '#host/chats/chat-sink.js';
 import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';

@@ -1,9 +1,9 @@
 /**
- * Runs one session's engine: turns engine events into status writes, events and audits, reconnects with
- * backoff, and carries out stop, logout (with its teardown fence) and force-kill. Events from a superseded
- * engine instance are ignored (generation check), so a late event can never resurrect a stopped session.
+ * Runs one session's engine: turns engine events into status writes, events and audits, reconnects with backoff,
+ * and carries out stop, logout (with its teardown fence) and force-kill. Events from a superseded engine instance
+ * are ignored (generation check), so a late event can never resurrect a stopped session. Calls and presence are
+ * published with the people they name, by both ids.
  */
-
 import type {
   EngineFactory,
   EngineSession,
@@ -29,6 +29,7 @@ import { type ConnectSlots, releasingSlot, type SlotRelease } from './connect-sl
 import { reportDisconnect } from './disconnect-report.js';
 import { destroyOrThrow, stopWithin, unlinkDevice } from './engine-teardown.js';
 import { answerIncomingCall } from './incoming-calls.js';
+import { publishPresence, reportingDeps } from './presence-updates.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
 import { type SessionEvent, SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
@@ -184,6 +185,7 @@ export class SessionRunner {
   /** What the runner does with each event of the engine of `generation`. */
   private handlersFor(generation: number): EngineEventHandlers {
     const live = () => generation === this.generation;
+    const reporting = reportingDeps(this.deps, this.writer, this.session.id);
     return {
       qr: ({ qr }) => live() && void this.onQr(qr).catch(this.logError),
       credentialsPresented: () => {
@@ -215,14 +217,10 @@ export class SessionRunner {
       identityLinked: (alias) => void this.deps.sink.linked(this.session.id, alias).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       ...this.deps.sink.chats.handlers(this.session.id),
-      callOffered: (call) => {
-        if (!live()) return;
-        void answerIncomingCall(this.engine, this.session, call, {
-          logger: this.deps.logger,
-          publish: (event, data) => this.writer.publish(event, data),
-          people: (ids) => this.deps.sink.people(this.session.id, ids),
-        }).catch(this.logError);
-      },
+      callOffered: (call) =>
+        live() && void answerIncomingCall(this.engine, this.session, call, reporting).catch(this.logError),
+      presenceUpdated: (presence) =>
+        live() && void publishPresence(this.session.id, presence, reporting).catch(this.logError),
     };
   }
 

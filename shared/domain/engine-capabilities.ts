@@ -84,8 +84,14 @@ export const ENGINE_CAPABILITIES = {
   presence_subscribe: {
     port: 'presence',
     summary: "subscribe to a chat's presence (online, typing) updates",
-    engines: [],
-    planned: ['baileys', 'test'],
+    engines: ['baileys', 'test'],
+    planned: [],
+  },
+  presence_set: {
+    port: 'presence',
+    summary: "set the account's own presence (online or offline)",
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
   },
   labels_read: {
     port: 'labels',

@@ -5,6 +5,7 @@
  * in EVENT_NAMES already, so webhooks may subscribe to them.
  */
 import { z } from 'zod';
+import { PresenceParticipant } from './chat-presence.js';
 import { mediaRoutePath } from './media.js';
 import { type Message, MessageStatus } from './message.js';
 import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
@@ -207,6 +208,13 @@ export const EVENT_DATA = {
     kind: z.string(),
     code: z.string().nullable(),
     expiresAt: z.string().nullable(),
+  }),
+  'presence.update': z.object({
+    sessionId: z.string(),
+    chatId: z.string(),
+    /** Each person of the chat with what they show, by phone number and by LID (`person`). */
+    participants: z.array(PresenceParticipant.extend({ person: EventPersonIds })),
+    observedAt: z.iso.datetime({ offset: true }),
   }),
   'call.received': CallData,
   'call.rejected': CallData.extend({ sessionId: z.string(), outcome: z.literal('rejected') }),

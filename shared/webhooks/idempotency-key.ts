@@ -46,6 +46,8 @@ export function eventKey(event: GatewayEvent): string {
       return `loop_${sid}_${event.data.attempts}${occ}`;
     case 'session.restriction':
       return `restr_${sid}_${event.data.kind}_${event.data.active}${occ}`;
+    case 'presence.update':
+      return `evt_presence_update_${hashOf(event.data)}`;
     case 'call.received':
       return `call_${sid}_${event.data.callId}`;
     case 'call.rejected':

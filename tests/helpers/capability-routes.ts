@@ -149,6 +149,24 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     body: { chatId: '15550002222@c.us', state: 'typing' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'POST /api/sessions/{sessionId}/presence/subscribe': {
+    capability: 'presence_subscribe',
+    session: 'ready',
+    body: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'GET /api/sessions/{sessionId}/presence/{chatId}': {
+    capability: 'presence_subscribe',
+    session: 'ready',
+    params: { chatId: '15550002222@c.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'PUT /api/sessions/{sessionId}/presence': {
+    capability: 'presence_set',
+    session: 'ready',
+    body: { available: true },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
 };
 
 /** The request of a row: `METHOD path` split, with the session's id and the row's parameters in the path. */

@@ -2,6 +2,7 @@
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { EngineFactory, EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
 import type { EngineEmitter } from '#host/engines/engine-events.js';
+import type { ChatPresence } from '#shared/domain/chat-presence.js';
 import { capabilitiesOf, type EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import type { ChatStore } from '#shared/ports/chat-store.port.js';
@@ -34,6 +35,8 @@ export class BaileysEngineFactory implements EngineFactory {
   /** Engines by session, so a wipe can stop every socket of the session from writing credentials back. */
   private readonly engines = new Map<string, Set<BaileysEngine>>();
   private readonly recentMessages: RecentMessages;
+  /** Each session's last reported presence per chat (in memory only), across its reconnects. */
+  private readonly presence = new Map<string, Map<string, ChatPresence>>();
 
   constructor(private readonly options: BaileysFactoryOptions) {
     if (options.serverRootKey) trustServerRootKey(options.serverRootKey);
@@ -51,6 +54,7 @@ export class BaileysEngineFactory implements EngineFactory {
       connectTimeoutMs: this.options.connectTimeoutMs,
       media: this.options.media,
       chatOf: (chatId) => this.options.chats.findById(session.id, chatId),
+      reportedPresence: this.reportedPresenceOf(session.id),
     });
     // Only the newest engine of a session can still matter: older ones are closed by the runner before a new one.
     this.engines.set(session.id, new Set([engine]));
@@ -61,6 +65,16 @@ export class BaileysEngineFactory implements EngineFactory {
     for (const engine of this.engines.get(sessionId) ?? []) engine.markCredentialsWiped();
     this.engines.delete(sessionId);
     this.recentMessages.forget(sessionId);
+    this.presence.delete(sessionId);
     await this.options.authState.wipe(sessionId);
+  }
+
+  private reportedPresenceOf(sessionId: string): Map<string, ChatPresence> {
+    let reported = this.presence.get(sessionId);
+    if (!reported) {
+      reported = new Map();
+      this.presence.set(sessionId, reported);
+    }
+    return reported;
   }
 }

@@ -3,13 +3,14 @@
  * that a feature edits its own file: the connection (socket lifecycle, credentials, connection events;
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
  * (baileys-calls.ts), pairing (baileys-pairing.ts), contacts (baileys-contacts.ts, over the contact book of
- * baileys-contact-book.ts) and chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts). It exposes the ports of the `baileys` row of the capability
+ * baileys-contact-book.ts), presence (baileys-presence.ts) and chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts). It exposes the ports of the `baileys` row of the capability
  * table and reports to the session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
 import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { OutgoingMessage } from '#host/engines/ports/messaging.port.js';
+import type { ChatPresence } from '#shared/domain/chat-presence.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { BaileysCalls } from './baileys-calls.js';
 import { BaileysChatEvents } from './baileys-chat-events.js';
@@ -20,6 +21,7 @@ import { BaileysContacts } from './baileys-contacts.js';
 import { BaileysInbound } from './baileys-inbound.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { BaileysPairing } from './baileys-pairing.js';
+import { BaileysPresence } from './baileys-presence.js';
 import { BaileysSending } from './baileys-sending.js';
 import type { RecentMessages } from './recent-messages.js';
 
@@ -36,6 +38,8 @@ export interface BaileysEngineOptions {
   media: InboundMediaOptions;
   /** The session's chats as the gateway keeps them (a chat's last message, which chat operations name). */
   chatOf: ChatLookup;
+  /** The session's last reported presence per chat, kept across its engines by the factory. */
+  reportedPresence: Map<string, ChatPresence>;
 }
 
 export class BaileysEngine implements MessagingEngine {
@@ -43,6 +47,7 @@ export class BaileysEngine implements MessagingEngine {
   readonly calls: BaileysCalls;
   readonly contacts: BaileysContacts;
   readonly chats: BaileysChats;
+  readonly presence: BaileysPresence;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -60,6 +65,13 @@ export class BaileysEngine implements MessagingEngine {
     this.contacts = new BaileysContacts(socket, book);
     this.chats = new BaileysChats(socket, options.chatOf, events);
     const chatEvents = new BaileysChatEvents(events);
+    this.presence = new BaileysPresence(socket, events, {
+      sessionId: session.id,
+      authState: options.authState,
+      reported: options.reportedPresence,
+      persisting: () => this.connection.persisting,
+      logger: options.logger,
+    });
     const inbound = new BaileysInbound(events, options.media);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
@@ -72,6 +84,7 @@ export class BaileysEngine implements MessagingEngine {
         inbound.listen(created);
         book.listen(created);
         chatEvents.listen(created);
+        this.presence.listen(created);
         this.calls.listen(created, () => created === this.connection.current);
       },
     });

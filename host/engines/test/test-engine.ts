@@ -23,6 +23,7 @@ import type { EnginePairing } from '../ports/pairing.port.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
+import { testPresence } from './test-presence.js';
 
 /** The kinds this engine runs as. */
 export type TestEngineKind = 'test' | 'test-core';
@@ -32,6 +33,7 @@ class TestEngine implements MessagingEngine {
   readonly calls?: EngineCalls;
   readonly contacts?: PortOperations<'contacts'>;
   readonly chats?: PortOperations<'chats'>;
+  readonly presence?: PortOperations<'presence'>;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -67,6 +69,7 @@ class TestEngine implements MessagingEngine {
     if (ports.has('chats')) {
       this.chats = testChats(network.chats, session.id, this.connection.emit, () => !this.closed);
     }
+    if (ports.has('presence')) this.presence = testPresence(network.presence, session.id, () => !this.closed);
     if (ports.has('calls')) {
       this.calls = {
         rejectCall: async (callId) => {

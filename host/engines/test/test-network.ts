@@ -2,6 +2,8 @@
  * A deterministic stand-in for the WhatsApp network, for tests and for trying the API without a phone: it keeps
  * the "linked devices" (credentials) per session and lets a test act as the phone and as the network.
  */
+
+import type { PresenceParticipant } from '#shared/domain/chat-presence.js';
 import type {
   EngineEmitter,
   InboundChange,
@@ -13,6 +15,7 @@ import type {
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import { changeOf, type PhoneChat, TestAccountChats } from './test-chats.js';
 import { TestDirectory } from './test-contacts.js';
+import { reissueSubscriptions, TestPresence } from './test-presence.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
@@ -43,6 +46,8 @@ export class TestNetwork {
   readonly directory = new TestDirectory();
   /** Each account's chats as its phone shows them (the chats port's state). */
   readonly chats = new TestAccountChats();
+  /** Each account's presence subscriptions and what the network reported of them. */
+  readonly presence = new TestPresence();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();
@@ -68,6 +73,7 @@ export class TestNetwork {
   linked(connection: NetworkConnection, identity: LinkedIdentity): void {
     connection.emit('credentialsPresented', {});
     connection.emit('ready', identity);
+    reissueSubscriptions(this.presence, connection.sessionId);
   }
 
   storeCredentials(sessionId: string, identity: LinkedIdentity): void {
@@ -76,6 +82,13 @@ export class TestNetwork {
 
   wipeCredentials(sessionId: string): void {
     this.credentials.delete(sessionId);
+    this.presence.forget(sessionId);
+  }
+
+  /** The network tells what a chat's people show; it reaches the session only if it subscribed to the chat. */
+  reportPresence(sessionId: string, chatId: string, participants: PresenceParticipant[]): void {
+    const presence = this.presence.report(sessionId, chatId, participants);
+    if (presence) this.connections.get(sessionId)?.emit('presenceUpdated', presence);
   }
 
   attach(connection: NetworkConnection): void {

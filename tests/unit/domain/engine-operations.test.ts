@@ -11,10 +11,11 @@ import {
   ENGINE_OPERATION_ROWS,
   ENGINE_OPERATIONS,
 } from '#shared/domain/engine-operations/engine-operations.js';
+import * as presence from '#shared/domain/engine-operations/presence.js';
 
 describe('engine operation rows', () => {
   it("takes every export of a domain's file as a row, under the row's own name", () => {
-    const exported = [...Object.values(contacts), ...Object.values(chats)];
+    const exported = [...Object.values(contacts), ...Object.values(chats), ...Object.values(presence)];
     expect(Object.values(chats).length).toBeGreaterThan(0);
     for (const row of exported)
       expect(ENGINE_OPERATIONS[row.name as keyof typeof ENGINE_OPERATIONS]).toBe(row);

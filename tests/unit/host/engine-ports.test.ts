@@ -60,9 +60,11 @@ const FULL: Omit<Expected, 'kind'> = {
     'contacts_check',
     'contacts_read',
     'pairing_code',
+    'presence_set',
+    'presence_subscribe',
     'reject_calls',
   ],
-  ports: ['calls', 'chats', 'contacts', 'pairing'],
+  ports: ['calls', 'chats', 'contacts', 'pairing', 'presence'],
 };
 
 /** Each factory, with the kind, capabilities and optional ports its engines have today. */

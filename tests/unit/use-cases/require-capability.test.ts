@@ -27,6 +27,8 @@ const FULL: readonly EngineCapability[] = [
   'contacts_block',
   'chats_list',
   'chats_manage',
+  'presence_subscribe',
+  'presence_set',
 ];
 
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */
