@@ -48,6 +48,12 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
     timeout: 29,
     callsHost: true,
   },
+  groups: {
+    description: "Groups (/api/sessions/{sessionId}/groups…); asks the owning host's engine over RPC",
+    role: 'GroupsRole',
+    timeout: 29,
+    callsHost: true,
+  },
   webhooks: {
     description:
       'Webhooks (/api/sessions/{sessionId}/webhooks…, /api/webhooks…); the test delivery posts to the receiver',

@@ -9,6 +9,7 @@ import { automationRoutes } from './automation/routes.js';
 import { chatRoutes } from './chats/routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { createDocsRoutes } from './docs/routes.js';
+import { groupRoutes } from './groups/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { messageRoutes } from './messages/routes.js';
@@ -40,6 +41,7 @@ export const API_RESOURCES = {
   messages: { routes: messageRoutes },
   contacts: { routes: contactRoutes },
   chats: { routes: chatRoutes },
+  groups: { routes: groupRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
   templates: { routes: templateRoutes },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { EngineOperationRow } from '#shared/domain/engine-operations/engine-operation.js';
 import type { EngineOperationName } from '#shared/domain/engine-operations/engine-operations.js';
 import { runEngineOperation } from '#shared/use-cases/engine/run-engine-operation.js';
+import { parseInput } from './parse-request.js';
 import { type AnyRoute, defineRoute } from './route.js';
 
 const SessionId = z.uuid({ message: 'must be a session id (uuid)' });
@@ -48,9 +49,11 @@ export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
     errors: [...OPERATION_ERRORS, ...(row.http.errors ?? [])],
     capability: row.capability,
     run: ({ deps, caller, params, query, body }) => {
-      // The stack parsed each part with its slice of the row's input: together they are the input.
+      // The stack parsed each part with its slice of the row's input: together they are the input, checked once
+      // more whole for the rules that span its fields (at least one setting given).
       const { sessionId, ...fromPath } = params as { sessionId: string } & Record<string, unknown>;
-      const input = { ...fromPath, ...(query as object), ...(body as object) };
+      const parts = { ...fromPath, ...(query as object), ...(body as object) };
+      const input = parseInput(row.input, parts, inQuery ? 'query' : 'body');
       return runEngineOperation(deps, caller, row.name as EngineOperationName, sessionId, input as never);
     },
   });

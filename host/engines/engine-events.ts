@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ChatChange } from '#shared/domain/chat.js';
 import { ChatPresence } from '#shared/domain/chat-presence.js';
+import { GroupChanges } from '#shared/domain/group.js';
 import { ReceivedMetadata } from '#shared/domain/message-metadata.js';
 
 /** The account a linked device belongs to. */
@@ -91,6 +92,20 @@ export const IncomingCall = z.object({
 });
 export type IncomingCall = z.infer<typeof IncomingCall>;
 
+/** What changed in a group the account is in (membership, admins, subject, description, settings). */
+export const GroupChange = z.object({
+  groupId: z.string(),
+  /** Who did it (neutral id), when the network tells. */
+  actorId: z.string().nullable(),
+  kind: z.enum(['join', 'leave', 'update']),
+  /** Who joined or left; for an update, who was promoted or demoted (empty otherwise). */
+  participantIds: z.array(z.string()),
+  changes: GroupChanges.optional(),
+  /** Epoch seconds. */
+  timestamp: z.number().int(),
+});
+export type GroupChange = z.infer<typeof GroupChange>;
+
 export const ENGINE_EVENTS = {
   /** A QR to show (the payload to encode), new on each refresh. */
   qr: z.object({ qr: z.string() }),
@@ -115,6 +130,7 @@ export const ENGINE_EVENTS = {
   chatCleared: z.object({ chatId: z.string() }),
   /** What a subscribed chat's people show changed (online, typing, last seen). */
   presenceUpdated: ChatPresence,
+  groupChanged: GroupChange,
 } as const;
 
 export type EngineEventName = keyof typeof ENGINE_EVENTS;

@@ -1,8 +1,8 @@
 /**
  * Runs one session's engine: turns engine events into status writes, events and audits, reconnects with backoff,
  * and carries out stop, logout (with its teardown fence) and force-kill. Events from a superseded engine instance
- * are ignored (generation check), so a late event can never resurrect a stopped session. Calls and presence are
- * published with the people they name, by both ids.
+ * are ignored (generation check), so a late event can never resurrect a stopped session. Calls, presence and
+ * group changes are published with the people they name, by both ids.
  */
 import type {
   EngineFactory,
@@ -28,10 +28,9 @@ import { renderQrDataUrl } from '#shared/qr/render-qr.js';
 import { type ConnectSlots, releasingSlot, type SlotRelease } from './connect-slots.js';
 import { reportDisconnect } from './disconnect-report.js';
 import { destroyOrThrow, stopWithin, unlinkDevice } from './engine-teardown.js';
-import { answerIncomingCall } from './incoming-calls.js';
-import { publishPresence, reportingDeps } from './presence-updates.js';
 import { ReconnectStreak, resolveReconnectConfig } from './reconnect-policy.js';
 import { applyRestriction, type RestrictionContext } from './restriction.js';
+import { reportHandlers, reportingDeps } from './session-reports.js';
 import { type SessionEvent, SessionStatusWriter, type StatusWriterDeps } from './status-writer.js';
 
 export interface RunnerDeps extends StatusWriterDeps {
@@ -186,6 +185,7 @@ export class SessionRunner {
   private handlersFor(generation: number): EngineEventHandlers {
     const live = () => generation === this.generation;
     const reporting = reportingDeps(this.deps, this.writer, this.session.id);
+    const engine = () => this.engine;
     return {
       qr: ({ qr }) => live() && void this.onQr(qr).catch(this.logError),
       credentialsPresented: () => {
@@ -217,10 +217,7 @@ export class SessionRunner {
       identityLinked: (alias) => void this.deps.sink.linked(this.session.id, alias).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       ...this.deps.sink.chats.handlers(this.session.id),
-      callOffered: (call) =>
-        live() && void answerIncomingCall(this.engine, this.session, call, reporting).catch(this.logError),
-      presenceUpdated: (presence) =>
-        live() && void publishPresence(this.session.id, presence, reporting).catch(this.logError),
+      ...reportHandlers(this.session, engine, reporting, live, this.logError),
     };
   }
 

@@ -81,6 +81,18 @@ export const ENGINE_CAPABILITIES = {
     engines: ['baileys', 'test'],
     planned: ['webjs'],
   },
+  groups_read: {
+    port: 'groups',
+    summary: 'list groups and read their members, settings, invite links and join requests',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
+  groups_manage: {
+    port: 'groups',
+    summary: 'create groups, change their members, subject, description and settings, join and leave them',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
   presence_subscribe: {
     port: 'presence',
     summary: "subscribe to a chat's presence (online, typing) updates",

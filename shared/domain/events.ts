@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { PresenceParticipant } from './chat-presence.js';
+import { GroupChanges } from './group.js';
 import { mediaRoutePath } from './media.js';
 import { type Message, MessageStatus } from './message.js';
 import { MessageEditedData, MessageReactionData, MessageRevokedData } from './message-change-events.js';
@@ -179,6 +180,19 @@ export function messageFailedEvent(
   };
 }
 
+/** Who joined or left a group (or, in an update, was promoted or demoted), each by both ids in `participants`. */
+const GroupMembershipData = z.object({
+  sessionId: z.string(),
+  groupId: z.string(),
+  /** Who did it, when the network tells; `actor` by both ids. */
+  actorId: z.string().nullable(),
+  actor: EventPersonIds,
+  participantIds: z.array(z.string()),
+  participants: z.array(EventPersonIds),
+  /** Epoch seconds. */
+  timestamp: z.number().int(),
+});
+
 /** The `data` schema of every event the gateway emits today. */
 export const EVENT_DATA = {
   'message.received': MessageEventData,
@@ -216,6 +230,9 @@ export const EVENT_DATA = {
     participants: z.array(PresenceParticipant.extend({ person: EventPersonIds })),
     observedAt: z.iso.datetime({ offset: true }),
   }),
+  'group.join': GroupMembershipData,
+  'group.leave': GroupMembershipData,
+  'group.update': GroupMembershipData.extend({ changes: GroupChanges }),
   'call.received': CallData,
   'call.rejected': CallData.extend({ sessionId: z.string(), outcome: z.literal('rejected') }),
 } as const satisfies Partial<Record<EventName, z.ZodType>>;

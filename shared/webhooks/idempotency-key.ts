@@ -46,6 +46,11 @@ export function eventKey(event: GatewayEvent): string {
       return `loop_${sid}_${event.data.attempts}${occ}`;
     case 'session.restriction':
       return `restr_${sid}_${event.data.kind}_${event.data.active}${occ}`;
+    case 'group.join':
+    case 'group.leave':
+      return `grp_${event.data.groupId}_${hashOf({ participants: event.data.participantIds })}_${event.event.slice(6)}${occ}`;
+    case 'group.update':
+      return `grp_${event.data.groupId}_update_${hashOf(event.data.changes)}${occ}`;
     case 'presence.update':
       return `evt_presence_update_${hashOf(event.data)}`;
     case 'call.received':

@@ -8,6 +8,7 @@ import { authRoutes } from '#functions/auth/routes.js';
 import { automationRoutes } from '#functions/automation/routes.js';
 import { chatRoutes } from '#functions/chats/routes.js';
 import { contactRoutes } from '#functions/contacts/routes.js';
+import { groupRoutes } from '#functions/groups/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
 import { messageRoutes } from '#functions/messages/routes.js';
@@ -39,6 +40,7 @@ const ROUTES: AnyRoute[] = [
   ...messageRoutes,
   ...contactRoutes,
   ...chatRoutes,
+  ...groupRoutes,
   ...webhookRoutes,
   ...automationRoutes,
   ...templateRoutes,

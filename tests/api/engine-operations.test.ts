@@ -17,6 +17,24 @@ import { createSession, expectError, linkedSession } from './sessions-support.js
 const BELOW: Record<Role, Role | null> = { viewer: null, operator: 'viewer', admin: 'operator' };
 const rows = ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const);
 
+/** The group the rows' examples name, as they expect it (again before each: an example may leave it, or revoke). */
+function seedExampleGroup(gw: TestGateway): void {
+  gw.network.groups.put({
+    id: '120363025246125411@g.us',
+    subject: 'Team',
+    description: null,
+    owner: '15550001111@c.us',
+    creation: 1_790_000_000,
+    members: new Map([
+      ['15550001111@c.us', 'superadmin'],
+      ['15550002222@c.us', 'member'],
+    ]),
+    settings: { announce: false, locked: false, ephemeralSeconds: 0, memberAddMode: 'admins' },
+    inviteCode: 'AbCdEfGh123',
+    requests: new Map(),
+  });
+}
+
 describe('engine operations, from their rows', () => {
   let gw: TestGateway;
   let ready: string;
@@ -45,6 +63,7 @@ describe('engine operations, from their rows', () => {
   };
 
   it.each(rows)('%s: its example on a ready session answers the row’s result', async (_, row) => {
+    seedExampleGroup(gw);
     const answer = await send(ready, row, keys[row.role]);
     expect(answer.status).toBe(row.http.success);
     expect(row.result.safeParse(answer.body).error).toBeUndefined();

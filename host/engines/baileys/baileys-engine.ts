@@ -3,8 +3,9 @@
  * that a feature edits its own file: the connection (socket lifecycle, credentials, connection events;
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
  * (baileys-calls.ts), pairing (baileys-pairing.ts), contacts (baileys-contacts.ts, over the contact book of
- * baileys-contact-book.ts), presence (baileys-presence.ts) and chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts). It exposes the ports of the `baileys` row of the capability
- * table and reports to the session runner through its EngineEmitter.
+ * baileys-contact-book.ts), chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts), presence
+ * (baileys-presence.ts) and groups (baileys-groups.ts; their changes: baileys-group-events.ts). It exposes the ports
+ * of the `baileys` row of the capability table and reports to the session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
@@ -18,6 +19,8 @@ import { BaileysChats, type ChatLookup } from './baileys-chats.js';
 import { BaileysConnection } from './baileys-connection.js';
 import { BaileysContactBook } from './baileys-contact-book.js';
 import { BaileysContacts } from './baileys-contacts.js';
+import { listenForGroupChanges } from './baileys-group-events.js';
+import { BaileysGroups } from './baileys-groups.js';
 import { BaileysInbound } from './baileys-inbound.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
 import { BaileysPairing } from './baileys-pairing.js';
@@ -48,6 +51,7 @@ export class BaileysEngine implements MessagingEngine {
   readonly contacts: BaileysContacts;
   readonly chats: BaileysChats;
   readonly presence: BaileysPresence;
+  readonly groups: BaileysGroups;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -65,6 +69,7 @@ export class BaileysEngine implements MessagingEngine {
     this.contacts = new BaileysContacts(socket, book);
     this.chats = new BaileysChats(socket, options.chatOf, events);
     const chatEvents = new BaileysChatEvents(events);
+    this.groups = new BaileysGroups(socket);
     this.presence = new BaileysPresence(socket, events, {
       sessionId: session.id,
       authState: options.authState,
@@ -85,6 +90,7 @@ export class BaileysEngine implements MessagingEngine {
         book.listen(created);
         chatEvents.listen(created);
         this.presence.listen(created);
+        listenForGroupChanges(created, events);
         this.calls.listen(created, () => created === this.connection.current);
       },
     });

@@ -22,6 +22,7 @@ import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
+import { testGroups } from './test-groups.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 import { testPresence } from './test-presence.js';
 
@@ -34,6 +35,7 @@ class TestEngine implements MessagingEngine {
   readonly contacts?: PortOperations<'contacts'>;
   readonly chats?: PortOperations<'chats'>;
   readonly presence?: PortOperations<'presence'>;
+  readonly groups?: PortOperations<'groups'>;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -70,6 +72,15 @@ class TestEngine implements MessagingEngine {
       this.chats = testChats(network.chats, session.id, this.connection.emit, () => !this.closed);
     }
     if (ports.has('presence')) this.presence = testPresence(network.presence, session.id, () => !this.closed);
+    if (ports.has('groups')) {
+      this.groups = testGroups({
+        groups: network.groups,
+        directory: network.directory,
+        me: () => `${network.credentialsOf(session.id)?.phone ?? ''}@c.us`,
+        emit: this.connection.emit,
+        open: () => !this.closed,
+      });
+    }
     if (ports.has('calls')) {
       this.calls = {
         rejectCall: async (callId) => {

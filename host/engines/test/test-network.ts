@@ -15,6 +15,7 @@ import type {
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import { changeOf, type PhoneChat, TestAccountChats } from './test-chats.js';
 import { TestDirectory } from './test-contacts.js';
+import { TestGroups } from './test-groups.js';
 import { reissueSubscriptions, TestPresence } from './test-presence.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
@@ -48,6 +49,8 @@ export class TestNetwork {
   readonly chats = new TestAccountChats();
   /** Each account's presence subscriptions and what the network reported of them. */
   readonly presence = new TestPresence();
+  /** Every group on the network, with its members and settings. */
+  readonly groups = new TestGroups();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();

@@ -59,12 +59,14 @@ const FULL: Omit<Expected, 'kind'> = {
     'contacts_block',
     'contacts_check',
     'contacts_read',
+    'groups_manage',
+    'groups_read',
     'pairing_code',
     'presence_set',
     'presence_subscribe',
     'reject_calls',
   ],
-  ports: ['calls', 'chats', 'contacts', 'pairing', 'presence'],
+  ports: ['calls', 'chats', 'contacts', 'groups', 'pairing', 'presence'],
 };
 
 /** Each factory, with the kind, capabilities and optional ports its engines have today. */

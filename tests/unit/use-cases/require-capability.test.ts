@@ -29,6 +29,8 @@ const FULL: readonly EngineCapability[] = [
   'chats_manage',
   'presence_subscribe',
   'presence_set',
+  'groups_read',
+  'groups_manage',
 ];
 
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */

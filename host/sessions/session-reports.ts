@@ -1,13 +1,19 @@
 /**
- * What a session does with a presence the network reported for a chat it subscribed to: published as
- * `presence.update`, each person of the chat by both ids (shared/domain/person-ids.ts). The engine keeps the last
- * one for `GET …/presence/{chatId}`.
+ * What a session publishes of what the network reports besides messages and its own status: a call ringing
+ * (incoming-calls.ts), a presence of a chat it subscribed to (`presence.update`; the engine keeps the last one for
+ * `GET …/presence/{chatId}`) and a change of a group (group-updates.ts), each naming people by both ids
+ * (shared/domain/person-ids.ts).
  */
+
+import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
+import type { EngineEventHandlers } from '#host/engines/engine-events.js';
 import type { MessageSink } from '#host/messages/message-sink.js';
 import type { ChatPresence } from '#shared/domain/chat-presence.js';
 import type { GatewayEventMap } from '#shared/domain/events.js';
 import type { PersonLookup } from '#shared/domain/person-ids.js';
 import type { Logger } from '#shared/ports/logger.port.js';
+import { publishGroupChange } from './group-updates.js';
+import { answerIncomingCall } from './incoming-calls.js';
 import type { SessionStatusWriter } from './status-writer.js';
 
 export interface PresenceDeps {
@@ -42,5 +48,23 @@ export function reportingDeps(
     logger: deps.logger,
     publish: writer.publish.bind(writer),
     people: (ids: string[]) => deps.sink.people(sessionId, ids),
+  };
+}
+
+/** The runner's handlers of calls, presence and group changes, for the engine `live()` says is current. */
+export function reportHandlers(
+  session: EngineSession,
+  engine: () => MessagingEngine | null,
+  reporting: ReturnType<typeof reportingDeps>,
+  live: () => boolean,
+  logError: (error: unknown) => void,
+): Pick<EngineEventHandlers, 'callOffered' | 'presenceUpdated' | 'groupChanged'> {
+  return {
+    callOffered: (call) =>
+      live() && void answerIncomingCall(engine(), session, call, reporting).catch(logError),
+    presenceUpdated: (presence) =>
+      live() && void publishPresence(session.id, presence, reporting).catch(logError),
+    groupChanged: (change) =>
+      live() && void publishGroupChange(session.id, change, reporting).catch(logError),
   };
 }
