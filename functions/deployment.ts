@@ -43,7 +43,7 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
   },
   chats: {
     description:
-      "Chats and presence (/api/sessions/{sessionId}/chats…, …/presence…); lists the chat store, asks the owning host's engine over RPC",
+      "Chats, presence and calls (/api/sessions/{sessionId}/chats…, …/presence…, …/calls…); lists the chat store, asks the owning host's engine over RPC",
     role: 'ChatsRole',
     timeout: 29,
     callsHost: true,

@@ -122,6 +122,11 @@ export const ENGINE_EVENTS = {
   /** The engine learned that a contact's LID and phone number are one person (history filters resolve it). */
   identityLinked: z.object({ lid: z.string(), phone: z.string() }),
   callOffered: IncomingCall,
+  /**
+   * A call stopped ringing: answered on another of the account's devices (`accepted`), declined (`rejected`: by the
+   * API, or on another device) or not answered (`missed`: the caller hung up, or it timed out).
+   */
+  callEnded: IncomingCall.extend({ outcome: z.enum(['accepted', 'rejected', 'missed']) }),
   /** Chats the engine learned of, or changes to them: history sync, the account's app state from any device. */
   chatsChanged: z.object({ changes: z.array(ChatChange) }),
   /** Chats deleted on the account, from any of its devices: their stored messages go too. */

@@ -5,7 +5,7 @@
  * published as `call.rejected`. An engine without the port reports no calls, so the setting has no effect there.
  */
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
-import type { IncomingCall } from '#host/engines/engine-events.js';
+import type { EngineEventData, IncomingCall } from '#host/engines/engine-events.js';
 import type { GatewayEventMap } from '#shared/domain/events.js';
 import type { PersonLookup } from '#shared/domain/person-ids.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -36,8 +36,29 @@ export async function answerIncomingCall(
   await deps.publish('call.rejected', { ...data, sessionId: session.id, outcome: 'rejected' });
 }
 
+/** A ringing call ended (answered elsewhere, declined, not answered): `call.accepted`, `.rejected` or `.missed`. */
+export async function publishCallEnd(
+  sessionId: string,
+  ended: EngineEventData<'callEnded'>,
+  deps: { publish: CallPublisher; people: (ids: string[]) => Promise<PersonLookup> },
+): Promise<void> {
+  const people = await deps.people([ended.from]);
+  const data = {
+    sessionId,
+    callId: ended.callId,
+    from: ended.from,
+    caller: people(ended.from),
+    isVideo: ended.video,
+    isGroup: ended.isGroup,
+    timestamp: ended.timestamp,
+  };
+  if (ended.outcome === 'accepted') await deps.publish('call.accepted', { ...data, outcome: 'accepted' });
+  else if (ended.outcome === 'missed') await deps.publish('call.missed', { ...data, outcome: 'missed' });
+  else await deps.publish('call.rejected', { ...data, outcome: 'rejected' });
+}
+
 /** Publishes a call event of the session. */
-export type CallPublisher = <K extends 'call.received' | 'call.rejected'>(
+export type CallPublisher = <K extends 'call.received' | 'call.accepted' | 'call.rejected' | 'call.missed'>(
   event: K,
   data: GatewayEventMap[K],
 ) => Promise<void>;

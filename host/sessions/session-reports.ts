@@ -13,7 +13,7 @@ import type { GatewayEventMap } from '#shared/domain/events.js';
 import type { PersonLookup } from '#shared/domain/person-ids.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { publishGroupChange } from './group-updates.js';
-import { answerIncomingCall } from './incoming-calls.js';
+import { answerIncomingCall, publishCallEnd } from './incoming-calls.js';
 import type { SessionStatusWriter } from './status-writer.js';
 
 export interface PresenceDeps {
@@ -58,8 +58,9 @@ export function reportHandlers(
   reporting: ReturnType<typeof reportingDeps>,
   live: () => boolean,
   logError: (error: unknown) => void,
-): Pick<EngineEventHandlers, 'callOffered' | 'presenceUpdated' | 'groupChanged'> {
+): Pick<EngineEventHandlers, 'callOffered' | 'callEnded' | 'presenceUpdated' | 'groupChanged'> {
   return {
+    callEnded: (ended) => live() && void publishCallEnd(session.id, ended, reporting).catch(logError),
     callOffered: (call) =>
       live() && void answerIncomingCall(engine(), session, call, reporting).catch(logError),
     presenceUpdated: (presence) =>

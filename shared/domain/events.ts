@@ -234,7 +234,9 @@ export const EVENT_DATA = {
   'group.leave': GroupMembershipData,
   'group.update': GroupMembershipData.extend({ changes: GroupChanges }),
   'call.received': CallData,
+  'call.accepted': CallData.extend({ sessionId: z.string(), outcome: z.literal('accepted') }),
   'call.rejected': CallData.extend({ sessionId: z.string(), outcome: z.literal('rejected') }),
+  'call.missed': CallData.extend({ sessionId: z.string(), outcome: z.literal('missed') }),
 } as const satisfies Partial<Record<EventName, z.ZodType>>;
 
 export type EmittedEventName = keyof typeof EVENT_DATA;

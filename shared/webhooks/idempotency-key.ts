@@ -55,7 +55,9 @@ export function eventKey(event: GatewayEvent): string {
       return `evt_presence_update_${hashOf(event.data)}`;
     case 'call.received':
       return `call_${sid}_${event.data.callId}`;
+    case 'call.accepted':
     case 'call.rejected':
+    case 'call.missed':
       return `call_${sid}_${event.data.callId}_${event.data.outcome}`;
   }
 }

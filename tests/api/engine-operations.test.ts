@@ -17,8 +17,18 @@ import { createSession, expectError, linkedSession } from './sessions-support.js
 const BELOW: Record<Role, Role | null> = { viewer: null, operator: 'viewer', admin: 'operator' };
 const rows = ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const);
 
-/** The group the rows' examples name, as they expect it (again before each: an example may leave it, or revoke). */
-function seedExampleGroup(gw: TestGateway): void {
+/**
+ * What the rows' examples name, as they expect it (again before each: an example may leave the group, revoke its
+ * code or reject the call): the example group with the ready session's account as its admin, and a ringing call.
+ */
+function seedExamples(gw: TestGateway, sessionId: string): void {
+  gw.network.calls.set('TESTCALL000001', {
+    sessionId,
+    from: '15550002222@c.us',
+    video: false,
+    status: 'ringing',
+    timestamp: 1_790_000_000,
+  });
   gw.network.groups.put({
     id: '120363025246125411@g.us',
     subject: 'Team',
@@ -63,7 +73,7 @@ describe('engine operations, from their rows', () => {
   };
 
   it.each(rows)('%s: its example on a ready session answers the row’s result', async (_, row) => {
-    seedExampleGroup(gw);
+    seedExamples(gw, ready);
     const answer = await send(ready, row, keys[row.role]);
     expect(answer.status).toBe(row.http.success);
     expect(row.result.safeParse(answer.body).error).toBeUndefined();

@@ -290,6 +290,12 @@ export const CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteRow>> = {
     body: { participants: ['15550002222@c.us'] },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'POST /api/sessions/{sessionId}/calls/{callId}/reject': {
+    capability: 'reject_calls',
+    session: 'ready',
+    params: { callId: 'TESTCALL000001' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
 };
 
 /** The request of a row: `METHOD path` split, with the session's id and the row's parameters in the path. */

@@ -7,7 +7,7 @@
  * the chat's messages are.
  */
 import type { Chat, ChatUpdate, WASocket } from '@whiskeysockets/baileys';
-import type { ChatChange } from '#shared/domain/chat.js';
+import { type ChatChange, MUTED_FOREVER } from '#shared/domain/chat.js';
 import type { EngineEmitter } from '../engine-events.js';
 import { toNeutralJid } from './baileys-jids.js';
 
@@ -15,18 +15,30 @@ import { toNeutralJid } from './baileys-jids.js';
 const numberOf = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-/** The change a chat's state fields make (those Baileys reported), without its id. */
-function stateOf(chat: Partial<Chat>): Omit<ChatChange, 'id'> {
+/** A mute "for ever": -1, or as history's unsigned field carries it (2^64 - 1, or any negative). */
+const isForever = (value: number) => value < 0 || value >= 2 ** 53;
+
+/**
+ * The change a chat's state fields make (those Baileys reported), without its id. WhatsApp's units differ by source:
+ * app-state updates carry the pin time and the mute's end in ms, history sync in seconds (`history`).
+ */
+function stateOf(chat: Partial<Chat>, history: boolean): Omit<ChatChange, 'id'> {
   const change: Omit<ChatChange, 'id'> = {};
   if (typeof chat.name === 'string' && chat.name.length > 0) change.name = chat.name;
   if (typeof chat.archived === 'boolean') change.archived = chat.archived;
-  if (chat.pinned !== undefined) change.pinnedAt = chat.pinned ? numberOf(chat.pinned) : null;
+  if (chat.pinned !== undefined) {
+    const pinned = numberOf(chat.pinned);
+    change.pinnedAt = pinned ? (history ? pinned : Math.floor(pinned / 1000)) : null;
+  }
   if (chat.muteEndTime !== undefined) {
     const until = numberOf(chat.muteEndTime);
-    change.muteUntil = until ? until : null;
+    if (!until) change.muteUntil = null;
+    else if (isForever(until)) change.muteUntil = MUTED_FOREVER;
+    else change.muteUntil = history ? until * 1000 : until;
   }
-  // -1: marked unread by hand; 0: read. A positive count is a message's, which the gateway counts itself.
-  if (chat.unreadCount === -1) change.markedUnread = true;
+  // -1: marked unread by hand (history says so with markedAsUnread); 0: read. A positive count is a message's,
+  // which the gateway counts itself.
+  if (chat.unreadCount === -1 || chat.markedAsUnread === true) change.markedUnread = true;
   else if (chat.unreadCount === 0) change.unread = { set: 0 };
   return change;
 }
@@ -59,7 +71,7 @@ export class BaileysChatEvents {
     const changes: ChatChange[] = [];
     for (const chat of chats) {
       if (!chat.id) continue;
-      const state = stateOf(chat);
+      const state = stateOf(chat, history);
       if (history) {
         const unread = numberOf(chat.unreadCount);
         if (unread !== null && unread > 0) state.unread = { set: unread };

@@ -2,11 +2,13 @@
  * The Baileys engine's chats port (rows of shared/domain/engine-operations/chats.ts): each operation is an app-state
  * patch the socket uploads for every device of the account (`chatModify`), or a chat state or read receipt sent to
  * the chat. WhatsApp ties archive, read state, delete and clear to the chat's last message (the patch's message
- * range), which Baileys 7 does not keep: it comes from the gateway's chat list, and a chat without a known message
- * is declined (`success: false`), as the spec says of this engine.
+ * range), which Baileys 7 does not keep: it comes from the gateway's chat list (the chat's last message, else its
+ * last activity time), and a chat the list does not hold is declined (`success: false`), as the spec says of this
+ * engine. The socket is made without Baileys' own-event replay (baileys-connection.ts), so each change done is told
+ * to the chat list here, as the other devices hear it from the patch.
  */
-import type { ChatModification, WAMessage, WASocket } from '@whiskeysockets/baileys';
-import { type ChatRecord, MUTED_FOREVER } from '#shared/domain/chat.js';
+import type { ChatModification, LastMessageList, WAMessage, WASocket } from '@whiskeysockets/baileys';
+import { type ChatChange, type ChatRecord, MUTED_FOREVER } from '#shared/domain/chat.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { EngineEmitter } from '../engine-events.js';
 import { toBaileysJid } from './baileys-jids.js';
@@ -19,9 +21,9 @@ export type ChatLookup = (chatId: string) => Promise<ChatRecord | null>;
 const CHAT_STATES = { typing: 'composing', recording: 'recording', paused: 'paused' } as const;
 
 /** The chat's last message as the patch's message range names it; null without one. */
-function lastMessageOf(chat: ChatRecord | null): WAMessage | null {
-  const last = chat?.lastMessage;
-  if (!chat || !last) return null;
+function lastMessageOf(chat: ChatRecord): WAMessage | null {
+  const last = chat.lastMessage;
+  if (!last) return null;
   const remoteJid = toBaileysJid(chat.id);
   return {
     key: {
@@ -47,16 +49,29 @@ export class BaileysChats implements Chats {
     return socket;
   }
 
-  /** Uploads `modification` up to the chat's last message; false when no message of the chat is known. */
+  /**
+   * Uploads `modification` up to the chat's last message (or its last activity, once its messages were cleared) and
+   * tells the chat list `change`; false when the list does not hold the chat.
+   */
   private async upToLast(
     chatId: string,
-    modification: (last: WAMessage) => ChatModification,
+    modification: (range: LastMessageList, last: WAMessage | null) => ChatModification,
+    change?: Omit<ChatChange, 'id'>,
   ): Promise<{ success: boolean }> {
     const socket = this.open();
-    const last = lastMessageOf(await this.chatOf(chatId));
-    if (!last) return { success: false };
-    await socket.chatModify(modification(last), toBaileysJid(chatId));
+    const chat = await this.chatOf(chatId);
+    if (!chat) return { success: false };
+    const last = lastMessageOf(chat);
+    const range: LastMessageList = last
+      ? [last]
+      : { lastMessageTimestamp: chat.timestamp ?? 0, messages: [] };
+    await socket.chatModify(modification(range, last), toBaileysJid(chatId));
+    if (change) this.told({ id: chatId, ...change });
     return { success: true };
+  }
+
+  private told(change: ChatChange): void {
+    this.events.emit('chatsChanged', { changes: [change] });
   }
 
   async markRead({ chatId, messageIds }: { chatId: string; messageIds?: string[] | undefined }) {
@@ -66,25 +81,29 @@ export class BaileysChats implements Chats {
       await socket.readMessages(messageIds.map((id) => ({ remoteJid, id, fromMe: false })));
       return { success: true };
     }
-    return this.upToLast(chatId, (last) => {
+    const read = (range: LastMessageList, last: WAMessage | null): ChatModification => {
       // The contact sees the chat read (blue ticks) up to its last message, as when a person opens it.
-      if (!last.key.fromMe) void socket.readMessages([last.key]).catch(() => undefined);
-      return { markRead: true, lastMessages: [last] };
-    });
+      if (last && !last.key.fromMe) void socket.readMessages([last.key]).catch(() => undefined);
+      return { markRead: true, lastMessages: range };
+    };
+    return this.upToLast(chatId, read, { unread: { set: 0 } });
   }
 
   markUnread({ chatId }: { chatId: string }) {
-    return this.upToLast(chatId, (last) => ({ markRead: false, lastMessages: [last] }));
+    return this.upToLast(chatId, (range) => ({ markRead: false, lastMessages: range }), {
+      markedUnread: true,
+    });
   }
 
   archive({ chatId, archive }: { chatId: string; archive: boolean }) {
-    return this.upToLast(chatId, (last) => ({ archive, lastMessages: [last] }));
+    return this.upToLast(chatId, (range) => ({ archive, lastMessages: range }), { archived: archive });
   }
 
   async pin({ chatId, pin }: { chatId: string; pin: boolean }) {
     const socket = this.open();
     if (!(await this.chatOf(chatId))) return { success: false };
     await socket.chatModify({ pin }, toBaileysJid(chatId));
+    this.told({ id: chatId, pinnedAt: pin ? Math.floor(Date.now() / 1000) : null });
     return { success: true };
   }
 
@@ -93,19 +112,19 @@ export class BaileysChats implements Chats {
     // 0 is "for ever", which WhatsApp writes as -1; null unmutes.
     const mute = muteUntil === null ? null : muteUntil === 0 ? MUTED_FOREVER : muteUntil;
     await socket.chatModify({ mute }, toBaileysJid(chatId));
+    this.told({ id: chatId, muteUntil: mute });
     return { success: true as const };
   }
 
   async delete({ chatId }: { chatId: string }) {
-    const done = await this.upToLast(chatId, (last) => ({ delete: true, lastMessages: [last] }));
-    // Baileys reports its own patch too; the store forgets a chat once, whichever comes first.
+    const done = await this.upToLast(chatId, (range) => ({ delete: true, lastMessages: range }));
     if (done.success) this.events.emit('chatsDeleted', { chatIds: [chatId] });
     return done;
   }
 
   async clear({ chatId }: { chatId: string }) {
-    const done = await this.upToLast(chatId, (last) => ({ clear: true, lastMessages: [last] }));
-    // Baileys emits nothing for a clear (not even its own): the stored messages go on this report.
+    const done = await this.upToLast(chatId, (range) => ({ clear: true, lastMessages: range }));
+    // Baileys emits nothing for a clear, even from another device: the stored messages go on this report.
     if (done.success) this.events.emit('chatCleared', { chatId });
     return done;
   }

@@ -17,9 +17,9 @@ import {
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.port.js';
 import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
-import type { EngineCalls } from '../ports/calls.port.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
+import { testCalls } from './test-calls.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
 import { testGroups } from './test-groups.js';
@@ -31,7 +31,7 @@ export type TestEngineKind = 'test' | 'test-core';
 
 class TestEngine implements MessagingEngine {
   readonly pairing?: EnginePairing;
-  readonly calls?: EngineCalls;
+  readonly calls?: ReturnType<typeof testCalls>;
   readonly contacts?: PortOperations<'contacts'>;
   readonly chats?: PortOperations<'chats'>;
   readonly presence?: PortOperations<'presence'>;
@@ -81,14 +81,8 @@ class TestEngine implements MessagingEngine {
         open: () => !this.closed,
       });
     }
-    if (ports.has('calls')) {
-      this.calls = {
-        rejectCall: async (callId) => {
-          if (this.closed) throw new Error('connection closed');
-          network.recordRejected(session.id, callId);
-        },
-      };
-    }
+    if (ports.has('calls'))
+      this.calls = testCalls(network, session.id, this.connection.emit, () => !this.closed);
   }
 
   async start(): Promise<void> {

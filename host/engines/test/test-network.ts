@@ -8,6 +8,7 @@ import type {
   EngineEmitter,
   InboundChange,
   InboundMessage,
+  IncomingCall,
   LinkedIdentity,
   OutgoingStatus,
   RestrictionNotice,
@@ -39,7 +40,9 @@ export interface TestCall {
   sessionId: string;
   from: string;
   video: boolean;
-  status: 'ringing' | 'rejected';
+  status: 'ringing' | 'rejected' | 'accepted' | 'missed';
+  /** When it started ringing, epoch seconds. */
+  timestamp: number;
 }
 
 export class TestNetwork {
@@ -250,15 +253,25 @@ export class TestNetwork {
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
     this.placedCalls += 1;
     const callId = `TESTCALL${String(this.placedCalls).padStart(6, '0')}`;
-    this.calls.set(callId, { sessionId, from, video, status: 'ringing' });
-    connection.emit('callOffered', {
-      callId,
-      from,
-      video,
-      isGroup: false,
-      timestamp: Math.floor(Date.now() / 1000),
-    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    this.calls.set(callId, { sessionId, from, video, status: 'ringing', timestamp });
+    connection.emit('callOffered', this.offerOf(callId));
     return callId;
+  }
+
+  /** The call as its offer told it. */
+  offerOf(callId: string): IncomingCall {
+    const call = this.calls.get(callId);
+    if (!call) throw new Error(`no call ${callId}`);
+    return { callId, from: call.from, video: call.video, isGroup: false, timestamp: call.timestamp };
+  }
+
+  /** A ringing call ends on the network: answered on the phone, or not answered (the caller hung up, a timeout). */
+  endCall(callId: string, outcome: 'accepted' | 'missed'): void {
+    const call = this.calls.get(callId);
+    if (!call || call.status !== 'ringing') throw new Error(`no call ${callId} rings`);
+    call.status = outcome;
+    this.connections.get(call.sessionId)?.emit('callEnded', { ...this.offerOf(callId), outcome });
   }
 
   /** The session's device declined a call ringing on its account. */

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { OptionalEnginePort } from '../engine-capabilities.js';
+import * as calls from './calls.js';
 import * as chats from './chats.js';
 import * as contacts from './contacts.js';
 import type { EngineOperationRow, PortOfCapability } from './engine-operation.js';
@@ -12,7 +13,7 @@ import * as groupMembers from './group-members.js';
 import * as groups from './groups.js';
 import * as presence from './presence.js';
 
-const DOMAINS = [contacts, chats, presence, groups, groupMembers] as const;
+const DOMAINS = [contacts, chats, presence, groups, groupMembers, calls] as const;
 
 /** Every row a domain's module exports (distributed over the modules: a mapped tuple type collapses to never). */
 type RowOf<M> = M extends unknown ? M[keyof M] : never;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { engineOperationRoute, pathParameters } from '#functions/http/engine-operation-route.js';
+import * as calls from '#shared/domain/engine-operations/calls.js';
 import * as chats from '#shared/domain/engine-operations/chats.js';
 import * as contacts from '#shared/domain/engine-operations/contacts.js';
 import {
@@ -17,7 +18,7 @@ import * as presence from '#shared/domain/engine-operations/presence.js';
 
 describe('engine operation rows', () => {
   it("takes every export of a domain's file as a row, under the row's own name", () => {
-    const exported = [contacts, chats, presence, groups, groupMembers].flatMap((domain) =>
+    const exported = [contacts, chats, presence, groups, groupMembers, calls].flatMap((domain) =>
       Object.values(domain),
     );
     expect(Object.values(chats).length).toBeGreaterThan(0);

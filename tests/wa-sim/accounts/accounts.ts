@@ -109,6 +109,38 @@ export interface AppStateCollection {
   readonly valueMacs: Map<string, Buffer>;
 }
 
+/** The key of a message as the account's phone sees it: `fromMe` for its own, `participant` the author in groups. */
+export interface ChatMessageKey {
+  readonly remoteJid: string;
+  readonly fromMe: boolean;
+  readonly id: string;
+  readonly participant?: string;
+}
+
+/**
+ * One chat as the account's phone shows it (`chat-state.ts`): what app-state chat actions set (archive, pin, mute,
+ * read, delete, clear) and what the messages it saw did (the last one, the unread count).
+ */
+export interface PhoneChat {
+  /** The chat's jid as the actions name it: `<number>@s.whatsapp.net`, `<id>@g.us` or `<id>@lid`. */
+  readonly jid: string;
+  archived: boolean;
+  /** When it was pinned (epoch ms, the action's timestamp), or null. */
+  pinnedAt: number | null;
+  /** Muted until (epoch ms), -1 for ever, null when not muted. */
+  muteEndTimestamp: number | null;
+  /** Messages received since the chat was last read. */
+  unreadCount: number;
+  /** Marked as unread by hand (`markChatAsRead` with `read: false`). */
+  markedUnread: boolean;
+  /** When it was deleted (epoch ms), until a new message brings it back. */
+  deletedAt: number | null;
+  /** When its messages were last cleared (epoch ms). */
+  clearedAt: number | null;
+  /** The last message the phone saw in it (timestamp in unix seconds). */
+  lastMessage: { readonly key: ChatMessageKey; readonly timestamp: number } | undefined;
+}
+
 /** A linked account: a phone number whose primary phone is simulated. */
 export interface Account {
   readonly phone: string;
@@ -124,6 +156,8 @@ export interface Account {
   readonly appState: Map<string, AppStateCollection>;
   /** The contacts the phone has saved in its app state (`address-book.ts`): number → the name saved. */
   readonly addressBook: Map<string, string>;
+  /** The phone's chats by jid (`chat-state.ts`), kept in step with its app-state chat actions. */
+  readonly chats: Map<string, PhoneChat>;
   readonly createdAt: number;
   /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
   restriction: AccountRestriction | undefined;
@@ -174,6 +208,7 @@ export class AccountRegistry {
       blocklist: { byLid: new Map(), dhash: '0' },
       appState: new Map(),
       addressBook: new Map(),
+      chats: new Map(),
       createdAt: Date.now(),
       restriction: undefined,
       logoutHold: false,

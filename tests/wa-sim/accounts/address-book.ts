@@ -10,8 +10,8 @@ import { proto } from '@whiskeysockets/baileys';
 import type { MutationContent } from '#tests/wa-sim/crypto/app-state-crypto.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { lidJid, pnJid } from '#tests/wa-sim/transport/binary.js';
-import type { Account, CompanionDevice } from './accounts.js';
-import { announceCollection, collectionOf, phoneWrite, serverSyncNotification } from './app-state.js';
+import type { Account } from './accounts.js';
+import { announceCollection, phoneWrite } from './app-state.js';
 import type { Contact } from './contacts.js';
 
 /** The collection WhatsApp keeps contacts in. */
@@ -36,16 +36,6 @@ export function contactSaved(sim: Simulator): void {
   for (const account of sim.accounts.all()) {
     if (syncAddressBook(sim, account) > 0) announceCollection(sim, account, ADDRESS_BOOK);
   }
-}
-
-/**
- * After a link: the phone brings its app state up to date and points the new companion at the address book, which
- * it fetches from the start (a companion asks for what it lacks, as after any `server_sync`).
- */
-export function offerAddressBook(sim: Simulator, device: CompanionDevice): void {
-  syncAddressBook(sim, device.account);
-  const version = collectionOf(device.account, ADDRESS_BOOK).patches.length;
-  if (version > 0) sim.deliver(device, serverSyncNotification(ADDRESS_BOOK, version));
 }
 
 function contactMutation(contact: Contact): MutationContent {

@@ -3,7 +3,8 @@
  * its devices wrote, encrypted with the account's app-state key it never reads: a device asks from the version it
  * has (`<collection name version>`) and gets the patches after it inline (`<patches><patch>SyncdPatch</patch>`;
  * no snapshot blob, even from version 0), or uploads its own (`<collection version><patch>`), which the other
- * devices then hear of. The simulated phone writes patches here too (`phoneWrite`), and tells the companions with
+ * devices then hear of; the phone opens and checks those (`app-state-upload.ts`) and applies their chat actions. The
+ * simulated phone writes patches here too (`phoneWrite`), and tells the companions with
  * `<notification type=server_sync><collection name version/>`, on which Baileys fetches the collection whatever its
  * history settings. The LT hash is kept so each phone patch carries the snapshot and patch MACs a client checks.
  */
@@ -11,8 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { proto } from '@whiskeysockets/baileys';
 import {
   EMPTY_LT_HASH,
-  ltHashUpdate,
   type MutationContent,
+  MutationRejected,
+  mixMutation,
   mutationKeys,
   patchMac,
   sealMutation,
@@ -31,6 +33,8 @@ import {
 } from '#tests/wa-sim/transport/binary.js';
 import type { Account, AppStateCollection, ClientConnection, CompanionDevice } from './accounts.js';
 import { linkedCompanions } from './accounts.js';
+import { type OpenedUpload, openUpload } from './app-state-upload.js';
+import { applyChatAction } from './chat-state.js';
 
 /** The account's collection `name`, empty until something is written to it. */
 export function collectionOf(account: Account, name: string): AppStateCollection {
@@ -69,7 +73,11 @@ export function handleAppStateIq(sim: Simulator, connection: ClientConnection, i
   return iqResult(iq, [makeNode('sync', {}, answers)]);
 }
 
-/** A device's own patches, written on top of `version`: refused (409) unless that is the latest. */
+/**
+ * A device's own patches, written on top of `version`: refused (409) unless that is the latest, and (400) unless
+ * every MAC holds (`app-state-upload.ts`). Accepted ones are kept in order, their chat actions applied to the phone's
+ * chats, and the account's other companions told.
+ */
 function takeUploads(
   sim: Simulator,
   device: CompanionDevice,
@@ -78,27 +86,32 @@ function takeUploads(
   version: number,
   uploads: readonly BinaryNode[],
 ): BinaryNode {
-  if (version !== collection.patches.length) {
-    return makeNode('collection', { name, type: 'error' }, [
-      makeNode('error', { code: '409', text: 'conflict' }),
-    ]);
+  if (version !== collection.patches.length) return collectionError(name, '409', 'conflict');
+  const account = device.account;
+  let upload: OpenedUpload;
+  try {
+    upload = openUpload(
+      account,
+      name,
+      collection,
+      uploads.flatMap((node) => bytesOf(node) ?? []),
+    );
+  } catch (error) {
+    if (!(error instanceof MutationRejected)) throw error;
+    sim.log.warn(`${account.phone}:${device.deviceId} app-state upload to ${name} refused: ${error.message}`);
+    return collectionError(name, '400', 'bad-request');
   }
-  for (const upload of uploads) {
-    const bytes = bytesOf(upload);
-    if (!bytes) continue;
-    const patch = proto.SyncdPatch.decode(bytes);
-    for (const mutation of patch.mutations) {
-      const indexMac = mutation.record?.index?.blob;
-      const value = mutation.record?.value?.blob;
-      if (!indexMac || !value) continue;
-      mix(collection, Buffer.from(indexMac), Buffer.from(value).subarray(-32), mutation.operation);
-    }
-    // Stored with its version, so a later fetch of several patches numbers each one.
-    patch.version = { version: collection.patches.length + 1 };
-    collection.patches.push(Buffer.from(proto.SyncdPatch.encode(patch).finish()));
-  }
-  announceCollection(sim, device.account, name, device);
+  collection.hash = upload.state.hash;
+  collection.valueMacs.clear();
+  for (const [index, mac] of upload.state.valueMacs) collection.valueMacs.set(index, mac);
+  collection.patches.push(...upload.patches);
+  for (const mutation of upload.mutations) applyChatAction(account, mutation);
+  announceCollection(sim, account, name, device);
   return makeNode('collection', { name, version: String(collection.patches.length) });
+}
+
+function collectionError(name: string, code: string, text: string): BinaryNode {
+  return makeNode('collection', { name, type: 'error' }, [makeNode('error', { code, text })]);
 }
 
 /** The phone writes one patch of `contents` to its collection `name`; answers the new version. */
@@ -108,7 +121,7 @@ export function phoneWrite(account: Account, name: string, contents: readonly Mu
   const keyId = account.appStateKey.keyId;
   const sealed = contents.map((content) => sealMutation(keys, keyId, content));
   for (const { indexMac, valueMac, mutation } of sealed)
-    mix(collection, indexMac, valueMac, mutation.operation);
+    mixMutation(collection, indexMac, valueMac, mutation.operation);
   const version = collection.patches.length + 1;
   const snapshot = snapshotMac(keys, collection.hash, version, name);
   const valueMacs = sealed.map(({ valueMac }) => valueMac);
@@ -123,25 +136,6 @@ export function phoneWrite(account: Account, name: string, contents: readonly Mu
   return version;
 }
 
-/** Folds one mutation into the collection's LT hash: a write replaces the index's earlier value, a removal drops it. */
-function mix(
-  collection: AppStateCollection,
-  indexMac: Buffer,
-  valueMac: Buffer,
-  operation: proto.SyncdMutation.SyncdOperation | null | undefined,
-): void {
-  const key = indexMac.toString('base64');
-  const previous = collection.valueMacs.get(key);
-  const removed = previous ? [previous] : [];
-  if (operation === proto.SyncdMutation.SyncdOperation.REMOVE) {
-    collection.valueMacs.delete(key);
-    collection.hash = ltHashUpdate(collection.hash, removed, []);
-    return;
-  }
-  collection.valueMacs.set(key, valueMac);
-  collection.hash = ltHashUpdate(collection.hash, removed, [valueMac]);
-}
-
 /** `<notification type=server_sync>`: collection `name` changed; clients fetch it. */
 export function serverSyncNotification(name: string, version: number): BinaryNode {
   return makeNode(
@@ -149,6 +143,15 @@ export function serverSyncNotification(name: string, version: number): BinaryNod
     { from: SERVER_JID, type: 'server_sync', id: randomBytes(8).toString('hex'), t: String(unixNow()) },
     [makeNode('collection', { name, version: String(version) })],
   );
+}
+
+/** Points a new companion at every collection the account has written, as after any change (`server_sync`). */
+export function offerCollections(sim: Simulator, device: CompanionDevice): void {
+  for (const [name, collection] of device.account.appState) {
+    if (collection.patches.length > 0) {
+      sim.deliver(device, serverSyncNotification(name, collection.patches.length));
+    }
+  }
 }
 
 /** Tells the account's companions (but `skip`) that collection `name` changed, queued for offline ones. */

@@ -25,7 +25,8 @@ import {
   ScanQrBody,
 } from './admin-schemas.js';
 
-function accountOf(sim: Simulator, phone: string | undefined): Account {
+/** The linked account `phone`, or a 404. */
+export function accountOf(sim: Simulator, phone: string | undefined): Account {
   const account = phone ? sim.accounts.get(phone) : undefined;
   if (!account) throw notFound(`no linked account ${phone ?? ''}`);
   return account;

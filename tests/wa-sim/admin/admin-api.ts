@@ -1,14 +1,15 @@
 /**
  * The admin HTTP API, on the same port as the WebSocket: acts as the primary phone (scan a QR, enter a
- * pairing code), as the server (drop or log out a device, refuse connections, restrict an account, hold
- * client logouts) and as contacts (send, call, read what they received, receipts, presence). Bodies are
- * checked with zod; see README.md.
+ * pairing code, change a chat), as the server (drop or log out a device, refuse connections, restrict an
+ * account, hold client logouts) and as contacts (send, call, read what they received, receipts, presence).
+ * Bodies are checked with zod; see README.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PICTURE_PATH, pictureOf, renderPicture } from '#tests/wa-sim/accounts/profile-picture.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest, SimError } from '#tests/wa-sim/support/errors.js';
 import { accountRoutes } from './admin-accounts.js';
+import { chatRoutes } from './admin-chats.js';
 import { contactRoutes } from './admin-contacts.js';
 import type { Route } from './admin-schemas.js';
 
@@ -19,7 +20,7 @@ const MAX_BODY_BYTES = 17 * 1024 * 1024;
 export function createAdminHandler(
   sim: Simulator,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const routes: Route[] = [...accountRoutes, ...contactRoutes];
+  const routes: Route[] = [...accountRoutes, ...chatRoutes, ...contactRoutes];
   return (request, response) => {
     serve(sim, routes, request, response).catch((error: unknown) => {
       if (error instanceof SimError) {

@@ -141,3 +141,31 @@ export const BlocklistBody = z.object({
   number: PhoneNumber,
   action: z.enum(['block', 'unblock']),
 });
+
+/** A chat's jid in the path of the chat routes: a user's by number or by LID, or a group's. */
+export const ChatJid = z
+  .string()
+  .regex(
+    /^(\d{5,15}@s\.whatsapp\.net|\d+@lid|\d+(-\d+)?@g\.us)$/,
+    'a chat jid is <number>@s.whatsapp.net, <lid>@lid or <id>@g.us',
+  );
+
+/**
+ * `POST /admin/accounts/{phone}/chats/{jid}`: what the phone does to the chat. `muteUntil` is the end of a mute in
+ * epoch milliseconds, -1 for ever, null to unmute. Unknown fields are refused, so a typo does not pass for a no-op.
+ */
+export const ChatChangeBody = z
+  .strictObject({
+    read: z.boolean().optional(),
+    archived: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    muteUntil: z
+      .union([z.literal(-1), z.number().int().positive()])
+      .nullable()
+      .optional(),
+    cleared: z.literal(true).optional(),
+    deleted: z.literal(true).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'give at least one of read, archived, pinned, muteUntil, cleared, deleted',
+  });

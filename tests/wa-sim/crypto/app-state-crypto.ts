@@ -1,10 +1,10 @@
 /**
- * App-state ("syncd") cryptography, as a primary phone writes a patch its companions decrypt: the five mutation keys
- * expanded from the shared app-state sync key, each mutation's encrypted value and MACs, the LT hash that sums a
- * collection's entries, and the snapshot and patch MACs over a version. Companions check the MACs when their
- * `appStateMacVerification` asks them to.
+ * App-state ("syncd") cryptography, as a primary phone writes a patch its companions decrypt and opens the patches they
+ * upload: the five mutation keys expanded from the shared app-state sync key, each mutation's encrypted value and
+ * MACs, the LT hash that sums a collection's entries, and the snapshot and patch MACs over a version. Companions
+ * check the MACs when their `appStateMacVerification` asks them to; the phone always checks theirs.
  */
-import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { proto } from '@whiskeysockets/baileys';
 import { hkdf, hmacSha256 } from './crypto.js';
 
@@ -30,6 +30,23 @@ export interface MutationContent {
   readonly index: readonly string[];
   readonly value: proto.ISyncActionValue;
   readonly apiVersion: number;
+}
+
+/** A mutation a companion uploaded, opened: what it says, and the MACs the collection's hashes are built from. */
+export interface OpenedMutation extends MutationContent {
+  readonly indexMac: Buffer;
+  readonly valueMac: Buffer;
+}
+
+/** A collection's running state: its LT hash and each live entry's value MAC by index MAC (base64). */
+export interface LtHashState {
+  hash: Buffer;
+  readonly valueMacs: Map<string, Buffer>;
+}
+
+/** A mutation the phone refuses: its key is not the account's, or a MAC or the encryption does not hold. */
+export class MutationRejected extends Error {
+  override readonly name = 'MutationRejected';
 }
 
 /** The LT hash of an empty collection. */
@@ -77,6 +94,93 @@ export function sealMutation(keys: MutationKeys, keyId: Buffer, content: Mutatio
     indexMac,
     valueMac,
   };
+}
+
+/**
+ * Opens a mutation encrypted under `keyId` (the account's key, the only one the phone has): checks the value MAC
+ * over IV ‖ ciphertext, decrypts it (AES-256-CBC), decodes the `SyncActionData` and checks the index MAC against its
+ * index. Throws `MutationRejected` when any of that fails.
+ */
+export function openMutation(
+  keys: MutationKeys,
+  keyId: Buffer,
+  mutation: proto.ISyncdMutation,
+): OpenedMutation {
+  const record = mutation.record;
+  const indexMac = record?.index?.blob;
+  const blob = record?.value?.blob;
+  const recordKeyId = record?.keyId?.id;
+  if (!indexMac || !blob || !recordKeyId) throw new MutationRejected('incomplete mutation record');
+  if (!keyId.equals(recordKeyId)) throw new MutationRejected('mutation under an unknown app-state key');
+  // IV, at least one cipher block, the value MAC.
+  if (blob.length < 16 + 16 + 32) throw new MutationRejected('mutation value too short');
+  const operation = mutation.operation ?? proto.SyncdMutation.SyncdOperation.SET;
+  const encrypted = Buffer.from(blob.subarray(0, -32));
+  const valueMac = Buffer.from(blob.subarray(-32));
+  if (!sameBytes(mutationValueMac(keys.valueMac, operation, keyId, encrypted), valueMac)) {
+    throw new MutationRejected('value MAC mismatch');
+  }
+  const data = decryptValue(keys.valueEncryption, encrypted);
+  const index = Buffer.from(data.index ?? []);
+  if (!sameBytes(hmacSha256(keys.index, index), indexMac)) {
+    throw new MutationRejected('index MAC mismatch');
+  }
+  return {
+    operation,
+    index: parseIndex(index),
+    value: data.value ?? {},
+    apiVersion: data.version ?? 0,
+    indexMac: Buffer.from(indexMac),
+    valueMac,
+  };
+}
+
+/** Whether two MACs are equal, in constant time. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function decryptValue(key: Buffer, encrypted: Buffer): proto.SyncActionData {
+  try {
+    const decipher = createDecipheriv('aes-256-cbc', key, encrypted.subarray(0, 16));
+    return proto.SyncActionData.decode(
+      Buffer.concat([decipher.update(encrypted.subarray(16)), decipher.final()]),
+    );
+  } catch {
+    throw new MutationRejected('mutation value does not decrypt');
+  }
+}
+
+function parseIndex(index: Buffer): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(index.toString('utf8'));
+  } catch {
+    throw new MutationRejected('mutation index is not JSON');
+  }
+  if (!Array.isArray(parsed) || !parsed.every((part) => typeof part === 'string')) {
+    throw new MutationRejected('mutation index is not a list of strings');
+  }
+  return parsed;
+}
+
+/** Folds one mutation into `state`: a write replaces the index's earlier value, a removal drops it. */
+export function mixMutation(
+  state: LtHashState,
+  indexMac: Buffer,
+  valueMac: Buffer,
+  operation: proto.SyncdMutation.SyncdOperation | null | undefined,
+): void {
+  const key = indexMac.toString('base64');
+  const previous = state.valueMacs.get(key);
+  const removed = previous ? [previous] : [];
+  if (operation === proto.SyncdMutation.SyncdOperation.REMOVE) {
+    state.valueMacs.delete(key);
+    state.hash = ltHashUpdate(state.hash, removed, []);
+    return;
+  }
+  state.valueMacs.set(key, valueMac);
+  state.hash = ltHashUpdate(state.hash, removed, [valueMac]);
 }
 
 /** HMAC-SHA512 over the operation byte and key id, the encrypted value and the length of the first part; 32 bytes. */

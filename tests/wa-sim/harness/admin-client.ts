@@ -1,4 +1,5 @@
 /** A small client for the simulator's admin API, as gateway tests would drive it. */
+import type { PhoneChatView } from '#tests/wa-sim/accounts/chat-state.js';
 import type { ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
 import { eventually } from './wait.js';
 
@@ -51,6 +52,25 @@ export class AdminClient {
   /** What contact `number` sent, with its receipts and reactions (`GET /admin/contacts/{number}/sent`). */
   sent(number: string): Promise<SentMessage[]> {
     return this.must<SentMessage[]>(`/contacts/${number}/sent`);
+  }
+
+  /** The chats of account `phone` as its phone shows them (`GET /admin/accounts/{phone}/chats`). */
+  async chats(phone: string): Promise<PhoneChatView[]> {
+    return (await this.must<{ chats: PhoneChatView[] }>(`/accounts/${phone}/chats`)).chats;
+  }
+
+  /** Chat `jid` of account `phone` as its phone shows it, once `pick` holds for it (polled). */
+  chatWhen(
+    phone: string,
+    jid: string,
+    pick: (chat: PhoneChatView) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<PhoneChatView> {
+    const found = async () => {
+      const reply = await this.get<PhoneChatView>(`/accounts/${phone}/chats/${jid}`);
+      return reply.status === 200 && pick(reply.body) ? reply.body : undefined;
+    };
+    return eventually(found, timeoutMs, `chat ${jid} of ${phone}`);
   }
 
   /** The decrypted bytes of media message `id` that contact `number` received; throws on any non-200. */

@@ -2,16 +2,18 @@
  * The primary phone's post-link work for a new companion, without which clients keep their events buffered:
  * it shares the app-state sync key and sends an INITIAL_BOOTSTRAP history-sync notification with an inline
  * payload (Baileys v7 releases its buffer on it, or at once with `shouldSyncHistoryMessage: () => false`).
- * The peer messages carry the account's push name, which becomes the client's `me.name` (needed for presence).
- * Then the phone points the companion at its address book (`accounts/address-book.ts`).
+ * The payload carries the phone's chat list (`history.ts`). The peer messages carry the account's push name, which
+ * becomes the client's `me.name` (needed for presence). Then the phone points the companion at its app-state
+ * collections: the address book (`accounts/address-book.ts`) and the chats' actions (`accounts/chat-actions.ts`).
  */
-import { deflateSync } from 'node:zlib';
 import { proto } from '@whiskeysockets/baileys';
 import type { Account, CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
-import { offerAddressBook } from '#tests/wa-sim/accounts/address-book.js';
+import { syncAddressBook } from '#tests/wa-sim/accounts/address-book.js';
+import { offerCollections } from '#tests/wa-sim/accounts/app-state.js';
 import { sealForCompanion } from '#tests/wa-sim/messaging/seal.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { encodeMessage, lidJid, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
+import { historyPayload } from './history.js';
 
 const RECEIPT_TIMEOUT_MS = 20_000;
 const syncing = new WeakSet<CompanionDevice>();
@@ -36,12 +38,14 @@ export async function runPostLinkSync(sim: Simulator, device: CompanionDevice): 
           syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
           chunkOrder: 0,
           progress: 100,
-          initialHistBootstrapInlinePayload: historyPayload(sim),
+          initialHistBootstrapInlinePayload: historyPayload(sim, account),
         },
       },
     });
-    // The saved contacts reach the companion as WhatsApp's do: through app-state sync, once it holds the key.
-    offerAddressBook(sim, device);
+    // The saved contacts and the chats' settings reach the companion as WhatsApp's do: through app-state sync, once
+    // it holds the key (a companion that skips history sync fetches only what it is pointed at).
+    syncAddressBook(sim, account);
+    offerCollections(sim, device);
     device.initialSyncDone = true;
     sim.log.info(`${account.phone}:${device.deviceId} post-link sync done`);
   } catch (error) {
@@ -89,18 +93,4 @@ function appStateKey(account: Account, device: CompanionDevice): proto.Message.I
       timestamp: Date.now(),
     },
   };
-}
-
-function historyPayload(sim: Simulator): Buffer {
-  const contacts = sim.contacts.all();
-  const history = proto.HistorySync.encode({
-    syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
-    conversations: [],
-    pushnames: contacts.map((contact) => ({ id: pnJid(contact.number), pushname: contact.name })),
-    phoneNumberToLidMappings: contacts.map((contact) => ({
-      pnJid: pnJid(contact.number),
-      lidJid: lidJid(contact.lid),
-    })),
-  }).finish();
-  return deflateSync(history);
 }

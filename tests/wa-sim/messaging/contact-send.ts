@@ -21,6 +21,7 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
+import { noteContactMessage } from './chat-log.js';
 import { type ContactContent, type ContactOutgoing, contactOutgoing } from './contact-content.js';
 import { directAddressing } from './lid-addressing.js';
 import { sealForCompanion } from './seal.js';
@@ -50,6 +51,8 @@ export async function contactSend(
     const enc = await sealForCompanion(sim, contact.device, device, padded);
     sim.deliver(device, envelope(contact, addressing, outgoing, id, timestamp, [enc]));
   }
+  if (devices.length > 0)
+    noteContactMessage(sim, contact, { account }, { id, kind: content.type, timestamp });
   record(contact, outgoing, { id, to, timestamp });
   return { id, devices: devices.length };
 }
@@ -96,6 +99,7 @@ export async function contactSendToGroup(
       devices++;
     }
   }
+  noteContactMessage(sim, contact, { group }, { id, kind: content.type, timestamp });
   record(contact, outgoing, { id, to: group.jid, group: group.jid, timestamp });
   return { id, devices };
 }

@@ -27,6 +27,7 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
+import { noteClientMessage } from './chat-log.js';
 import { autoReceipts } from './receipts.js';
 import { decodeReceived } from './received-content.js';
 
@@ -58,6 +59,7 @@ export async function handleClientMessage(
   }
   connection.send(makeNode('ack', { class: 'message', id, from: to, t: String(unixNow()) }));
   const out: Outgoing = { sim, sender, node, id, to, timestamp: Number(node.attrs.t ?? unixNow()) };
+  noteClientMessage(sim, sender, node, group, out.timestamp);
   const targets = children(child(node, 'participants'), 'to');
   const delivered = new Set<CompanionDevice>();
   const skmsg = children(node, 'enc').find((enc) => enc.attrs.type === 'skmsg');

@@ -1,7 +1,8 @@
 /**
  * Presence and chat states. Clients subscribe to users (`presence type=subscribe`) and get their current state
  * at once and every change after; `available`/`unavailable` from a client is its account's presence; chat
- * states go to the chat's other party (a contact records it, another account's companions get it).
+ * states go to the chat's other party (a contact records it, another account's companions get it) or to a group's
+ * other members, and the board keeps the last one each account showed in each chat.
  */
 import type { Account, ClientConnection } from '#tests/wa-sim/accounts/accounts.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
@@ -31,18 +32,40 @@ export function handlePresence(sim: Simulator, connection: ClientConnection, nod
   }
 }
 
-/** Handles `<chatstate to>` from a client (composing, paused, recording). */
+/**
+ * Handles `<chatstate to>` from a client (composing, paused, recording): recorded as what the account showed in that
+ * chat; a contact keeps it (`lastChatstate`), another account's companions get it, and in a group every other member
+ * account's companions get it with the sender as `participant`.
+ */
 export function handleChatstate(sim: Simulator, connection: ClientConnection, node: BinaryNode): void {
   const device = connection.device;
   const state = firstChild(node);
   const to = node.attrs.to;
   if (!device || !state || !to) return;
-  const from = pnJid(device.account.phone);
+  const account = device.account;
+  const from = pnJid(account.phone);
+  const shown = {
+    from,
+    state: state.tag === 'composing' && state.attrs.media === 'audio' ? 'recording' : state.tag,
+    at: unixNow(),
+  };
+  const group = to.endsWith('@g.us') ? sim.groups.get(to) : undefined;
+  if (group) {
+    if (!group.members.has(account.phone)) return;
+    sim.presence.recordShown(account.phone, group.jid, shown);
+    const update = makeNode('chatstate', { from: group.jid, participant: from }, [state]);
+    for (const phone of group.members.keys()) {
+      const member = sim.accounts.get(phone);
+      if (member && member !== account) sim.deliverToAccount(member, update);
+    }
+    return;
+  }
   const owner = sim.directory.owner(to);
-  const shown = state.tag === 'composing' && state.attrs.media === 'audio' ? 'recording' : state.tag;
   if (owner && 'contact' in owner) {
-    sim.presence.chatStates.set(owner.contact.number, { from, state: shown, at: unixNow() });
+    sim.presence.chatStates.set(owner.contact.number, shown);
+    sim.presence.recordShown(account.phone, pnJid(owner.contact.number), shown);
   } else if (owner) {
+    sim.presence.recordShown(account.phone, pnJid(owner.account.phone), shown);
     sim.deliverToAccount(owner.account, makeNode('chatstate', { from }, [state]));
   }
 }

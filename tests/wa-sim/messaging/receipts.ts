@@ -15,6 +15,7 @@ import {
   pnJid,
   unixNow,
 } from '#tests/wa-sim/transport/binary.js';
+import { noteClientRead } from './chat-log.js';
 
 /** Receipt kinds a contact can send. */
 export type ContactReceiptType = 'delivery' | 'read' | 'played';
@@ -36,6 +37,7 @@ export function handleClientReceipt(sim: Simulator, connection: ClientConnection
     sim.acknowledged(sender, each);
   }
   connection.send(makeNode('ack', { class: 'receipt', id, from: to, type }));
+  if (to && (type === 'read' || type === 'read-self')) noteClientRead(sim, sender, to);
   if (!to || (type && OWN_DEVICE_TYPES.has(type))) return;
   const chatIsGroup = to.endsWith('@g.us');
   const target = sim.directory.owner(chatIsGroup ? node.attrs.participant : to);

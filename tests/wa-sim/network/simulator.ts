@@ -145,6 +145,8 @@ export class Simulator {
     if (!device) return;
     device.connections.delete(connection);
     if (device.connection === connection) device.connection = undefined;
+    // Presence subscriptions belong to a connection: the device must subscribe again on its next one.
+    if (device.connections.size === 0) this.presence.unsubscribeAll(device);
     // Messages this connection never confirmed go out again: on the device's live connection, or at its next login.
     for (const [id, sent] of [...device.unacked]) {
       if (sent.connection !== connection) continue;
