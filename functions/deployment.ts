@@ -54,6 +54,12 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
     timeout: 29,
     callsHost: true,
   },
+  labels: {
+    description: "Labels (/api/sessions/{sessionId}/labels…); asks the owning host's engine over RPC",
+    role: 'LabelsRole',
+    timeout: 29,
+    callsHost: true,
+  },
   webhooks: {
     description:
       'Webhooks (/api/sessions/{sessionId}/webhooks…, /api/webhooks…); the test delivery posts to the receiver',

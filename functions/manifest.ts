@@ -12,6 +12,7 @@ import { createDocsRoutes } from './docs/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { AnyRoute } from './http/route.js';
+import { labelRoutes } from './labels/routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { templateRoutes } from './templates/routes.js';
@@ -42,6 +43,7 @@ export const API_RESOURCES = {
   contacts: { routes: contactRoutes },
   chats: { routes: chatRoutes },
   groups: { routes: groupRoutes },
+  labels: { routes: labelRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
   templates: { routes: templateRoutes },

@@ -108,20 +108,20 @@ export const ENGINE_CAPABILITIES = {
   labels_read: {
     port: 'labels',
     summary: 'read labels and the chats they tag',
-    engines: [],
-    planned: ['webjs', 'test'],
+    engines: ['test'],
+    planned: ['webjs'],
   },
   labels_edit: {
     port: 'labels',
     summary: 'create, change and delete labels',
-    engines: [],
-    planned: ['baileys', 'test'],
+    engines: ['baileys', 'test'],
+    planned: [],
   },
   labels_tag: {
     port: 'labels',
     summary: 'add a label to a chat or remove it',
-    engines: [],
-    planned: ['baileys', 'webjs', 'test'],
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
   },
   contacts_read: {
     port: 'contacts',

@@ -11,6 +11,7 @@ import { contactRoutes } from '#functions/contacts/routes.js';
 import { groupRoutes } from '#functions/groups/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
+import { labelRoutes } from '#functions/labels/routes.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
 import { templateRoutes } from '#functions/templates/routes.js';
@@ -41,6 +42,7 @@ const ROUTES: AnyRoute[] = [
   ...contactRoutes,
   ...chatRoutes,
   ...groupRoutes,
+  ...labelRoutes,
   ...webhookRoutes,
   ...automationRoutes,
   ...templateRoutes,

@@ -10,40 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pathParameters } from '#functions/http/engine-operation-route.js';
 import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
 import type { Role } from '#shared/domain/roles.js';
-import { operationRequest } from '#tests/helpers/engine-operation-requests.js';
+import { operationRequest, seedOperationExamples } from '#tests/helpers/engine-operation-requests.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import { createSession, expectError, linkedSession } from './sessions-support.js';
 
 const BELOW: Record<Role, Role | null> = { viewer: null, operator: 'viewer', admin: 'operator' };
 const rows = ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const);
-
-/**
- * What the rows' examples name, as they expect it (again before each: an example may leave the group, revoke its
- * code or reject the call): the example group with the ready session's account as its admin, and a ringing call.
- */
-function seedExamples(gw: TestGateway, sessionId: string): void {
-  gw.network.calls.set('TESTCALL000001', {
-    sessionId,
-    from: '15550002222@c.us',
-    video: false,
-    status: 'ringing',
-    timestamp: 1_790_000_000,
-  });
-  gw.network.groups.put({
-    id: '120363025246125411@g.us',
-    subject: 'Team',
-    description: null,
-    owner: '15550001111@c.us',
-    creation: 1_790_000_000,
-    members: new Map([
-      ['15550001111@c.us', 'superadmin'],
-      ['15550002222@c.us', 'member'],
-    ]),
-    settings: { announce: false, locked: false, ephemeralSeconds: 0, memberAddMode: 'admins' },
-    inviteCode: 'AbCdEfGh123',
-    requests: new Map(),
-  });
-}
 
 describe('engine operations, from their rows', () => {
   let gw: TestGateway;
@@ -73,7 +45,7 @@ describe('engine operations, from their rows', () => {
   };
 
   it.each(rows)('%s: its example on a ready session answers the row’s result', async (_, row) => {
-    seedExamples(gw, ready);
+    seedOperationExamples(gw.network, ready, '15550001111');
     const answer = await send(ready, row, keys[row.role]);
     expect(answer.status).toBe(row.http.success);
     expect(row.result.safeParse(answer.body).error).toBeUndefined();

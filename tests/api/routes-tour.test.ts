@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
-import { operationRequest } from '#tests/helpers/engine-operation-requests.js';
+import { operationRequest, seedOperationExamples } from '#tests/helpers/engine-operation-requests.js';
 import {
   type ApiResponse,
   startTestGateway,
@@ -93,6 +93,7 @@ describe('every route once', () => {
     ok(await call('GET', '/api/sessions'), 200);
     ok(await call('GET', `/api/sessions/${sessionId}`), 200);
     ok(await call('GET', '/api/sessions/stats/overview'), 200);
+    ok(await call('GET', `/api/sessions/${sessionId}/chats`), 200);
     const fresh = ok(await call('POST', '/api/sessions', { name: 'tour-fresh' }), 201);
     await startTo(gw, fresh.id, 'qr_ready');
     ok(await call('GET', `/api/sessions/${fresh.id}/qr`), 200);
@@ -109,6 +110,7 @@ describe('every route once', () => {
   it.each(ENGINE_OPERATION_ROWS.map((row) => [row.name, row] as const))(
     'the engine operation %s, with its example input',
     async (_, row) => {
+      seedOperationExamples(gw.network, sessionId, ME);
       const request = operationRequest(row, sessionId);
       ok(await call(request.method, request.path, request.body), row.http.success);
     },

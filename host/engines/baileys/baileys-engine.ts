@@ -4,8 +4,9 @@
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
  * (baileys-calls.ts), pairing (baileys-pairing.ts), contacts (baileys-contacts.ts, over the contact book of
  * baileys-contact-book.ts), chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts), presence
- * (baileys-presence.ts) and groups (baileys-groups.ts; their changes: baileys-group-events.ts). It exposes the ports
- * of the `baileys` row of the capability table and reports to the session runner through its EngineEmitter.
+ * (baileys-presence.ts), groups (baileys-groups.ts; their changes: baileys-group-events.ts) and labels
+ * (baileys-labels.ts). It exposes the ports of the `baileys` row of the capability table and reports to the
+ * session runner through its EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
@@ -23,6 +24,7 @@ import { listenForGroupChanges } from './baileys-group-events.js';
 import { BaileysGroups } from './baileys-groups.js';
 import { BaileysInbound } from './baileys-inbound.js';
 import type { InboundMediaOptions } from './baileys-inbound-media.js';
+import { BaileysLabels } from './baileys-labels.js';
 import { BaileysPairing } from './baileys-pairing.js';
 import { BaileysPresence } from './baileys-presence.js';
 import { BaileysSending } from './baileys-sending.js';
@@ -52,6 +54,7 @@ export class BaileysEngine implements MessagingEngine {
   readonly chats: BaileysChats;
   readonly presence: BaileysPresence;
   readonly groups: BaileysGroups;
+  readonly labels: BaileysLabels;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -70,6 +73,7 @@ export class BaileysEngine implements MessagingEngine {
     this.chats = new BaileysChats(socket, options.chatOf, events);
     const chatEvents = new BaileysChatEvents(events);
     this.groups = new BaileysGroups(socket);
+    this.labels = new BaileysLabels(socket);
     this.presence = new BaileysPresence(socket, events, {
       sessionId: session.id,
       authState: options.authState,

@@ -43,13 +43,16 @@ export function listenForGroupChanges(socket: WASocket, events: EngineEmitter): 
   });
   socket.ev.on('groups.update', (updates) => {
     for (const update of updates) {
-      if (!update.id) continue;
+      // Baileys also reports every group it reads (groupFetchAllParticipating) as an update, without an author:
+      // only a notification of a change names who made it.
+      const author = (update as { author?: string }).author;
+      if (!update.id || !author) continue;
       const changes = changesOf(update);
       if (Object.keys(changes).length === 0) continue;
-      const author = (update as { author?: string }).author;
+      const authorPn = (update as { authorPn?: string }).authorPn;
       events.emit('groupChanged', {
         groupId: toNeutralJid(update.id),
-        actorId: author ? toNeutralJid(author) : null,
+        actorId: toNeutralJid(authorPn ?? author),
         kind: 'update',
         participantIds: [],
         changes,

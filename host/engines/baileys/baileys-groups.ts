@@ -1,8 +1,9 @@
 /**
  * The Baileys engine's groups port (rows of shared/domain/engine-operations/groups.ts and group-members.ts): each
  * operation is one of Baileys' group IQs (`w:g2`) on the live socket. WhatsApp's refusals are translated: a group the
- * account is not in (404, or 403 for its metadata) is 404; an operation only admins may do is 403 GROUP_ADMIN_REQUIRED;
- * an unknown invite code is 404. A person's own refusal (privacy, already a member) is their result, not an error.
+ * account is not in (404 item-not-found, 403 forbidden) is 404; an operation only admins may do (401 not-authorized)
+ * is 403 GROUP_ADMIN_REQUIRED; an unknown invite code is 404. A person's own refusal (privacy, already a member) is
+ * their result, not an error.
  */
 import type { GroupMetadata, ParticipantAction, WASocket } from '@whiskeysockets/baileys';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
@@ -13,20 +14,30 @@ import { toBaileysJid, toNeutralJid } from './baileys-jids.js';
 
 type Groups = PortOperations<'groups'>;
 
-/** The HTTP-like status of a refused IQ (Baileys throws a Boom carrying it). */
-const statusOf = (error: unknown) =>
-  (error as { output?: { statusCode?: number } } | null)?.output?.statusCode ?? null;
+/**
+ * The code of a refused IQ: Baileys throws a Boom whose `data` is the `<error code>` (its own HTTP status is 500),
+ * or, for what it refuses itself, a Boom with that status.
+ */
+const statusOf = (error: unknown) => {
+  const boom = error as { data?: unknown; output?: { statusCode?: number } } | null;
+  const code = Number(boom?.data);
+  return Number.isInteger(code) && code > 0 ? code : (boom?.output?.statusCode ?? null);
+};
 const digitsOf = (jid: string | undefined) => (jid ? (jid.split('@')[0]?.split(':')[0] ?? null) : null);
 
-/** Runs a group IQ, translating WhatsApp's refusals of the group as a whole. */
-async function onGroup<T>(groupId: string, call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a group IQ, translating WhatsApp's refusals of the group as a whole. A read the network refuses (`read`) means
+ * the account is not in the group, whatever the code; a change refused with 401 means it is not an admin.
+ */
+async function onGroup<T>(groupId: string, call: () => Promise<T>, read = false): Promise<T> {
   try {
     return await call();
   } catch (error) {
     const status = statusOf(error);
-    if (status === 404 || status === 406)
+    if (status === 403 || status === 404 || status === 406 || (read && status === 401)) {
       throw new NotFoundError(`Group ${groupId} not found`, { cause: error });
-    if (status === 401 || status === 403) {
+    }
+    if (status === 401) {
       throw new ForbiddenError('GROUP_ADMIN_REQUIRED', `Only an admin of ${groupId} may do this`, {
         cause: error,
       });
@@ -94,7 +105,7 @@ export class BaileysGroups implements Groups {
 
   private metadata(groupId: string): Promise<GroupMetadata> {
     const socket = this.open();
-    return onGroup(groupId, () => socket.groupMetadata(groupId));
+    return onGroup(groupId, () => socket.groupMetadata(groupId), true);
   }
 
   async list({ limit, offset }: { limit: number; offset: number }) {

@@ -23,6 +23,7 @@ import { testCalls } from './test-calls.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
 import { testGroups } from './test-groups.js';
+import { testLabels } from './test-labels.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 import { testPresence } from './test-presence.js';
 
@@ -36,6 +37,7 @@ class TestEngine implements MessagingEngine {
   readonly chats?: PortOperations<'chats'>;
   readonly presence?: PortOperations<'presence'>;
   readonly groups?: PortOperations<'groups'>;
+  readonly labels?: PortOperations<'labels'>;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -81,6 +83,7 @@ class TestEngine implements MessagingEngine {
         open: () => !this.closed,
       });
     }
+    if (ports.has('labels')) this.labels = testLabels(network.labels, session.id, () => !this.closed);
     if (ports.has('calls'))
       this.calls = testCalls(network, session.id, this.connection.emit, () => !this.closed);
   }

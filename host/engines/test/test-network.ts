@@ -17,6 +17,7 @@ import type { OutgoingMessage } from '../ports/messaging.port.js';
 import { changeOf, type PhoneChat, TestAccountChats } from './test-chats.js';
 import { TestDirectory } from './test-contacts.js';
 import { TestGroups } from './test-groups.js';
+import { TestLabels } from './test-labels.js';
 import { reissueSubscriptions, TestPresence } from './test-presence.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
@@ -54,6 +55,8 @@ export class TestNetwork {
   readonly presence = new TestPresence();
   /** Every group on the network, with its members and settings. */
   readonly groups = new TestGroups();
+  /** Each account's labels and the chats they tag. */
+  readonly labels = new TestLabels();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();

@@ -11,9 +11,10 @@ import * as contacts from './contacts.js';
 import type { EngineOperationRow, PortOfCapability } from './engine-operation.js';
 import * as groupMembers from './group-members.js';
 import * as groups from './groups.js';
+import * as labels from './labels.js';
 import * as presence from './presence.js';
 
-const DOMAINS = [contacts, chats, presence, groups, groupMembers, calls] as const;
+const DOMAINS = [contacts, chats, presence, groups, groupMembers, calls, labels] as const;
 
 /** Every row a domain's module exports (distributed over the modules: a mapped tuple type collapses to never). */
 type RowOf<M> = M extends unknown ? M[keyof M] : never;

@@ -31,13 +31,15 @@ const FULL: readonly EngineCapability[] = [
   'presence_set',
   'groups_read',
   'groups_manage',
+  'labels_edit',
+  'labels_tag',
 ];
 
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */
 const HAS: Record<EngineKind, readonly EngineCapability[]> = {
   baileys: FULL,
   webjs: [],
-  test: FULL,
+  test: [...FULL, 'labels_read'],
   'test-core': [],
 };
 

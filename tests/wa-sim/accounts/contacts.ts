@@ -26,7 +26,16 @@ export interface ContactConfig {
   picture: PictureSetting;
   /** Its about text (usync `status`); empty when it has none. */
   about: string;
+  /** Who may add it to groups: anyone, or no one (an add answers 403 with a private invitation instead). */
+  groupAdd: GroupAddSetting;
 }
+
+/**
+ * A contact's "who can add me to groups" privacy setting. `nobody` stands for every setting that refuses the adder
+ * (WhatsApp's "My contacts" for a stranger, "My contacts except…").
+ */
+export const GROUP_ADD_SETTINGS = ['everyone', 'nobody'] as const;
+export type GroupAddSetting = (typeof GROUP_ADD_SETTINGS)[number];
 
 /** Whether a contact has a profile picture others can see (`accounts/profile-picture.ts`). */
 export const PICTURE_SETTINGS = ['set', 'none', 'hidden'] as const;
@@ -115,6 +124,7 @@ export class Contact {
     addressing: 'pn',
     picture: 'set',
     about: DEFAULT_ABOUT,
+    groupAdd: 'everyone',
   };
 
   constructor(

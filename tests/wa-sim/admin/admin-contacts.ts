@@ -4,7 +4,7 @@ import { contactSaved } from '#tests/wa-sim/accounts/address-book.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { sha256 } from '#tests/wa-sim/media/media-crypto.js';
 import { openMedia } from '#tests/wa-sim/media/received-media.js';
-import { contactCall } from '#tests/wa-sim/messaging/calls.js';
+import { contactCall, endContactCall } from '#tests/wa-sim/messaging/calls.js';
 import { contactSend, contactSendToGroup } from '#tests/wa-sim/messaging/contact-send.js';
 import { sendContactChatstate, setContactOnline } from '#tests/wa-sim/messaging/presence.js';
 import { sendContactReceipts } from '#tests/wa-sim/messaging/receipts.js';
@@ -12,6 +12,7 @@ import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { notFound, SimError } from '#tests/wa-sim/support/errors.js';
 import { pnJid } from '#tests/wa-sim/transport/binary.js';
 import {
+  CallEndBody,
   ContactCallBody,
   ContactChatstateBody,
   ContactConfigBody,
@@ -47,7 +48,7 @@ function contactView(sim: Simulator, contact: Contact): Record<string, unknown> 
   };
 }
 
-/** Routes under `/admin/contacts` and `/admin/groups`. */
+/** Routes under `/admin/contacts`. */
 export const contactRoutes: Route[] = [
   {
     method: 'GET',
@@ -133,6 +134,18 @@ export const contactRoutes: Route[] = [
   },
   {
     method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/calls\/([^/]+)\/end$/,
+    handle: (sim, [number, callId], body) => {
+      const contact = contactOf(sim, number);
+      const { how } = parseBody(CallEndBody, body);
+      const call = sim.calls.get(callId);
+      if (call?.from !== contact.number) throw notFound(`${contact.number} placed no call ${callId ?? ''}`);
+      const notified = endContactCall(sim, call, how);
+      return { body: { call, notified } };
+    },
+  },
+  {
+    method: 'POST',
     pattern: /^\/admin\/contacts\/(\d+)\/receipts$/,
     handle: (sim, [number], body) => {
       const { to, ids, type } = parseBody(ContactReceiptsBody, body);
@@ -161,18 +174,5 @@ export const contactRoutes: Route[] = [
       sendContactChatstate(sim, contactOf(sim, number), linkedAccount(sim, to), state);
       return { body: { sent: state } };
     },
-  },
-  {
-    method: 'GET',
-    pattern: /^\/admin\/groups$/,
-    handle: (sim) => ({
-      body: sim.groups.all().map((group) => ({
-        jid: group.jid,
-        subject: group.subject,
-        members: Object.fromEntries(group.members),
-        inviteCode: group.inviteCode,
-        creation: group.creation,
-      })),
-    }),
   },
 ];

@@ -1,7 +1,8 @@
 /** Request bodies of the admin API (zod), so bad input answers 400 with a readable message, and route shapes. */
 import { z } from 'zod';
-import { PICTURE_SETTINGS } from '#tests/wa-sim/accounts/contacts.js';
+import { GROUP_ADD_SETTINGS, PICTURE_SETTINGS } from '#tests/wa-sim/accounts/contacts.js';
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
+import { MEMBER_ADD_MODES } from '#tests/wa-sim/groups/groups.js';
 import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
 import { ADDRESSING_MODES } from '#tests/wa-sim/messaging/lid-addressing.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
@@ -86,6 +87,9 @@ export const ContactCallBody = z.object({
   video: z.boolean().optional(),
 });
 
+/** `POST /admin/contacts/{number}/calls/{callId}/end`: the caller hangs up, nobody answers, or the phone answers. */
+export const CallEndBody = z.object({ how: z.enum(['hangup', 'timeout', 'answered']) });
+
 /** `POST /admin/contacts/{number}/receipts` */
 export const ContactReceiptsBody = z.object({
   to: PhoneNumber,
@@ -104,6 +108,7 @@ export const ContactConfigBody = z.object({
   picture: z.enum(PICTURE_SETTINGS).optional(),
   // WhatsApp's limit for an about text.
   about: z.string().max(139).optional(),
+  groupAdd: z.enum(GROUP_ADD_SETTINGS).optional(),
 });
 
 /** `POST /admin/contacts/{number}/chatstate` */
@@ -169,3 +174,35 @@ export const ChatChangeBody = z
   .refine((body) => Object.keys(body).length > 0, {
     message: 'give at least one of read, archived, pinned, muteUntil, cleared, deleted',
   });
+
+/** The users a member action names: phone numbers of contacts or accounts. */
+const GroupNumbers = z.array(PhoneNumber).min(1).max(256);
+
+/** The disappearing-message timers WhatsApp offers (off, 24 hours, 7 days, 90 days), in seconds. */
+const EphemeralSeconds = z.union([z.literal(0), z.literal(86_400), z.literal(604_800), z.literal(7_776_000)]);
+
+/**
+ * `POST /admin/groups/{jid}/actions`: what member `by` (a contact or a linked account) does to the group, under the
+ * same rules as a companion's iq. A `description` of `""` deletes it; `acceptInvite` takes up the private invitation
+ * an add refused by privacy issued.
+ */
+export const GroupActionBody = z.discriminatedUnion('action', [
+  z.object({ by: PhoneNumber, action: z.literal('subject'), subject: z.string().min(1).max(100) }),
+  z.object({ by: PhoneNumber, action: z.literal('description'), description: z.string().max(2048) }),
+  z.object({
+    by: PhoneNumber,
+    action: z.enum(['add', 'remove', 'promote', 'demote', 'approve', 'reject']),
+    numbers: GroupNumbers,
+  }),
+  z.object({ by: PhoneNumber, action: z.enum(['announce', 'locked', 'joinApproval']), on: z.boolean() }),
+  z.object({ by: PhoneNumber, action: z.literal('ephemeral'), expiration: EphemeralSeconds }),
+  z.object({ by: PhoneNumber, action: z.literal('memberAddMode'), mode: z.enum(MEMBER_ADD_MODES) }),
+  z.object({ by: PhoneNumber, action: z.enum(['leave', 'revokeInvite', 'acceptInvite']) }),
+]);
+export type GroupAction = z.infer<typeof GroupActionBody>;
+
+/** `POST /admin/groups/{jid}/requests`: a user asks to join through the invite link, or takes its request back. */
+export const GroupRequestBody = z.object({
+  number: PhoneNumber,
+  action: z.enum(['request', 'cancel']).optional(),
+});

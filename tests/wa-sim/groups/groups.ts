@@ -1,10 +1,43 @@
-/** Groups: membership, subject, description and invite code, and the `<group>` nodes clients parse. */
+/**
+ * Groups: membership, subject, description, settings, invite code and join requests, and the `<group>` nodes
+ * clients parse. Who may change what is `group-rules.ts`'s business; the changes are `group-changes.ts`.
+ */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Directory } from '#tests/wa-sim/accounts/directory.js';
 import { type BinaryNode, lidJid, makeNode, pnJid, unixNow } from '#tests/wa-sim/transport/binary.js';
 
 /** A member's role; `member` is written as no `type` attribute. */
 export type GroupRole = 'member' | 'admin' | 'superadmin';
+
+/** Who may add members: admins only (WhatsApp's `admin_add`), or every member. */
+export const MEMBER_ADD_MODES = ['admin_add', 'all_member_add'] as const;
+export type MemberAddMode = (typeof MEMBER_ADD_MODES)[number];
+
+/** How a join request came in, as WhatsApp names it (`request_method`). */
+export type JoinRequestMethod = 'invite_link' | 'non_admin_add' | 'linked_group_join';
+
+/** A user asking to join a group that needs admin approval. */
+export interface JoinRequest {
+  readonly phone: string;
+  /** Unix seconds. */
+  readonly time: number;
+  readonly method: JoinRequestMethod;
+}
+
+/**
+ * The private invitation an add refused by the invitee's privacy settings answers with (`<add_request>`): the
+ * adder's client sends it on as a group invite message, and the invitee joins by accepting it.
+ */
+export interface AddRequest {
+  readonly code: string;
+  /** Unix seconds. */
+  readonly expiration: number;
+  /** Who tried to add them. */
+  readonly inviter: string;
+}
+
+/** How long a private invitation stays valid: WhatsApp's three days. */
+const ADD_REQUEST_SECONDS = 3 * 24 * 3600;
 
 /** One group. Members are phone numbers of accounts or contacts. */
 export interface Group {
@@ -21,6 +54,13 @@ export interface Group {
   announce: boolean;
   restrict: boolean;
   ephemeral: number;
+  memberAddMode: MemberAddMode;
+  /** New members need an admin's approval (`membership_approval_mode`). */
+  joinApproval: boolean;
+  /** Pending join requests, by phone, oldest first. */
+  readonly requests: Map<string, JoinRequest>;
+  /** Private invitations issued for adds the invitee's privacy refused, by invitee phone. */
+  readonly addRequests: Map<string, AddRequest>;
 }
 
 function newInviteCode(): string {
@@ -64,10 +104,21 @@ export class GroupRegistry {
       announce: false,
       restrict: false,
       ephemeral: 0,
+      memberAddMode: 'admin_add',
+      joinApproval: false,
+      requests: new Map(),
+      addRequests: new Map(),
     };
     for (const member of members) if (member !== creator) group.members.set(member, 'member');
     this.groups.set(id, group);
     return group;
+  }
+
+  /** Issues (or renews) the private invitation for `phone`, whose privacy refused `inviter`'s add. */
+  issueAddRequest(group: Group, phone: string, inviter: string): AddRequest {
+    const request = { code: newInviteCode(), expiration: unixNow() + ADD_REQUEST_SECONDS, inviter };
+    group.addRequests.set(phone, request);
+    return request;
   }
 
   /** Replaces the invite code (revocation). */
@@ -103,6 +154,9 @@ export function groupNode(directory: Directory, group: Group): BinaryNode {
   if (group.announce) content.push(makeNode('announcement'));
   if (group.restrict) content.push(makeNode('locked'));
   if (group.ephemeral) content.push(makeNode('ephemeral', { expiration: String(group.ephemeral) }));
+  // Baileys reads the mode from this child's text, and approval being on from the child being there at all.
+  content.push(makeNode('member_add_mode', {}, group.memberAddMode));
+  if (group.joinApproval) content.push(approvalModeNode(true));
   return makeNode(
     'group',
     {
@@ -116,4 +170,15 @@ export function groupNode(directory: Directory, group: Group): BinaryNode {
     },
     content,
   );
+}
+
+/** `<membership_approval_mode><group_join state>`: in a group node (on only) and in its change notification. */
+export function approvalModeNode(on: boolean): BinaryNode {
+  return makeNode('membership_approval_mode', {}, [makeNode('group_join', { state: on ? 'on' : 'off' })]);
+}
+
+/** Whether `phone` is an admin (or the super-admin) of `group`. */
+export function isAdmin(group: Group, phone: string): boolean {
+  const role = group.members.get(phone);
+  return role === 'admin' || role === 'superadmin';
 }

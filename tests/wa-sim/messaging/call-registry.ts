@@ -1,6 +1,12 @@
-/** The calls contacts placed, as the server remembers them (`calls.ts` places and answers them). */
-/** Where a call stands. */
-export type CallStatus = 'ringing' | 'rejected';
+/** The calls contacts placed, as the server remembers them (`calls.ts` places, ends and answers them). */
+import type { CompanionDevice } from '#tests/wa-sim/accounts/accounts.js';
+
+/**
+ * Where a call stands: `ringing` until a companion rejects it (`rejected`), the caller hangs up (`hungUp`), nobody
+ * answers in time (`timedOut`) or the account's phone answers it (`answered`); an answered call the caller then
+ * hangs up is `ended`.
+ */
+export type CallStatus = 'ringing' | 'rejected' | 'hungUp' | 'timedOut' | 'answered' | 'ended';
 
 /** One call a contact placed, and what the account's companions did with it. */
 export interface SimCall {
@@ -20,6 +26,10 @@ export interface SimCall {
   /** ISO time and device jid of the rejection, once rejected. */
   rejectedAt?: string;
   rejectedBy?: string;
+  /** ISO time the phone answered it. */
+  answeredAt?: string;
+  /** ISO time it was hung up or timed out. */
+  endedAt?: string;
 }
 
 /** Calls kept in all; the oldest are forgotten past this, so load runs stay bounded. */
@@ -27,12 +37,15 @@ const CALL_LIMIT = 10_000;
 
 /** Every call, by id; offer stanza ids map to their call so the client's acks can be counted. */
 export class CallRegistry {
-  private readonly byId = new Map<string, { call: SimCall; stanzaIds: readonly string[] }>();
+  private readonly byId = new Map<
+    string,
+    { call: SimCall; stanzaIds: readonly string[]; rang: readonly CompanionDevice[] }
+  >();
   private readonly byStanzaId = new Map<string, SimCall>();
 
-  /** Records a new call and the stanza ids its offers carry. */
-  add(call: SimCall, stanzaIds: readonly string[]): void {
-    this.byId.set(call.callId, { call, stanzaIds });
+  /** Records a new call, the stanza ids its offers carry and the companions they went to. */
+  add(call: SimCall, stanzaIds: readonly string[], rang: readonly CompanionDevice[]): void {
+    this.byId.set(call.callId, { call, stanzaIds, rang });
     for (const id of stanzaIds) this.byStanzaId.set(id, call);
     if (this.byId.size <= CALL_LIMIT) return;
     const [oldestId, oldest] = this.byId.entries().next().value ?? [];
@@ -44,6 +57,11 @@ export class CallRegistry {
   /** The call with this call id. */
   get(callId: string | undefined): SimCall | undefined {
     return callId ? this.byId.get(callId)?.call : undefined;
+  }
+
+  /** The companions call `callId` rang (those its ending is told to). */
+  rangFor(callId: string): readonly CompanionDevice[] {
+    return this.byId.get(callId)?.rang ?? [];
   }
 
   /** The call an offer stanza id belongs to. */

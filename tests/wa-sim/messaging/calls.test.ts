@@ -1,6 +1,8 @@
 /**
  * Calls from contacts: every connected companion of the called account gets the offer (Baileys `ev 'call'`,
- * status `offer`) and acks it; `rejectCall` is answered at once and marks the call rejected on the server.
+ * status `offer`) and acks it; `rejectCall` is answered at once and marks the call rejected on the server. The
+ * caller hanging up, the call timing out and the phone answering it reach every companion as `ev 'call'` with
+ * status `terminate`, `timeout` and `accept`.
  */
 import { jest } from '@jest/globals';
 import type { WACallEvent, WASocket } from '@whiskeysockets/baileys';
@@ -15,12 +17,14 @@ interface CallView {
   from: string;
   to: string;
   video: boolean;
-  status: 'ringing' | 'rejected';
+  status: 'ringing' | 'rejected' | 'hungUp' | 'timedOut' | 'answered' | 'ended';
   offeredAt: string;
   devices: number;
   acks: number;
   rejectedAt?: string;
   rejectedBy?: string;
+  answeredAt?: string;
+  endedAt?: string;
 }
 
 let sim: TestSim;
@@ -33,6 +37,20 @@ const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 /** The next call offer `sock` reports. */
 function nextOffer(sock: WASocket): Promise<WACallEvent> {
   return waitForEvent(sock, 'call', (calls) => calls.find((call) => call.status === 'offer'));
+}
+
+/** The next call event of `callId` with `status` that `sock` reports. */
+function nextCallEvent(sock: WASocket, callId: string, status: WACallEvent['status']): Promise<WACallEvent> {
+  return waitForEvent(sock, 'call', (events) =>
+    events.find((event) => event.id === callId && event.status === status),
+  );
+}
+
+/** Ends call `callId` the way `how` says (`POST …/calls/{callId}/end`). */
+function end(callId: string, how: string) {
+  return sim.admin.post<{ call: CallView; notified: number }>(`/contacts/${CONTACT}/calls/${callId}/end`, {
+    how,
+  });
 }
 
 async function call(body: Record<string, unknown>): Promise<{ callId: string; devices: number }> {
@@ -122,5 +140,65 @@ describe('a contact calls a linked account', () => {
     expect((await sim.admin.get('/contacts/15559999998/calls')).status).toBe(404);
     expect((await sim.admin.post(`/contacts/${CONTACT}/call`, { to: PHONE, video: 'yes' })).status).toBe(400);
     expect((await sim.admin.post(`/contacts/${CONTACT}/call`, {})).status).toBe(400);
+  });
+});
+
+describe('a call ends without a reject', () => {
+  it('tells every companion the caller hung up (terminate), and keeps the call as hungUp', async () => {
+    const offered = nextOffer(first.sock);
+    const placed = await call({ to: PHONE, video: true });
+    await offered;
+    const heard = [first, second].map((client) => nextCallEvent(client.sock, placed.callId, 'terminate'));
+    const reply = await end(placed.callId, 'hangup');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ call: { callId: placed.callId, status: 'hungUp' }, notified: 2 });
+    for (const event of await Promise.all(heard)) {
+      // Baileys fills isVideo in from the offer it cached.
+      expect(event).toMatchObject({ from: CONTACT_JID, chatId: CONTACT_JID, isVideo: true, offline: false });
+    }
+    expect(Number.isNaN(Date.parse((await callView(placed.callId))?.endedAt ?? ''))).toBe(false);
+  });
+
+  it('reports a call nobody answered as timeout', async () => {
+    const placed = await call({ to: PHONE });
+    const heard = nextCallEvent(first.sock, placed.callId, 'timeout');
+    expect((await end(placed.callId, 'timeout')).body.call.status).toBe('timedOut');
+    expect(await heard).toMatchObject({ id: placed.callId, from: CONTACT_JID });
+  });
+
+  it('reports a call answered on the phone as accept, then its hang-up as terminate', async () => {
+    const placed = await call({ to: PHONE });
+    const accepted = nextCallEvent(second.sock, placed.callId, 'accept');
+    expect((await end(placed.callId, 'answered')).body.call).toMatchObject({
+      status: 'answered',
+      answeredAt: expect.any(String),
+    });
+    expect(await accepted).toMatchObject({ id: placed.callId, from: CONTACT_JID });
+    const ended = nextCallEvent(second.sock, placed.callId, 'terminate');
+    expect((await end(placed.callId, 'hangup')).body.call.status).toBe('ended');
+    await ended;
+  });
+
+  it('answers 409 for a call no longer ringing, 404 for an unknown one and 400 for a bad how', async () => {
+    const list = await calls();
+    const rejected = list.find((entry) => entry.status === 'rejected');
+    const timedOut = list.find((entry) => entry.status === 'timedOut');
+    expect((await end(rejected?.callId ?? '', 'hangup')).status).toBe(409);
+    expect((await end(timedOut?.callId ?? '', 'answered')).status).toBe(409);
+    expect((await end(timedOut?.callId ?? '', 'hangup')).status).toBe(409);
+    expect((await end('0123456789ABCDEF0123456789ABCDEF', 'hangup')).status).toBe(404);
+    expect((await end(timedOut?.callId ?? '', 'dropped')).status).toBe(400);
+  });
+
+  it('keeps every call with its final status', async () => {
+    const list = await calls();
+    expect(list.map((entry) => entry.status)).toEqual([
+      'ringing',
+      'ringing',
+      'rejected',
+      'hungUp',
+      'timedOut',
+      'ended',
+    ]);
   });
 });

@@ -9,10 +9,10 @@ import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.
 import { isBlocked } from '#tests/wa-sim/accounts/blocklist.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionKey, contactAddress } from '#tests/wa-sim/accounts/directory.js';
-import type { Group } from '#tests/wa-sim/groups/groups.js';
+import { type Group, isAdmin } from '#tests/wa-sim/groups/groups.js';
 import { isMediaContent, mediaOutgoing } from '#tests/wa-sim/media/contact-media.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
-import { badRequest } from '#tests/wa-sim/support/errors.js';
+import { badRequest, forbidden } from '#tests/wa-sim/support/errors.js';
 import {
   type BinaryNode,
   encodeMessage,
@@ -66,6 +66,9 @@ export async function contactSendToGroup(
 ): Promise<ContactSend> {
   if (!group.members.has(contact.number))
     throw badRequest(`${contact.number} is not a member of ${group.jid}`);
+  // An announcement group takes messages from its admins only.
+  if (group.announce && !isAdmin(group, contact.number))
+    throw forbidden(`${group.jid} is announcement-only and ${contact.number} is not an admin`);
   const outgoing = await outgoingOf(sim, contact, group.jid, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();

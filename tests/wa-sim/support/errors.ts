@@ -3,7 +3,7 @@
 /** An operation failed for a reason the caller can fix; `status` is the admin API's answer. */
 export class SimError extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 410 | 422 | 504,
+    readonly status: 400 | 403 | 404 | 409 | 410 | 422 | 504,
     message: string,
   ) {
     super(message);
@@ -24,4 +24,9 @@ export function badRequest(message: string): SimError {
 /** 409: the request clashes with the current state (a number already used by a contact…). */
 export function conflict(message: string): SimError {
   return new SimError(409, message);
+}
+
+/** 403: the actor may not do this (a group change by a non-member or a non-admin). */
+export function forbidden(message: string): SimError {
+  return new SimError(403, message);
 }
