@@ -1,8 +1,10 @@
 // GET …/chats over a session with BENCH_CHATS (default 10,000) chats, through the whole path of the embedded gateway
 // (HTTP → route → the chat store its host keeps, SQLite): the chats come into being as the host builds them, from
 // one received message each through the test engine (receive → stored → chat list), then pages are asked over HTTP:
-// the default page (1,000 chats) at random offsets and the first 50. p50/p99 per kind. The gateway runs in this
-// process (its test engine's network is an in-process object), so the client's own work is inside the figures.
+// the default page (1,000 chats) at random offsets and the first 50. Then GET …/groups/{id} of a group of
+// BENCH_GROUP_MEMBERS (default 1,000) members (HTTP → route → the owning host → the engine's group port). p50/p99 per
+// kind. The gateway runs in this process (its test engine's network is an in-process object), so the client's own
+// work is inside the figures.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +15,8 @@ import { ROOT } from './support.mjs';
 const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
 const RUNS = Number(process.env.BENCH_CHAT_RUNS ?? 200);
 const OWN = '15550007777';
+const GROUP_MEMBERS = Number(process.env.BENCH_GROUP_MEMBERS ?? 1_000);
+const GROUP = '120363000000000777@g.us';
 
 async function loadModules() {
   return bundleAndImport('bench-chat-gateway', {
@@ -108,6 +112,25 @@ export async function chatList() {
       Math.ceil(RUNS / 4),
       () => `/api/sessions/${sessionId}/chats?offset=${CHATS - 1000}`,
     );
+
+    const members = Array.from({ length: GROUP_MEMBERS - 1 }, (_, i) => [
+      `${15570000000 + i}@c.us`,
+      'member',
+    ]);
+    network.groups.put({
+      id: GROUP,
+      subject: 'Bench',
+      description: null,
+      owner: `${OWN}@c.us`,
+      creation: now,
+      members: new Map([[`${OWN}@c.us`, 'superadmin'], ...members]),
+      settings: { announce: false, locked: false, ephemeralSeconds: 0, memberAddMode: 'admins' },
+      inviteCode: 'BENCH',
+      requests: new Map(),
+    });
+    const groupPath = `/api/sessions/${sessionId}/groups/${encodeURIComponent(GROUP)}`;
+    await timed(api, 20, () => groupPath); // warm-up
+    const group = await timed(api, RUNS, () => groupPath);
     return {
       bench: 'chat-list',
       chats: CHATS,
@@ -115,6 +138,8 @@ export async function chatList() {
       pageOf1000LatencyMs: stats(fullPage),
       lastPageOf1000LatencyMs: stats(lastPage),
       pageOf50LatencyMs: stats(firstFifty),
+      groupMembers: GROUP_MEMBERS,
+      groupLatencyMs: stats(group),
     };
   } finally {
     await gateway.close();

@@ -62,10 +62,15 @@ const benches = {
     };
     return { ...r, goals, metEach, met: Object.values(metEach).every(Boolean) };
   },
-  // Issue 37: GET …/chats over 10,000 chats through the whole path, p99 < 50 ms.
+  // Issue 37: GET …/chats over 10,000 chats and GET …/groups/{id} of 1,000 members through the whole path, p99 < 50 ms.
   'chat-list': async () => {
     const r = await chatList();
-    const p99 = Math.max(r.pageOf1000LatencyMs.p99, r.lastPageOf1000LatencyMs.p99, r.pageOf50LatencyMs.p99);
+    const p99 = Math.max(
+      r.pageOf1000LatencyMs.p99,
+      r.lastPageOf1000LatencyMs.p99,
+      r.pageOf50LatencyMs.p99,
+      r.groupLatencyMs.p99,
+    );
     return { ...r, goals: { p99Ms: '< 50' }, met: p99 < 50 };
   },
   rss: async () => {

@@ -1,9 +1,12 @@
 /**
  * Incoming calls end to end: a simulated contact calls the linked account; a session created with
  * `config.autoRejectCalls` has the real Baileys client inside the gateway reject it (the simulator records
- * the reject), a session without it leaves the call ringing.
+ * the reject), a session without it leaves the call ringing, and the API rejects a ringing call. When the ringing
+ * ends on the network (the caller hangs up, it times out, the phone answers), the session publishes it as
+ * `call.missed` or `call.accepted`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createWebhook, type Receiver, startReceiver } from '#tests/api/webhooks-support.js';
 import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
@@ -12,7 +15,7 @@ import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers
 interface CallView {
   callId: string;
   to: string;
-  status: 'ringing' | 'rejected';
+  status: 'ringing' | 'rejected' | 'hungUp' | 'timedOut' | 'answered' | 'ended';
   devices: number;
   acks: number;
   rejectedBy?: string;
@@ -26,14 +29,17 @@ const LEFT_ALONE_MS = 1_500;
 describe('incoming calls with the Baileys engine against the simulator', () => {
   let sim: SimulatorProcess;
   let gw: TestGateway;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     unrefBaileysUploadTimeouts();
     sim = await startSimulatorProcess();
-    gw = await startTestGateway(sim.gatewayEnv);
+    gw = await startTestGateway({ ...sim.gatewayEnv, SSRF_ALLOWED_HOSTS: '127.0.0.1' });
+    receiver = await startReceiver();
     await sim.admin.ok('/contacts', { number: CONTACT });
   }, 30_000);
   afterAll(async () => {
+    await receiver?.close();
     await gw?.close();
     await sim?.stop();
   });
@@ -80,5 +86,44 @@ describe('incoming calls with the Baileys engine against the simulator', () => {
     await new Promise((resolve) => setTimeout(resolve, LEFT_ALONE_MS));
     expect(await callView(callId)).toMatchObject({ status: 'ringing', to: phone });
     expect((await gw.request('GET', `/api/sessions/${id}`)).body.status).toBe('ready');
+  }, 60_000);
+
+  it('rejects a ringing call through the API; the ends of the ringing are published', async () => {
+    const { id, phone } = await linkedSession();
+    await createWebhook(gw, id, {
+      url: receiver.url,
+      events: ['call.received', 'call.accepted', 'call.rejected', 'call.missed'],
+    });
+    const published = (event: string, callId: string) =>
+      waitFor(
+        () =>
+          receiver.received
+            .map((request) => JSON.parse(request.body) as { event: string; data: Record<string, unknown> })
+            .find((payload) => payload.event === event && payload.data.callId === callId)?.data,
+        10_000,
+      );
+    const reject = (callId: string) => gw.request('POST', `/api/sessions/${id}/calls/${callId}/reject`);
+
+    const rejected = await call(phone);
+    await published('call.received', rejected);
+    expect((await reject(rejected)).body).toEqual({ success: true });
+    await waitFor(async () => (await callView(rejected))?.status === 'rejected', 10_000);
+    expect(await published('call.rejected', rejected)).toMatchObject({
+      outcome: 'rejected',
+      from: `${CONTACT}@c.us`,
+    });
+    expect((await reject(rejected)).status).toBe(404);
+
+    for (const [how, event] of [
+      ['hangup', 'call.missed'],
+      ['timeout', 'call.missed'],
+      ['answered', 'call.accepted'],
+    ] as const) {
+      const callId = await call(phone);
+      await published('call.received', callId);
+      await sim.admin.ok(`/contacts/${CONTACT}/calls/${callId}/end`, { how });
+      expect(await published(event, callId)).toMatchObject({ callId, caller: { phone: `${CONTACT}@c.us` } });
+      expect((await reject(callId)).status).toBe(404);
+    }
   }, 60_000);
 });

@@ -15,16 +15,22 @@ export async function deleteSession(
   const session = await loadSession(deps.data.sessions, caller, id);
   await assertNoTeardownPending(deps.data.fences, deps.clock, session.name);
   await deps.host.call('session.discard', { sessionId: id });
-  // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do. The session row
-  // goes last, so a failure part-way leaves a session that a retried delete finishes.
-  await deps.data.messages.deleteBySession(id);
-  await deps.data.webhooks.deleteBySession(id);
-  await deps.data.automationRules.deleteBySession(id);
-  await deps.data.templates.deleteBySession(id);
-  await deps.data.sendIdempotency.deleteBySession(id);
-  await deps.data.identities.deleteBySession(id);
-  await deps.data.chats.deleteBySession(id);
-  await deps.data.sendPacing.deleteBySession(id);
+  // Stores with a cascade (SQLite) have nothing left to delete here; the others (DynamoDB) do, side by side: the
+  // longer this takes, the longer a start that raced the delete finds the row still there. The session row goes
+  // last, so a failure part-way leaves a session that a retried delete finishes.
+  const { data } = deps;
+  await Promise.all(
+    [
+      data.messages,
+      data.webhooks,
+      data.automationRules,
+      data.templates,
+      data.sendIdempotency,
+      data.identities,
+      data.chats,
+      data.sendPacing,
+    ].map((store) => store.deleteBySession(id)),
+  );
   // After the rows that point at them: a failure part-way never leaves a row whose media is gone.
   await deps.media.deleteBySession(id);
   await deps.data.batches.deleteBySession(id);
