@@ -36,6 +36,9 @@ export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
   const rest = z.strictObject(restFields);
   const restIsEmpty = Object.keys(restFields).length === 0;
   const inQuery = row.http.method === 'GET' || row.http.method === 'DELETE';
+  // Rules that span the input's fields (a refinement of the whole object) are lost when it is split into path, query
+  // and body: only such a row's input is checked once more whole, so the others are parsed once.
+  const spansFields = (row.input._zod.def.checks?.length ?? 0) > 0;
   return defineRoute({
     method: row.http.method,
     path: row.http.path,
@@ -49,11 +52,10 @@ export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
     errors: [...OPERATION_ERRORS, ...(row.http.errors ?? [])],
     capability: row.capability,
     run: ({ deps, caller, params, query, body }) => {
-      // The stack parsed each part with its slice of the row's input: together they are the input, checked once
-      // more whole for the rules that span its fields (at least one setting given).
+      // The stack parsed each part with its slice of the row's input: together they are the input.
       const { sessionId, ...fromPath } = params as { sessionId: string } & Record<string, unknown>;
       const parts = { ...fromPath, ...(query as object), ...(body as object) };
-      const input = parseInput(row.input, parts, inQuery ? 'query' : 'body');
+      const input = spansFields ? parseInput(row.input, parts, inQuery ? 'query' : 'body') : parts;
       return runEngineOperation(deps, caller, row.name as EngineOperationName, sessionId, input as never);
     },
   });

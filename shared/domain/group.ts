@@ -108,15 +108,14 @@ export const InviteCode = z
 export const inviteLinkOf = (code: string) => `https://chat.whatsapp.com/${code}`;
 
 /** What an invite code tells of its group before joining. */
-export const GroupJoinInfo = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    owner: z.string().nullable(),
-    createdAt: z.number().int().nullable(),
-    participantCount: z.number().int().nullable(),
-  })
+export const GroupJoinInfo = GroupInfo.pick({
+  id: true,
+  name: true,
+  description: true,
+  owner: true,
+  createdAt: true,
+})
+  .extend({ participantCount: z.number().int().nullable() })
   .meta({ id: 'GroupJoinInfo' });
 
 /** A request to join a group that needs an admin's approval. */

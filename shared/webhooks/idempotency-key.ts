@@ -47,8 +47,9 @@ export function eventKey(event: GatewayEvent): string {
     case 'session.restriction':
       return `restr_${sid}_${event.data.kind}_${event.data.active}${occ}`;
     case 'group.join':
+      return `grp_${event.data.groupId}_${hashOf({ participants: event.data.participantIds })}_join${occ}`;
     case 'group.leave':
-      return `grp_${event.data.groupId}_${hashOf({ participants: event.data.participantIds })}_${event.event.slice(6)}${occ}`;
+      return `grp_${event.data.groupId}_${hashOf({ participants: event.data.participantIds })}_leave${occ}`;
     case 'group.update':
       return `grp_${event.data.groupId}_update_${hashOf(event.data.changes)}${occ}`;
     case 'presence.update':

@@ -91,7 +91,7 @@ export function portOf(row: EngineOperationRow): OptionalEnginePort {
 
 const READY_ONLY: readonly SessionStatus[] = ['ready'];
 
-/** The statuses in which `row` may run. */
-export function statesOf(row: EngineOperationRow): readonly SessionStatus[] {
+/** The statuses in which `row` may run (ready, unless it names others). */
+export function statesOf(row: Pick<EngineOperationRow, 'states'>): readonly SessionStatus[] {
   return row.states ?? READY_ONLY;
 }

@@ -1,7 +1,6 @@
 import type { Caller } from '#shared/domain/caller.js';
 import { type ChatSummary, chatSummaryOf } from '#shared/domain/chat.js';
 import type { PageQuery } from '#shared/domain/common.js';
-import { ENGINE_OPERATIONS } from '#shared/domain/engine-operations/engine-operations.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { assertOperationState } from '#shared/use-cases/engine/engine-operation-state.js';
 import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
@@ -21,11 +20,8 @@ export async function listChats(
   page: PageQuery,
 ): Promise<ChatSummary[]> {
   requireCapability(deps.engine, 'chats_list');
-  // The same states as the chat operations: a session not ready answers as they do.
-  assertOperationState(
-    ENGINE_OPERATIONS['chats.read'],
-    await loadSession(deps.data.sessions, caller, sessionId),
-  );
+  // Ready, as the chat operations (rows without states of their own): a session not ready answers as they do.
+  assertOperationState({}, await loadSession(deps.data.sessions, caller, sessionId));
   const chats = await deps.data.chats.list(sessionId, page);
   const now = deps.clock.now().getTime();
   return chats.map((chat) => chatSummaryOf(chat, now));

@@ -7,8 +7,8 @@ import { type EngineOperationRow, statesOf } from '#shared/domain/engine-operati
 import type { Session } from '#shared/domain/session.js';
 import { SessionStateError } from '#shared/errors/app-error.js';
 
-/** 400 SESSION_NOT_READY unless `session` is in one of the states `row` runs in. */
-export function assertOperationState(row: EngineOperationRow, session: Session): void {
+/** 400 SESSION_NOT_READY unless `session` is in one of the states `row` runs in (ready, unless it names others). */
+export function assertOperationState(row: Pick<EngineOperationRow, 'states'>, session: Session): void {
   const states = statesOf(row);
   if (states.includes(session.status)) return;
   throw new SessionStateError(
