@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChatSummary } from '#shared/domain/chat.js';
-import { linkSessionByQr, phoneSequence } from '#tests/helpers/link-session.js';
-import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
-import { startTestGateway, type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
-import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
+import { phoneSequence } from '#tests/helpers/link-session.js';
+import type { SimulatorProcess } from '#tests/helpers/simulator-process.js';
+import { type TestGateway, waitFor, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { startSimulatedSession } from './sim-session.js';
 
 const nextPhone = phoneSequence('1558');
 const base = `1558${String(process.pid % 1000).padStart(3, '0')}`;
@@ -27,13 +27,7 @@ describe('chats and presence with the Baileys engine against the simulator', () 
   const aliceJid = `${ALICE}@s.whatsapp.net`;
 
   beforeAll(async () => {
-    unrefBaileysUploadTimeouts();
-    sim = await startSimulatorProcess();
-    gw = await startTestGateway(sim.gatewayEnv);
-    await sim.admin.ok('/contacts', { number: ALICE });
-    await sim.admin.ok('/contacts', { number: BOB });
-    phone = nextPhone();
-    sessionId = (await linkSessionByQr(gw, sim, phone)).id;
+    ({ sim, gw, sessionId, phone } = await startSimulatedSession(nextPhone(), [ALICE, BOB]));
   }, 30_000);
   afterAll(async () => {
     await gw?.close();

@@ -2,12 +2,14 @@
  * The Baileys engine's labels port (rows of shared/domain/engine-operations/labels.ts): a label's edit and a chat's
  * tag are app-state patches every device of the account sees (`label_edit`, `label_jid`). Baileys keeps no labels
  * of its own, so reading them is not this engine's (labels_read: 501 before any engine is asked, by the capability
- * table); the read methods exist for the port's shape and refuse the same way if reached directly.
+ * table); the read methods exist for the port's shape and refuse the same way if reached directly. For the same
+ * reason an upsert needs both the name and the colour: an app-state `SET` replaces the label whole on every device,
+ * as WhatsApp's own clients write it, so a name or colour left out would be erased, not kept.
  */
 import type { WASocket } from '@whiskeysockets/baileys';
 import { capabilityRow } from '#shared/domain/engine-capabilities.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
-import { EngineUnsupportedError } from '#shared/errors/app-error.js';
+import { EngineUnsupportedError, ValidationError } from '#shared/errors/app-error.js';
 import { toBaileysJid } from './baileys-jids.js';
 
 const done = { success: true as const };
@@ -39,12 +41,19 @@ export class BaileysLabels implements PortOperations<'labels'> {
     name?: string | undefined;
     color?: number | undefined;
   }) {
-    await this.open().addLabel('', {
-      id: labelId,
-      ...(name === undefined ? {} : { name }),
-      ...(color === undefined ? {} : { color }),
-      deleted: false,
-    });
+    const missing = [name === undefined ? 'name' : [], color === undefined ? 'color' : []].flat();
+    if (missing.length > 0) {
+      throw new ValidationError(
+        'The baileys engine keeps no labels, so it writes a label whole: give both its name and its color',
+        {
+          details: missing.map((field) => ({
+            path: `body.${field}`,
+            message: 'required on the baileys engine',
+          })),
+        },
+      );
+    }
+    await this.open().addLabel('', { id: labelId, name, color, deleted: false });
     return done;
   }
 

@@ -90,7 +90,10 @@ export const chatLabels = defineEngineOperation({
   example: { input: { chatId: PERSON }, result: [LABEL] },
 });
 
-/** `PUT …/labels/{labelId}`: creates or changes a label (name, colour 0–19). */
+/**
+ * `PUT …/labels/{labelId}`: creates or changes a label (name, colour 0–19). An engine that keeps no labels (Baileys)
+ * cannot merge a partial change into the label, so it asks for both.
+ */
 export const upsertLabel = defineEngineOperation({
   name: 'labels.upsert',
   capability: 'labels_edit',

@@ -141,6 +141,17 @@ export interface PhoneChat {
   lastMessage: { readonly key: ChatMessageKey; readonly timestamp: number } | undefined;
 }
 
+/** A label as the account's phone shows it (`label-state.ts`): what the latest `label_edit` action wrote. */
+export interface PhoneLabel {
+  readonly id: string;
+  name: string;
+  /** WhatsApp's colour id, 0–19. */
+  color: number;
+  deleted: boolean;
+  /** Set on WhatsApp Business' predefined labels ("New customer"…). */
+  predefinedId: number | undefined;
+}
+
 /** A linked account: a phone number whose primary phone is simulated. */
 export interface Account {
   readonly phone: string;
@@ -158,6 +169,10 @@ export interface Account {
   readonly addressBook: Map<string, string>;
   /** The phone's chats by jid (`chat-state.ts`), kept in step with its app-state chat actions. */
   readonly chats: Map<string, PhoneChat>;
+  /** The phone's labels by id (`label-state.ts`), kept in step with its app-state `label_edit` actions. */
+  readonly labels: Map<string, PhoneLabel>;
+  /** The chats each label tags (label id → chat jids), from its `label_jid` actions. */
+  readonly labelChats: Map<string, Set<string>>;
   readonly createdAt: number;
   /** Set while the server restricts the account (reachout timelock, `restriction.ts`). */
   restriction: AccountRestriction | undefined;
@@ -209,6 +224,8 @@ export class AccountRegistry {
       appState: new Map(),
       addressBook: new Map(),
       chats: new Map(),
+      labels: new Map(),
+      labelChats: new Map(),
       createdAt: Date.now(),
       restriction: undefined,
       logoutHold: false,

@@ -3,8 +3,8 @@
  * its devices wrote, encrypted with the account's app-state key it never reads: a device asks from the version it
  * has (`<collection name version>`) and gets the patches after it inline (`<patches><patch>SyncdPatch</patch>`;
  * no snapshot blob, even from version 0), or uploads its own (`<collection version><patch>`), which the other
- * devices then hear of; the phone opens and checks those (`app-state-upload.ts`) and applies their chat actions. The
- * simulated phone writes patches here too (`phoneWrite`), and tells the companions with
+ * devices then hear of; the phone opens and checks those (`app-state-upload.ts`) and applies their chat and label
+ * actions. The simulated phone writes patches here too (`phoneWrite`, `phoneMakes`), and tells the companions with
  * `<notification type=server_sync><collection name version/>`, on which Baileys fetches the collection whatever its
  * history settings. The LT hash is kept so each phone patch carries the snapshot and patch MACs a client checks.
  */
@@ -35,6 +35,7 @@ import type { Account, AppStateCollection, ClientConnection, CompanionDevice } f
 import { linkedCompanions } from './accounts.js';
 import { type OpenedUpload, openUpload } from './app-state-upload.js';
 import { applyChatAction } from './chat-state.js';
+import { applyLabelAction } from './label-state.js';
 
 /** The account's collection `name`, empty until something is written to it. */
 export function collectionOf(account: Account, name: string): AppStateCollection {
@@ -75,8 +76,8 @@ export function handleAppStateIq(sim: Simulator, connection: ClientConnection, i
 
 /**
  * A device's own patches, written on top of `version`: refused (409) unless that is the latest, and (400) unless
- * every MAC holds (`app-state-upload.ts`). Accepted ones are kept in order, their chat actions applied to the phone's
- * chats, and the account's other companions told.
+ * every MAC holds (`app-state-upload.ts`). Accepted ones are kept in order, their chat and label actions applied to
+ * the phone's chats and labels, and the account's other companions told.
  */
 function takeUploads(
   sim: Simulator,
@@ -105,7 +106,7 @@ function takeUploads(
   collection.valueMacs.clear();
   for (const [index, mac] of upload.state.valueMacs) collection.valueMacs.set(index, mac);
   collection.patches.push(...upload.patches);
-  for (const mutation of upload.mutations) applyChatAction(account, mutation);
+  for (const mutation of upload.mutations) applyToPhone(account, mutation);
   announceCollection(sim, account, name, device);
   return makeNode('collection', { name, version: String(collection.patches.length) });
 }
@@ -134,6 +135,46 @@ export function phoneWrite(account: Account, name: string, contents: readonly Mu
   }).finish();
   collection.patches.push(Buffer.from(patch));
   return version;
+}
+
+/** Applies one mutation to what the phone shows: its chats or its labels; the rest is kept but not interpreted. */
+function applyToPhone(account: Account, mutation: MutationContent): void {
+  if (!applyChatAction(account, mutation)) applyLabelAction(account, mutation);
+}
+
+/** One change the phone makes: a mutation of collection `collection`. */
+export interface PhoneMutation {
+  readonly collection: string;
+  readonly content: MutationContent;
+}
+
+/** A collection a change of the phone wrote to and the version it reached. */
+export interface WrittenPatch {
+  readonly collection: string;
+  readonly version: number;
+}
+
+/**
+ * The phone makes `changes`: applies each to what it shows, writes one patch per collection (mutations in the order
+ * given) and tells every companion (`server_sync`). Answers the patches written and how many companions were told.
+ */
+export function phoneMakes(
+  sim: Simulator,
+  account: Account,
+  changes: readonly PhoneMutation[],
+): { written: WrittenPatch[]; notified: number } {
+  const byCollection = new Map<string, MutationContent[]>();
+  for (const { collection, content } of changes) {
+    byCollection.set(collection, [...(byCollection.get(collection) ?? []), content]);
+    applyToPhone(account, content);
+  }
+  const written: WrittenPatch[] = [];
+  let notified = 0;
+  for (const [collection, contents] of byCollection) {
+    written.push({ collection, version: phoneWrite(account, collection, contents) });
+    notified = announceCollection(sim, account, collection);
+  }
+  return { written, notified };
 }
 
 /** `<notification type=server_sync>`: collection `name` changed; clients fetch it. */

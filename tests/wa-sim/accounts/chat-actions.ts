@@ -2,14 +2,15 @@
  * The phone changes a chat (`POST /admin/accounts/{phone}/chats/{jid}`): each change is the app-state mutation
  * WhatsApp writes for it (`chat-state.ts` names them), one patch per collection, announced to every companion with
  * `server_sync`. Baileys fetches the patch and turns it into `chats.update` (archived, pinned, muteEndTime,
- * unreadCount 0 or -1) or `chats.delete`; a cleared chat gives it nothing to emit.
+ * unreadCount 0 or -1) or `chats.delete`; a cleared chat gives it nothing to emit. Labels put on the chat or taken
+ * off are `label_jid` actions (`label-state.ts`), which Baileys reports as `labels.association`.
  */
 import { proto } from '@whiskeysockets/baileys';
-import type { MutationContent } from '#tests/wa-sim/crypto/app-state-crypto.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import type { Account, PhoneChat } from './accounts.js';
-import { announceCollection, phoneWrite } from './app-state.js';
-import { applyChatAction, CHAT_ACTIONS, type ChatActionName, chatOf, messageRangeOf } from './chat-state.js';
+import { type PhoneMutation, phoneMakes, type WrittenPatch } from './app-state.js';
+import { CHAT_ACTIONS, type ChatActionName, chatOf, messageRangeOf } from './chat-state.js';
+import { LABEL_COLLECTION, labelChatContent } from './label-state.js';
 
 /** What the phone does to a chat; every field is optional, and they are written in this order. */
 export interface ChatChange {
@@ -20,12 +21,8 @@ export interface ChatChange {
   readonly muteUntil?: number | null;
   readonly cleared?: true;
   readonly deleted?: true;
-}
-
-/** A collection the change wrote to and the version it reached. */
-export interface WrittenPatch {
-  readonly collection: string;
-  readonly version: number;
+  /** Labels (ids) the phone puts on the chat or takes off it. */
+  readonly labels?: { readonly add?: readonly string[]; readonly remove?: readonly string[] };
 }
 
 /** What a change did: the chat after it, the patches written, how many companions were told. */
@@ -60,24 +57,23 @@ export function phoneChangesChat(
   }
   if (change.cleared) actions.push(['clear', { clearChatAction: { messageRange: range } }]);
   if (change.deleted) actions.push(['delete', { deleteChatAction: { messageRange: range } }]);
-  const byCollection = new Map<string, MutationContent[]>();
   const timestamp = Date.now();
-  for (const [name, value] of actions) {
+  const mutations: PhoneMutation[] = actions.map(([name, value]) => {
     const spec = CHAT_ACTIONS[name];
-    const content: MutationContent = {
-      operation: proto.SyncdMutation.SyncdOperation.SET,
-      index: spec.index(jid),
-      value: { timestamp, ...value },
-      apiVersion: spec.apiVersion,
+    return {
+      collection: spec.collection,
+      content: {
+        operation: proto.SyncdMutation.SyncdOperation.SET,
+        index: spec.index(jid),
+        value: { timestamp, ...value },
+        apiVersion: spec.apiVersion,
+      },
     };
-    byCollection.set(spec.collection, [...(byCollection.get(spec.collection) ?? []), content]);
-    applyChatAction(account, content);
-  }
-  const written: WrittenPatch[] = [];
-  let notified = 0;
-  for (const [collection, contents] of byCollection) {
-    written.push({ collection, version: phoneWrite(account, collection, contents) });
-    notified = announceCollection(sim, account, collection);
-  }
-  return { chat, written, notified };
+  });
+  const tags = [
+    ...(change.labels?.add ?? []).map((labelId) => labelChatContent(labelId, jid, true, timestamp)),
+    ...(change.labels?.remove ?? []).map((labelId) => labelChatContent(labelId, jid, false, timestamp)),
+  ];
+  for (const content of tags) mutations.push({ collection: LABEL_COLLECTION, content });
+  return { chat, ...phoneMakes(sim, account, mutations) };
 }

@@ -1,8 +1,8 @@
 /**
- * The admin HTTP API, on the same port as the WebSocket: acts as the primary phone (scan a QR, enter a
- * pairing code, change a chat), as the server (drop or log out a device, refuse connections, restrict an
- * account, hold client logouts), as contacts (send, call, read what they received, receipts, presence) and as
- * group members (change a group as a member would).
+ * The admin HTTP API, on the same port as the WebSocket: acts as the primary phone (scan a QR, enter a pairing code,
+ * change a chat, edit a label), as the server (drop or log out a device, refuse connections, restrict an account,
+ * hold client logouts), as contacts (send, call, read what they received, receipts, presence) and as group members
+ * (change a group as a member would).
  * Bodies are checked with zod; see README.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +13,7 @@ import { accountRoutes } from './admin-accounts.js';
 import { chatRoutes } from './admin-chats.js';
 import { contactRoutes } from './admin-contacts.js';
 import { groupRoutes } from './admin-groups.js';
+import { labelRoutes } from './admin-labels.js';
 import type { Route } from './admin-schemas.js';
 
 /** Room for a contact's media: 16 MiB of base64 (`MAX_MEDIA_BASE64`) and the JSON around it. */
@@ -22,7 +23,7 @@ const MAX_BODY_BYTES = 17 * 1024 * 1024;
 export function createAdminHandler(
   sim: Simulator,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const routes: Route[] = [...accountRoutes, ...chatRoutes, ...contactRoutes, ...groupRoutes];
+  const routes: Route[] = [...accountRoutes, ...chatRoutes, ...labelRoutes, ...contactRoutes, ...groupRoutes];
   return (request, response) => {
     serve(sim, routes, request, response).catch((error: unknown) => {
       if (error instanceof SimError) {

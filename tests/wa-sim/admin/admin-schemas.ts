@@ -32,6 +32,17 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   throw badRequest(problems.join('; '));
 }
 
+/** The path parameter `name` parsed with `schema`, throwing a 400 that names it. */
+export function parseParam<T extends z.ZodType>(
+  schema: T,
+  name: string,
+  raw: string | undefined,
+): z.infer<T> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw badRequest(`${name}: ${result.error.issues.map((issue) => issue.message).join('; ')}`);
+}
+
 /** A phone number: digits only, as WhatsApp users are addressed. */
 export const PhoneNumber = z.string().regex(/^\d{5,15}$/, 'a phone number is 5 to 15 digits, no + or spaces');
 
@@ -155,9 +166,16 @@ export const ChatJid = z
     'a chat jid is <number>@s.whatsapp.net, <lid>@lid or <id>@g.us',
   );
 
+/** A label id: WhatsApp numbers labels. */
+export const LabelId = z.string().regex(/^\d{1,20}$/, 'a label id is digits');
+
+/** Label ids a chat change puts on the chat or takes off it. */
+const LabelIds = z.array(LabelId).min(1).max(20);
+
 /**
  * `POST /admin/accounts/{phone}/chats/{jid}`: what the phone does to the chat. `muteUntil` is the end of a mute in
- * epoch milliseconds, -1 for ever, null to unmute. Unknown fields are refused, so a typo does not pass for a no-op.
+ * epoch milliseconds, -1 for ever, null to unmute; `labels` puts labels on the chat or takes them off. Unknown fields
+ * are refused, so a typo does not pass for a no-op.
  */
 export const ChatChangeBody = z
   .strictObject({
@@ -170,10 +188,28 @@ export const ChatChangeBody = z
       .optional(),
     cleared: z.literal(true).optional(),
     deleted: z.literal(true).optional(),
+    labels: z
+      .strictObject({ add: LabelIds.optional(), remove: LabelIds.optional() })
+      .refine((labels) => labels.add !== undefined || labels.remove !== undefined, {
+        message: 'give add, remove or both',
+      })
+      .optional(),
   })
   .refine((body) => Object.keys(body).length > 0, {
-    message: 'give at least one of read, archived, pinned, muteUntil, cleared, deleted',
+    message: 'give at least one of read, archived, pinned, muteUntil, cleared, deleted, labels',
   });
+
+/**
+ * `POST /admin/accounts/{phone}/labels/{labelId}`: the phone creates, changes or deletes the label (`color` is
+ * WhatsApp's colour id, 0–19). Unknown fields are refused.
+ */
+export const LabelEditBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    color: z.number().int().min(0).max(19).optional(),
+    deleted: z.boolean().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one of name, color, deleted' });
 
 /** The users a member action names: phone numbers of contacts or accounts. */
 const GroupNumbers = z.array(PhoneNumber).min(1).max(256);

@@ -1,6 +1,7 @@
 /** A small client for the simulator's admin API, as gateway tests would drive it. */
 import type { PhoneChatView } from '#tests/wa-sim/accounts/chat-state.js';
 import type { ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
+import type { PhoneLabelView } from '#tests/wa-sim/accounts/label-state.js';
 import { eventually } from './wait.js';
 
 /** The plaintext of a media message a contact received (`GET /admin/contacts/{number}/messages/{id}/media`). */
@@ -66,11 +67,22 @@ export class AdminClient {
     pick: (chat: PhoneChatView) => boolean,
     timeoutMs = 10_000,
   ): Promise<PhoneChatView> {
-    const found = async () => {
-      const reply = await this.get<PhoneChatView>(`/accounts/${phone}/chats/${jid}`);
-      return reply.status === 200 && pick(reply.body) ? reply.body : undefined;
-    };
-    return eventually(found, timeoutMs, `chat ${jid} of ${phone}`);
+    return this.polled(`/accounts/${phone}/chats/${jid}`, pick, timeoutMs, `chat ${jid} of ${phone}`);
+  }
+
+  /** The labels of account `phone` as its phone shows them, and per chat jid the labels tagging it. */
+  labels(phone: string): Promise<{ labels: PhoneLabelView[]; chats: Record<string, string[]> }> {
+    return this.must(`/accounts/${phone}/labels`);
+  }
+
+  /** Label `id` of account `phone` as its phone shows it, once `pick` holds for it (polled). */
+  labelWhen(
+    phone: string,
+    id: string,
+    pick: (label: PhoneLabelView) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<PhoneLabelView> {
+    return this.polled(`/accounts/${phone}/labels/${id}`, pick, timeoutMs, `label ${id} of ${phone}`);
   }
 
   /** The decrypted bytes of media message `id` that contact `number` received; throws on any non-200. */
@@ -83,6 +95,15 @@ export class AdminClient {
       mimetype: response.headers.get('content-type') ?? '',
       sha256: response.headers.get('x-media-sha256') ?? '',
     };
+  }
+
+  /** GET `path` until it answers 200 with a body `pick` holds for; fails after `timeoutMs` naming `what`. */
+  private polled<T>(path: string, pick: (body: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+    const found = async () => {
+      const reply = await this.get<T>(path);
+      return reply.status === 200 && pick(reply.body) ? reply.body : undefined;
+    };
+    return eventually(found, timeoutMs, what);
   }
 
   private async must<T>(path: string): Promise<T> {
