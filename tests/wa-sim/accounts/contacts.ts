@@ -8,6 +8,7 @@ import { SignalDevice } from '#tests/wa-sim/crypto/signal-device.js';
 import type { MediaKind, MediaRef } from '#tests/wa-sim/media/media-crypto.js';
 import type { Addressing } from '#tests/wa-sim/messaging/lid-addressing.js';
 import type { ReceivedContent } from '#tests/wa-sim/messaging/received-content.js';
+import { ContactStatuses } from './contact-statuses.js';
 import type { IdAllocator } from './ids.js';
 
 /** How a contact behaves; changed through the admin API. */
@@ -110,8 +111,10 @@ export class Contact {
   private readonly contents = new Map<string, proto.IMessage>();
   /** Where the media of a received media message is, by id (kept apart: an edit replaces the content). */
   private readonly media = new Map<string, MediaRef>();
-  /** Group jid → companion device keys that already hold this contact's sender key. */
+  /** Group jid (or `status@broadcast`) → companion device keys that already hold this contact's sender key. */
   readonly senderKeyHolders = new Map<string, Set<string>>();
+  /** The statuses it posted and those posted to it. */
+  readonly statuses = new ContactStatuses();
   receivedCount = 0;
   /** In the phones' address books (`address-book.ts`): created through the admin API rather than by writing. */
   saved = false;

@@ -1,4 +1,4 @@
-/** Admin routes acting as simulated contacts: send, call, inboxes and media, receipts, presence, settings. */
+/** Admin routes acting as simulated contacts: send, statuses, call, inboxes and media, receipts, presence, settings. */
 import type { Account } from '#tests/wa-sim/accounts/accounts.js';
 import { contactSaved } from '#tests/wa-sim/accounts/address-book.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
@@ -6,6 +6,7 @@ import { sha256 } from '#tests/wa-sim/media/media-crypto.js';
 import { openMedia } from '#tests/wa-sim/media/received-media.js';
 import { contactCall, endContactCall } from '#tests/wa-sim/messaging/calls.js';
 import { contactSend, contactSendToGroup } from '#tests/wa-sim/messaging/contact-send.js';
+import { contactPostsStatus, contactRevokesStatus } from '#tests/wa-sim/messaging/contact-status.js';
 import { sendContactChatstate, setContactOnline } from '#tests/wa-sim/messaging/presence.js';
 import { sendContactReceipts } from '#tests/wa-sim/messaging/receipts.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
@@ -18,9 +19,11 @@ import {
   ContactConfigBody,
   ContactMessageBody,
   ContactReceiptsBody,
+  ContactStatusBody,
   CreateContactBody,
   parseBody,
   type Route,
+  StatusRevokeBody,
 } from './admin-schemas.js';
 
 function contactOf(sim: Simulator, number: string | undefined): Contact {
@@ -116,6 +119,31 @@ export const contactRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/admin\/contacts\/(\d+)\/sent$/,
     handle: (sim, [number]) => ({ body: [...contactOf(sim, number).sent.values()] }),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/status$/,
+    handle: async (sim, [number], body) => {
+      const contact = contactOf(sim, number);
+      const { to, ...post } = parseBody(ContactStatusBody, body);
+      const accounts = to.map((phone) => linkedAccount(sim, phone));
+      return { status: 201, body: await contactPostsStatus(sim, contact, accounts, post) };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/admin\/contacts\/(\d+)\/status\/([^/]+)\/revoke$/,
+    handle: async (sim, [number, id], body) => {
+      const contact = contactOf(sim, number);
+      const { to } = parseBody(StatusRevokeBody, body);
+      const accounts = to.map((phone) => linkedAccount(sim, phone));
+      return { body: await contactRevokesStatus(sim, contact, accounts, id ?? '') };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/admin\/contacts\/(\d+)\/statuses$/,
+    handle: (sim, [number]) => ({ body: contactOf(sim, number).statuses.list() }),
   },
   {
     method: 'POST',

@@ -4,6 +4,7 @@ import { GROUP_ADD_SETTINGS, PICTURE_SETTINGS } from '#tests/wa-sim/accounts/con
 import { ENFORCEMENT_TYPES } from '#tests/wa-sim/accounts/restriction.js';
 import { MEMBER_ADD_MODES } from '#tests/wa-sim/groups/groups.js';
 import { ContactContent, MessageText } from '#tests/wa-sim/messaging/contact-content.js';
+import { STATUS_POSTS } from '#tests/wa-sim/messaging/contact-status.js';
 import { ADDRESSING_MODES } from '#tests/wa-sim/messaging/lid-addressing.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import { badRequest } from '#tests/wa-sim/support/errors.js';
@@ -127,6 +128,20 @@ export const ContactChatstateBody = z.object({
   to: PhoneNumber,
   state: z.enum(['composing', 'recording', 'paused']),
 });
+
+/** The linked accounts a contact's status goes to, by phone number. */
+const StatusViewers = { to: z.array(PhoneNumber).min(1).max(256) };
+
+/** `POST /admin/contacts/{number}/status`: a text, image, video or voice status to linked accounts. */
+export const ContactStatusBody = z.discriminatedUnion('type', [
+  STATUS_POSTS.text.extend(StatusViewers),
+  STATUS_POSTS.image.extend(StatusViewers),
+  STATUS_POSTS.video.extend(StatusViewers),
+  STATUS_POSTS.voice.extend(StatusViewers),
+]);
+
+/** `POST /admin/contacts/{number}/status/{id}/revoke`: the linked accounts told that the status is deleted. */
+export const StatusRevokeBody = z.object(StatusViewers);
 
 /** `POST /admin/connections` */
 export const ConnectionsBody = z.object({

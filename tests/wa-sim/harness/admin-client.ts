@@ -1,5 +1,6 @@
 /** A small client for the simulator's admin API, as gateway tests would drive it. */
 import type { PhoneChatView } from '#tests/wa-sim/accounts/chat-state.js';
+import type { ReceivedStatus } from '#tests/wa-sim/accounts/contact-statuses.js';
 import type { ReceivedMessage, SentMessage } from '#tests/wa-sim/accounts/contacts.js';
 import type { PhoneLabelView } from '#tests/wa-sim/accounts/label-state.js';
 import { eventually } from './wait.js';
@@ -53,6 +54,11 @@ export class AdminClient {
   /** What contact `number` sent, with its receipts and reactions (`GET /admin/contacts/{number}/sent`). */
   sent(number: string): Promise<SentMessage[]> {
     return this.must<SentMessage[]>(`/contacts/${number}/sent`);
+  }
+
+  /** The statuses linked accounts posted to contact `number`, newest first (`GET /admin/contacts/{number}/statuses`). */
+  statuses(number: string): Promise<ReceivedStatus[]> {
+    return this.must<ReceivedStatus[]>(`/contacts/${number}/statuses`);
   }
 
   /** The chats of account `phone` as its phone shows them (`GET /admin/accounts/{phone}/chats`). */

@@ -14,29 +14,33 @@ import { encryptMedia, type MediaKind, uploadTypeOf } from './media-crypto.js';
 /** The most base64 text a media `data` may carry (16 MiB, i.e. 12 MiB of bytes). */
 export const MAX_MEDIA_BASE64 = 16 * 1024 * 1024;
 
-const Data = z
+/** A media message's bytes, standard base64. */
+export const MediaData = z
   .string()
   .min(1)
   .max(MAX_MEDIA_BASE64, `data is at most ${MAX_MEDIA_BASE64} characters of base64`)
   .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'data is standard base64');
-const Mimetype = z
+/** A media message's mimetype. */
+export const Mimetype = z
   .string()
   .max(255)
   .regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, 'a mimetype looks like image/jpeg');
-const Caption = z.string().min(1).max(65_536);
-const Seconds = z.number().int().min(0).max(86_400);
+/** An image's, video's or document's caption. */
+export const Caption = z.string().min(1).max(65_536);
+/** A video's or audio's length. */
+export const Seconds = z.number().int().min(0).max(86_400);
 
 /** The media kinds of `POST /admin/contacts/{number}/messages` `content` (`type`: image, video…). */
 export const MEDIA_CONTENT = [
   z.object({
     type: z.literal('image'),
-    data: Data,
+    data: MediaData,
     mimetype: Mimetype.optional(),
     caption: Caption.optional(),
   }),
   z.object({
     type: z.literal('video'),
-    data: Data,
+    data: MediaData,
     mimetype: Mimetype.optional(),
     caption: Caption.optional(),
     seconds: Seconds.optional(),
@@ -44,19 +48,19 @@ export const MEDIA_CONTENT = [
   }),
   z.object({
     type: z.literal('audio'),
-    data: Data,
+    data: MediaData,
     mimetype: Mimetype.optional(),
     ptt: z.boolean().optional(),
     seconds: Seconds.optional(),
   }),
   z.object({
     type: z.literal('document'),
-    data: Data,
+    data: MediaData,
     mimetype: Mimetype.optional(),
     fileName: z.string().min(1).max(255).optional(),
     caption: Caption.optional(),
   }),
-  z.object({ type: z.literal('sticker'), data: Data, mimetype: Mimetype.optional() }),
+  z.object({ type: z.literal('sticker'), data: MediaData, mimetype: Mimetype.optional() }),
 ] as const;
 
 /** One media message a contact sends. */

@@ -52,6 +52,18 @@ export async function openMedia(sim: Simulator, ref: MediaRef): Promise<OpenedMe
   }
 }
 
+/** What opening the media `ref` points at gave: the plaintext's sha256 (hex) and size, or the error (logged). */
+export async function openedFacts(
+  sim: Simulator,
+  id: string,
+  ref: MediaRef,
+): Promise<{ readonly sha256: string; readonly size: number } | { readonly mediaError: MediaError }> {
+  const opened = await openMedia(sim, ref);
+  if (opened.ok) return { sha256: sha256(opened.bytes).toString('hex'), size: opened.bytes.length };
+  sim.log.warn(`message ${id}: a contact could not open its ${ref.kind}: ${opened.reason}`);
+  return { mediaError: opened.error };
+}
+
 /** `content` with what opening its media gave: the plaintext's sha256 and size, or the error (logged). */
 export async function withOpenedMedia(
   sim: Simulator,
@@ -60,9 +72,5 @@ export async function withOpenedMedia(
   ref: MediaRef | undefined,
 ): Promise<ReceivedContent> {
   if (!ref || !isMedia(content)) return content;
-  const opened = await openMedia(sim, ref);
-  if (opened.ok)
-    return { ...content, sha256: sha256(opened.bytes).toString('hex'), size: opened.bytes.length };
-  sim.log.warn(`message ${id}: a contact could not open its ${content.kind}: ${opened.reason}`);
-  return { ...content, mediaError: opened.error };
+  return { ...content, ...(await openedFacts(sim, id, ref)) };
 }

@@ -1,11 +1,11 @@
 /**
  * Messages from simulated contacts to linked accounts, of any kind `contact-content.ts` (media:
- * `media/contact-media.ts`) builds: 1:1 (`pkmsg`
- * until the companion answers, then `msg`) and to groups (the sender key's distribution message in a 1:1 envelope
- * for companions that lack it, plus the `skmsg`). Each companion of the account gets its own copy; offline ones get
- * it at their next login.
+ * `media/contact-media.ts`) builds: 1:1 (`pkmsg` until the companion answers, then `msg`) and to groups (the sender
+ * key's distribution message in a 1:1 envelope for companions that lack it, plus the `skmsg`; statuses go the same
+ * way, `contact-status.ts`). Each companion of the account gets its own copy; offline ones get it at their next
+ * login.
  */
-import { type Account, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
+import { type Account, type CompanionDevice, linkedCompanions } from '#tests/wa-sim/accounts/accounts.js';
 import { isBlocked } from '#tests/wa-sim/accounts/blocklist.js';
 import type { Contact } from '#tests/wa-sim/accounts/contacts.js';
 import { companionKey, contactAddress } from '#tests/wa-sim/accounts/directory.js';
@@ -72,39 +72,54 @@ export async function contactSendToGroup(
   const outgoing = await outgoingOf(sim, contact, group.jid, content);
   const id = sim.newMessageId();
   const timestamp = unixNow();
-  const { ciphertext, distribution } = await contact.device.encryptGroup(
-    group.jid,
-    contactAddress(contact),
-    encodeMessage(outgoing.message),
-  );
-  const skdm = encodeMessage({
-    senderKeyDistributionMessage: { groupId: group.jid, axolotlSenderKeyDistributionMessage: distribution },
-  });
-  const holders = contact.senderKeyHolders.get(group.jid) ?? new Set<string>();
-  contact.senderKeyHolders.set(group.jid, holders);
-  const addressing = {
-    from: group.jid,
-    participant: pnJid(contact.number),
-    participant_lid: lidJid(contact.lid),
-  };
-  let devices = 0;
-  for (const phone of group.members.keys()) {
+  const devices = [...group.members.keys()].flatMap((phone) => {
     const account = sim.accounts.get(phone);
-    if (!account) continue;
-    for (const device of linkedCompanions(account)) {
-      const encs: BinaryNode[] = [];
-      if (!holders.has(companionKey(device))) {
-        encs.push(await sealForCompanion(sim, contact.device, device, skdm));
-        holders.add(companionKey(device));
-      }
-      encs.push(makeNode('enc', { v: '2', type: 'skmsg' }, ciphertext));
-      sim.deliver(device, envelope(contact, addressing, outgoing, id, timestamp, encs));
-      devices++;
-    }
-  }
+    return account ? linkedCompanions(account) : [];
+  });
+  await sendUnderSenderKey(sim, contact, group.jid, devices, { ...outgoing, id, timestamp });
   noteContactMessage(sim, contact, { group }, { id, kind: content.type, timestamp });
   record(contact, outgoing, { id, to: group.jid, group: group.jid, timestamp });
-  return { id, devices };
+  return { id, devices: devices.length };
+}
+
+/** A message ready to go out under a sender key: its content, stanza attributes, id and time. */
+export interface SenderKeySend extends Pick<ContactOutgoing, 'message' | 'attrs'> {
+  readonly id: string;
+  readonly timestamp: number;
+}
+
+/**
+ * Sends `send` from `contact` to `devices` under its sender key for `chat` (a group jid, or `status@broadcast`):
+ * the key's distribution sealed 1:1 for each companion that lacks it, then the `skmsg`, from `chat` with the
+ * contact as participant.
+ */
+export async function sendUnderSenderKey(
+  sim: Simulator,
+  contact: Contact,
+  chat: string,
+  devices: readonly CompanionDevice[],
+  send: SenderKeySend,
+): Promise<void> {
+  const { ciphertext, distribution } = await contact.device.encryptGroup(
+    chat,
+    contactAddress(contact),
+    encodeMessage(send.message),
+  );
+  const skdm = encodeMessage({
+    senderKeyDistributionMessage: { groupId: chat, axolotlSenderKeyDistributionMessage: distribution },
+  });
+  const holders = contact.senderKeyHolders.get(chat) ?? new Set<string>();
+  contact.senderKeyHolders.set(chat, holders);
+  const addressing = { from: chat, participant: pnJid(contact.number), participant_lid: lidJid(contact.lid) };
+  for (const device of devices) {
+    const encs: BinaryNode[] = [];
+    if (!holders.has(companionKey(device))) {
+      encs.push(await sealForCompanion(sim, contact.device, device, skdm));
+      holders.add(companionKey(device));
+    }
+    encs.push(makeNode('enc', { v: '2', type: 'skmsg' }, ciphertext));
+    sim.deliver(device, envelope(contact, addressing, send, send.id, send.timestamp, encs));
+  }
 }
 
 /** What `contact` sends to `chat` for `content`; media is encrypted and put on the media host first. */
@@ -132,7 +147,7 @@ function record(
 function envelope(
   contact: Contact,
   addressing: Record<string, string>,
-  outgoing: ContactOutgoing,
+  outgoing: Pick<ContactOutgoing, 'attrs'>,
   id: string,
   timestamp: number,
   encs: BinaryNode[],
