@@ -21,6 +21,7 @@ import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-deliv
 import { MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
+import { lookUpPeople } from '#shared/use-cases/people/look-up-people.js';
 import { createAutoreply } from './automation/autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
@@ -41,6 +42,7 @@ import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
 import { ConnectSlots } from './sessions/connect-slots.js';
+import { StatusSink } from './statuses/status-sink.js';
 
 export interface HostProcessOptions {
   env: Env;
@@ -149,6 +151,14 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     media: backends.media,
     events: recorder,
     chats: new ChatSink({ chats: data.chats, messages: data.messages, media: backends.media, logger }),
+    statuses: new StatusSink({
+      statuses: data.statuses,
+      media: backends.media,
+      events: recorder,
+      people: (sessionId, ids) => lookUpPeople(data.identities, sessionId, ids),
+      clock,
+      logger,
+    }),
     clock,
     logger,
   });

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { ChatChange } from '#shared/domain/chat.js';
 import { ChatPresence } from '#shared/domain/chat-presence.js';
 import { GroupChanges } from '#shared/domain/group.js';
-import { ReceivedMetadata } from '#shared/domain/message-metadata.js';
+import { MediaMetadata, ReceivedMetadata } from '#shared/domain/message-metadata.js';
+import { StatusType } from '#shared/domain/status-update.js';
 
 /** The account a linked device belongs to. */
 export const LinkedIdentity = z.object({ phone: z.string(), pushName: z.string().nullable() });
@@ -59,6 +60,30 @@ export const InboundChange = z.object({
   ]),
 });
 export type InboundChange = z.infer<typeof InboundChange>;
+
+/**
+ * A contact's status update: posted (with its file downloaded before the hand-over, as a message's is), or deleted
+ * by them for everyone. Ids are neutral; `timestamp` is the posting's network time (epoch seconds).
+ */
+export const InboundStatus = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('posted'),
+    statusId: z.string(),
+    contactId: z.string(),
+    pushName: z.string().nullable(),
+    type: StatusType,
+    text: z.string().nullable(),
+    caption: z.string().nullable(),
+    backgroundColor: z.string().nullable(),
+    font: z.number().int().nullable(),
+    timestamp: z.number(),
+    /** The file's description (`omitted` when it was not downloaded). */
+    media: MediaMetadata.nullable(),
+    mediaBytes: z.instanceof(Uint8Array).optional(),
+  }),
+  z.object({ kind: z.literal('deleted'), statusId: z.string(), contactId: z.string() }),
+]);
+export type InboundStatus = z.infer<typeof InboundStatus>;
 
 /** A delivery-state change of a message this session sent. */
 export const OutgoingStatus = z.object({
@@ -153,12 +178,15 @@ export interface EngineEmitter {
   receive(message: InboundMessage): Promise<void>;
   /** Hands over a change of a message (a reaction, edit or revoke) the same way: resolves once it is stored. */
   receiveChange(change: InboundChange): Promise<void>;
+  /** Hands over a contact's status update (posted or deleted) the same way: resolves once it is stored. */
+  receiveStatus(status: InboundStatus): Promise<void>;
 }
 
 /** One handler per event, and where received messages go: what a session runner gives each engine it creates. */
 export type EngineEventHandlers = { [K in EngineEventName]: (data: EngineEventData<K>) => void } & {
   receive(message: InboundMessage): Promise<void>;
   receiveChange(change: InboundChange): Promise<void>;
+  receiveStatus(status: InboundStatus): Promise<void>;
 };
 
 /** The emitter that calls `handlers[name]` for every event and `handlers.receive` for every message. */
@@ -167,6 +195,7 @@ export function emitterOf(handlers: EngineEventHandlers): EngineEmitter {
     emit: (name, data) => (handlers[name] as (payload: typeof data) => void)(data),
     receive: (message) => handlers.receive(message),
     receiveChange: (change) => handlers.receiveChange(change),
+    receiveStatus: (status) => handlers.receiveStatus(status),
   };
 }
 
@@ -176,5 +205,6 @@ export function checkedEmitter(inner: EngineEmitter): EngineEmitter {
     emit: (name, data) => inner.emit(name, ENGINE_EVENTS[name].parse(data) as typeof data),
     receive: (message) => inner.receive(InboundMessage.parse(message)),
     receiveChange: (change) => inner.receiveChange(InboundChange.parse(change)),
+    receiveStatus: (status) => inner.receiveStatus(InboundStatus.parse(status)),
   };
 }

@@ -13,6 +13,7 @@ import type { EngineCalls } from './ports/calls.port.js';
 import type { EngineConnection } from './ports/connection.port.js';
 import type { EngineMessaging } from './ports/messaging.port.js';
 import type { EnginePairing } from './ports/pairing.port.js';
+import type { EngineStatus } from './ports/status.port.js';
 
 export interface EngineSession {
   id: string;
@@ -27,12 +28,15 @@ export interface EngineSession {
 type OperationPorts = { readonly [P in OperationPort]?: PortOperations<P> };
 
 /**
- * The optional ports with an implementation, by their name in the table: the operation ports, and the two older
- * hand-written ones (pairing: the QR's alternative, part of linking; calls: what the runner does on its own).
+ * The optional ports with an implementation, by their name in the table: the operation ports, and the older
+ * hand-written ones (pairing: the QR's alternative, part of linking; calls: what the runner does on its own;
+ * status: a post's file is archived before the host is asked, as a media send's is).
  */
 export interface OptionalPorts extends OperationPorts {
   readonly pairing?: EnginePairing;
   readonly calls?: EngineCalls;
+  /** Status updates: posting the account's own (a contact's arrive through the emitter). */
+  readonly status?: EngineStatus;
 }
 
 /** Every optional port here is one the table knows. */

@@ -5,6 +5,7 @@
 import type { ChatSink } from '#host/chats/chat-sink.js';
 import type { InboundChange, InboundMessage, OutgoingStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
+import type { StatusSink } from '#host/statuses/status-sink.js';
 import { type GatewayEvent, LEGACY_ACK, messageEventData } from '#shared/domain/events.js';
 import type { Message, MessageStatus } from '#shared/domain/message.js';
 import type { PersonLookup } from '#shared/domain/person-ids.js';
@@ -18,6 +19,7 @@ import type { MediaStorage, StoredMedia } from '#shared/ports/media-storage.port
 import type { ContentChange, MessageStore, StatusChange } from '#shared/ports/message-store.port.js';
 import { lookUpPeople } from '#shared/use-cases/people/look-up-people.js';
 import { type ChangeReport, changeEvent } from './change-events.js';
+import { metadataOf } from './inbound-metadata.js';
 
 /** Network ids the archive takes as keys as they are; others are archived under the row's id. */
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,128}$/;
@@ -33,6 +35,8 @@ export interface MessageSinkDeps {
   events: EventRecorder;
   /** The chat list: every message stored here moves its chat's last message and activity. */
   chats: ChatSink;
+  /** Contacts' status updates. */
+  statuses: StatusSink;
   clock: Clock;
   logger: Logger;
 }
@@ -49,18 +53,18 @@ export class MessageSink {
 
   constructor(private readonly deps: MessageSinkDeps) {}
 
-  /**
-   * Resolves once everything reported so far is stored and published. A shutdown waits for it before the stores
-   * close: the network already considers those messages delivered and will not send them again.
-   */
+  /** Resolves once all reported is stored and published (shutdown: the network will not send those again). */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-    await this.deps.chats.drain();
+    await Promise.all([this.deps.chats.drain(), this.deps.statuses.drain()]);
   }
 
-  /** Where the chat reports of engines and sends go (the chat list). */
+  /** Where the chat reports of engines and sends go (the chat list), and contacts' status updates. */
   get chats(): ChatSink {
     return this.deps.chats;
+  }
+  get statuses(): StatusSink {
+    return this.deps.statuses;
   }
 
   received(sessionId: string, inbound: InboundMessage): Promise<void> {
@@ -320,10 +324,4 @@ export class MessageSink {
       this.deps.logger.error({ err: error, event: entry.event.event }, 'event announce failed');
     }
   }
-}
-
-/** A received message's stored metadata: its sender's push name and what its kind carries; null when neither. */
-function metadataOf(inbound: InboundMessage): Message['metadata'] {
-  const metadata = { ...(inbound.pushName ? { pushName: inbound.pushName } : {}), ...inbound.metadata };
-  return Object.keys(metadata).length > 0 ? metadata : null;
 }

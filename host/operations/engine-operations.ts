@@ -56,16 +56,19 @@ export function engineOperations({
       if (!port || !method) {
         throw new EngineUnsupportedError(kind, row.capability, capabilityRow(row.capability).summary);
       }
-      return method.call(port, input).catch((error: unknown) => {
-        if (error instanceof AppError) throw error;
-        // The engine could not get the network's answer (a dropped socket, a timeout, a refused query): the
-        // client may retry; the cause stays in the log, not in the answer.
-        throw new UnavailableError('ENGINE_UNAVAILABLE', 'The engine could not answer; retry shortly', {
-          cause: error,
-        });
-      });
+      return method.call(port, input).catch(engineFailure);
     };
     return [row.name, handler] as const;
   });
   return Object.fromEntries(handlers) as unknown as EngineOperationHandlers;
+}
+
+/**
+ * An engine's failure as the operation's answer: its own AppErrors as they are; anything else means the engine could
+ * not get the network's answer (a dropped socket, a timeout, a refused query), which the client may retry. The cause
+ * stays in the log, not in the answer.
+ */
+export function engineFailure(error: unknown): never {
+  if (error instanceof AppError) throw error;
+  throw new UnavailableError('ENGINE_UNAVAILABLE', 'The engine could not answer; retry shortly', { cause: error });
 }

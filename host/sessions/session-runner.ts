@@ -217,6 +217,7 @@ export class SessionRunner {
       identityLinked: (alias) => void this.deps.sink.linked(this.session.id, alias).catch(this.logError),
       messageStatus: (update) => void this.deps.sink.status(this.session.id, update).catch(this.logError),
       ...this.deps.sink.chats.handlers(this.session.id),
+      ...this.deps.sink.statuses.handlers(this.session.id),
       ...reportHandlers(this.session, engine, reporting, live, this.logError),
     };
   }

@@ -141,6 +141,12 @@ export const ENGINE_CAPABILITIES = {
     engines: ['baileys', 'test'],
     planned: ['webjs'],
   },
+  status_post: {
+    port: 'status',
+    summary: 'post status updates (text, image, video, voice) and delete them',
+    engines: ['baileys', 'test'],
+    planned: ['webjs'],
+  },
 } as const satisfies Record<string, CapabilityRow>;
 
 export type EngineCapability = keyof typeof ENGINE_CAPABILITIES;

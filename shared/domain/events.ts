@@ -13,6 +13,7 @@ import { MessageEditedData, MessageReactionData, MessageRevokedData } from './me
 import { LocationMetadata, MediaMetadata, QuotedMetadata, VCardsMetadata } from './message-metadata.js';
 import { EventPersonIds, type PersonLookup } from './person-ids.js';
 import { SessionStatus } from './session.js';
+import { StatusReceivedData } from './status-update.js';
 import { isGroupChat } from './wa-ids.js';
 
 export const EVENT_NAMES = [
@@ -202,6 +203,8 @@ export const EVENT_DATA = {
   'message.reaction': MessageReactionData,
   'message.edited': MessageEditedData,
   'message.revoked': MessageRevokedData,
+  /** A contact posted a status update (opt-in: list it, or `*`). */
+  'status.received': StatusReceivedData,
   'session.status': z.object({ sessionId: z.string(), status: SessionStatus }),
   /** `qr` is a PNG data URL, the same value the QR route answers. */
   'session.qr': z.object({ sessionId: z.string(), qr: z.string() }),

@@ -15,6 +15,7 @@ import {
   type EngineOperationResult,
 } from './engine-operations/engine-operations.js';
 import { Session, SessionStatus } from './session.js';
+import { StatusPost, StatusPosted } from './status-requests.js';
 
 const SessionRef = z.strictObject({ sessionId: Uuid });
 
@@ -52,6 +53,20 @@ const SESSION_OPERATIONS = {
   },
   /** A queued command a non-owner received: the owner carries it out (FIFO order is kept by awaiting it). */
   'command.run': { input: SessionRef.extend({ command: SessionCommand }), result: z.null() },
+  /**
+   * Posts a status update (its file already archived under `statusId`) to its recipients and keeps it as the
+   * account's own; 400 SESSION_NOT_READY when the engine is not ready.
+   */
+  'status.post': {
+    input: SessionRef.extend({
+      statusId: z.string().min(1).max(128),
+      post: StatusPost,
+      recipients: z.array(z.string().min(1).max(64)).min(1).max(256),
+    }),
+    result: StatusPosted,
+  },
+  /** Deletes the account's own status for everyone it went to; 404 when it has no such status (shown now). */
+  'status.revoke': { input: SessionRef.extend({ statusId: z.string().min(1).max(128) }), result: z.null() },
 } as const satisfies Record<string, HostOperationSchemas>;
 
 interface HostOperationSchemas {

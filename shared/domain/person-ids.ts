@@ -21,6 +21,12 @@ export const PersonIds = z
   });
 export type PersonIds = z.infer<typeof PersonIds>;
 
+/** A person as the API names one: by phone number (`<number>@c.us`) or by LID (`<id>@lid`). */
+export const PersonId = z
+  .string()
+  .max(64)
+  .regex(/^[0-9]{5,20}@(c\.us|lid)$/, 'must be <number>@c.us or <id>@lid');
+
 /**
  * The field as events carry it: an event written before the field existed (in the outbox or a queue across an
  * upgrade) reads back with null, never as an event that no longer parses.

@@ -145,7 +145,7 @@ const MEDIA_SOURCES = {
 } as const;
 
 /** A media body: `fields` with the file by `url` or by `data` (exactly one; `data` with its `mimetype`). */
-function withMediaSource<F extends z.core.$ZodLooseShape>(fields: F) {
+export function withMediaSource<F extends z.core.$ZodLooseShape>(fields: F) {
   return z.xor([
     z.strictObject({ ...fields, ...MEDIA_SOURCES.url }, { error: whenAlso('data', EXACTLY_ONE_SOURCE) }),
     z.strictObject({ ...fields, ...MEDIA_SOURCES.data }, { error: whenAlso('url', EXACTLY_ONE_SOURCE) }),

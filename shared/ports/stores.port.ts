@@ -10,6 +10,7 @@ import type { MessageStore } from './message-store.port.js';
 import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
 import type { SendPacingStore } from './send-pacing-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
+import type { StatusStore } from './status-store.port.js';
 import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
 
@@ -24,7 +25,7 @@ export interface MainStore {
 
 /**
  * The data store: sessions, messages, the event outbox, webhooks, delivery failures, autoreply rules, message
- * templates, send idempotency keys, identity aliases, send pacing, message batches, chats; the rest as they land.
+ * templates, send idempotency keys, identity aliases, send pacing, message batches, chats, status updates; the rest as they land.
  */
 export interface DataStore {
   readonly sessions: SessionStore;
@@ -46,6 +47,8 @@ export interface DataStore {
   readonly batches: BatchStore;
   /** The chat list of each session, as the engine and the stored messages report it. */
   readonly chats: ChatStore;
+  /** Status updates: contacts' posts (24 h) and the account's own. */
+  readonly statuses: StatusStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

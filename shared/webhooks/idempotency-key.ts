@@ -54,6 +54,9 @@ export function eventKey(event: GatewayEvent): string {
       return `grp_${event.data.groupId}_update_${hashOf(event.data.changes)}${occ}`;
     case 'presence.update':
       return `evt_presence_update_${hashOf(event.data)}`;
+    case 'status.received':
+      // The spec's rule for the rest; a status's data is the same on every delivery of it.
+      return `evt_status_received_${hashOf(event.data)}`;
     case 'call.received':
       return `call_${sid}_${event.data.callId}`;
     case 'call.accepted':

@@ -25,6 +25,7 @@ import { messageStoreContract } from '#tests/contract/message-store.contract.js'
 import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from '#tests/contract/send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from '#tests/contract/session-store.contract.js';
+import { statusStoreContract } from '#tests/contract/status-store.contract.js';
 import { templateStoreContract } from '#tests/contract/template-store.contract.js';
 import { webhookStoreContract } from '#tests/contract/webhook-store.contract.js';
 import {
@@ -173,6 +174,15 @@ chatStoreContract(
   async () => {
     const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
     return { store: data.chats, sessions: data.sessions, close };
+  },
+  { knowsSessions: true },
+);
+
+statusStoreContract(
+  'dynamodb',
+  async () => {
+    const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+    return { store: data.statuses, outbox: data.outbox, sessions: data.sessions, close };
   },
   { knowsSessions: true },
 );

@@ -19,6 +19,7 @@ import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from './send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { statusStoreContract } from './status-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
@@ -123,6 +124,15 @@ chatStoreContract(
   async () => {
     const data = createMemoryDataStore();
     return { store: data.chats, sessions: data.sessions, close: () => data.close() };
+  },
+  { knowsSessions: false },
+);
+
+statusStoreContract(
+  'memory',
+  async () => {
+    const data = createMemoryDataStore();
+    return { store: data.statuses, outbox: data.outbox, sessions: data.sessions, close: () => data.close() };
   },
   { knowsSessions: false },
 );

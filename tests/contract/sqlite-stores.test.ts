@@ -28,6 +28,7 @@ import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from './send-pacing-store.contract.js';
 import { sessionStoreContract, teardownFenceStoreContract } from './session-store.contract.js';
+import { statusStoreContract } from './status-store.contract.js';
 import { templateStoreContract } from './template-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
@@ -137,6 +138,15 @@ chatStoreContract(
   async () => {
     const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
     return { store: data.chats, sessions: data.sessions, close };
+  },
+  { knowsSessions: true },
+);
+
+statusStoreContract(
+  'sqlite',
+  async () => {
+    const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+    return { store: data.statuses, outbox: data.outbox, sessions: data.sessions, close };
   },
   { knowsSessions: true },
 );

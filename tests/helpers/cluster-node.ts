@@ -28,6 +28,7 @@ import type { GatewayEvent } from '#shared/domain/events.js';
 import { createMetrics } from '#shared/observability/metrics.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
+import { memoryStatusSink } from '#tests/helpers/memory-status-sink.js';
 import { T0 } from './builders.js';
 import { recordingEvents } from './recording-events.js';
 import { TestClock } from './test-clock.js';
@@ -130,6 +131,7 @@ export async function startClusterNode(
         media: new MemoryMediaStorage(),
         logger: silentLogger,
       }),
+      statuses: memoryStatusSink(recorder, clock),
       clock,
       logger: silentLogger,
     }),

@@ -2,6 +2,7 @@
  * A Host over the memory stores and the test engines, for unit tests of the host itself: its sessions, messages,
  * test network and published events.
  */
+
 import { ChatSink } from '#host/chats/chat-sink.js';
 import type { EngineFactory } from '#host/engines/engine.port.js';
 import { TestEngineFactory } from '#host/engines/test/test-engine.js';
@@ -26,6 +27,7 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
+import { memoryStatusSink } from '#tests/helpers/memory-status-sink.js';
 import { recordingEvents } from './recording-events.js';
 
 /**
@@ -63,6 +65,7 @@ export function memoryHost<M extends MemoryMessageStore = MemoryMessageStore>(
         media: new MemoryMediaStorage(),
         logger: silentLogger,
       }),
+      statuses: memoryStatusSink(recorder, systemClock),
       clock: systemClock,
       logger: silentLogger,
     }),

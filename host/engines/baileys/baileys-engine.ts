@@ -4,9 +4,10 @@
  * baileys-connection.ts), sending (baileys-sending.ts), inbound messages (baileys-inbound.ts), calls
  * (baileys-calls.ts), pairing (baileys-pairing.ts), contacts (baileys-contacts.ts, over the contact book of
  * baileys-contact-book.ts), chats (baileys-chats.ts; what Baileys tells of them: baileys-chat-events.ts), presence
- * (baileys-presence.ts), groups (baileys-groups.ts; their changes: baileys-group-events.ts) and labels
- * (baileys-labels.ts). It exposes the ports of the `baileys` row of the capability table and reports to the
- * session runner through its EngineEmitter.
+ * (baileys-presence.ts), groups (baileys-groups.ts; their changes: baileys-group-events.ts), labels
+ * (baileys-labels.ts) and status updates (baileys-statuses.ts; a contact's: baileys-status-inbound.ts). It exposes
+ * the ports of the `baileys` row of the capability table and reports to the session runner through its
+ * EngineEmitter.
  */
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
 import type { EngineSession, MessagingEngine } from '#host/engines/engine.port.js';
@@ -28,6 +29,7 @@ import { BaileysLabels } from './baileys-labels.js';
 import { BaileysPairing } from './baileys-pairing.js';
 import { BaileysPresence } from './baileys-presence.js';
 import { BaileysSending } from './baileys-sending.js';
+import { BaileysStatus } from './baileys-statuses.js';
 import type { RecentMessages } from './recent-messages.js';
 
 export interface BaileysEngineOptions {
@@ -55,6 +57,7 @@ export class BaileysEngine implements MessagingEngine {
   readonly presence: BaileysPresence;
   readonly groups: BaileysGroups;
   readonly labels: BaileysLabels;
+  readonly status: BaileysStatus;
   private readonly connection: BaileysConnection;
   private readonly sending: BaileysSending;
 
@@ -62,6 +65,9 @@ export class BaileysEngine implements MessagingEngine {
     const socket = () => this.connection.current;
     this.sending = new BaileysSending(session.id, socket, options.recentMessages);
     this.pairing = new BaileysPairing(socket);
+    this.status = new BaileysStatus(socket, (id, message) =>
+      options.recentMessages.remember(session.id, id, message),
+    );
     this.calls = new BaileysCalls(events);
     const book = new BaileysContactBook({
       authState: options.authState,

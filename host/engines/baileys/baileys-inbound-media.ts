@@ -5,7 +5,7 @@
  * undecryptable, too slow) is described as omitted while the message itself is stored.
  */
 import { downloadMediaMessage, type WAMessage } from '@whiskeysockets/baileys';
-import type { InboundMessage } from '#host/engines/engine-events.js';
+import type { InboundMessage, InboundStatus } from '#host/engines/engine-events.js';
 import type { MediaMetadata } from '#shared/domain/message-metadata.js';
 
 export interface InboundMediaOptions {
@@ -23,7 +23,32 @@ export async function withMediaFile(
 ): Promise<InboundMessage> {
   const media = inbound.metadata?.media;
   if (!media) return inbound;
-  if ((media.sizeBytes ?? 0) > options.maxBytes) return omitted(inbound, media, 'too_large');
+  const file = await downloadFile(message, media, options);
+  return {
+    ...inbound,
+    metadata: { ...inbound.metadata, media: file.media },
+    ...(file.bytes ? { mediaBytes: file.bytes } : {}),
+  };
+}
+
+/** A contact's status with its file attached, or with `media.omitted` saying why there is none. */
+export async function withStatusFile(
+  message: WAMessage,
+  status: InboundStatus,
+  options: InboundMediaOptions,
+): Promise<InboundStatus> {
+  if (status.kind !== 'posted' || !status.media) return status;
+  const file = await downloadFile(message, status.media, options);
+  return { ...status, media: file.media, ...(file.bytes ? { mediaBytes: file.bytes } : {}) };
+}
+
+/** The message's file and its description with the size downloaded, or the description with why it is missing. */
+async function downloadFile(
+  message: WAMessage,
+  media: MediaMetadata,
+  options: InboundMediaOptions,
+): Promise<{ media: MediaMetadata; bytes?: Uint8Array<ArrayBuffer> }> {
+  if ((media.sizeBytes ?? 0) > options.maxBytes) return omitted(media, 'too_large');
   let timer: NodeJS.Timeout | undefined;
   try {
     const bytes = await Promise.race([
@@ -32,24 +57,22 @@ export async function withMediaFile(
         timer = setTimeout(() => reject(new Error('media download timed out')), options.timeoutMs);
       }),
     ]);
-    if (bytes.byteLength > options.maxBytes) return omitted(inbound, media, 'too_large');
+    if (bytes.byteLength > options.maxBytes) return omitted(media, 'too_large');
     return {
-      ...inbound,
-      metadata: { ...inbound.metadata, media: { ...media, sizeBytes: bytes.byteLength } },
+      media: { ...media, sizeBytes: bytes.byteLength },
       // The downloaded buffer itself, viewed as the Uint8Array the port names: a file is never copied here.
-      mediaBytes: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
+      bytes: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
     };
   } catch {
-    return omitted(inbound, media, 'download_failed');
+    return omitted(media, 'download_failed');
   } finally {
     clearTimeout(timer);
   }
 }
 
 function omitted(
-  inbound: InboundMessage,
   media: MediaMetadata,
   reason: NonNullable<MediaMetadata['omitted']>,
-): InboundMessage {
-  return { ...inbound, metadata: { ...inbound.metadata, media: { ...media, omitted: reason } } };
+): { media: MediaMetadata } {
+  return { media: { ...media, omitted: reason } };
 }

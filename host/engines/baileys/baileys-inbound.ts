@@ -12,11 +12,17 @@
  */
 import { AsyncResource } from 'node:async_hooks';
 import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
-import type { EngineEmitter, InboundChange, InboundMessage } from '#host/engines/engine-events.js';
+import type {
+  EngineEmitter,
+  InboundChange,
+  InboundMessage,
+  InboundStatus,
+} from '#host/engines/engine-events.js';
 import { changeFromBaileys } from './baileys-inbound-changes.js';
-import { type InboundMediaOptions, withMediaFile } from './baileys-inbound-media.js';
+import { type InboundMediaOptions, withMediaFile, withStatusFile } from './baileys-inbound-media.js';
 import { aliasOf } from './baileys-jids.js';
 import { inboundFromBaileys, statusFromBaileys, statusFromOwnUpsert } from './baileys-messages.js';
+import { inboundStatusOf } from './baileys-status-inbound.js';
 
 export class BaileysInbound {
   /** Messages already handed over before their receipt: their upsert (the same object) needs nothing more. */
@@ -28,14 +34,18 @@ export class BaileysInbound {
    * commit and partly, once that transaction ended, straight to the store (Waygate's Baileys patch; unpatched they
    * were lost). Bound here, at engine creation, it runs in the engine's own context instead.
    */
-  private readonly handOver: (message: InboundMessage | InboundChange) => Promise<void>;
+  private readonly handOver: (item: Received) => Promise<void>;
 
   constructor(
     private readonly events: EngineEmitter,
     private readonly media: InboundMediaOptions,
   ) {
-    this.handOver = AsyncResource.bind((item: InboundMessage | InboundChange) =>
-      'change' in item ? this.events.receiveChange(item) : this.events.receive(item),
+    this.handOver = AsyncResource.bind((item: Received) =>
+      'kind' in item
+        ? this.events.receiveStatus(item)
+        : 'change' in item
+          ? this.events.receiveChange(item)
+          : this.events.receive(item),
     );
   }
 
@@ -47,11 +57,9 @@ export class BaileysInbound {
     if (inbound) await this.handOver(await this.complete(message as WAMessage, inbound));
   }
 
-  /** A media message with its file downloaded (or its omission noted); anything else as it is. */
-  private complete(
-    message: WAMessage,
-    inbound: InboundMessage | InboundChange,
-  ): Promise<InboundMessage | InboundChange> {
+  /** A media message or status with its file downloaded (or its omission noted); anything else as it is. */
+  private complete(message: WAMessage, inbound: Received): Promise<Received> {
+    if ('kind' in inbound) return withStatusFile(message, inbound, this.media);
     return 'change' in inbound ? Promise.resolve(inbound) : withMediaFile(message, inbound, this.media);
   }
 
@@ -101,9 +109,12 @@ function aliasesIn(message: WAMessage): Array<{ lid: string; phone: string }> {
   );
 }
 
-/** What a contact's message brings: a message to store, a change of a stored one, or nothing. */
-function received(message: WAMessage, phone: string): InboundMessage | InboundChange | null {
-  return inboundFromBaileys(message, phone) ?? changeFromBaileys(message);
+/** What a contact's message brings to store: a message, a change of a stored one, or a status update. */
+type Received = InboundMessage | InboundChange | InboundStatus;
+
+/** What a contact's message brings, or nothing. */
+function received(message: WAMessage, phone: string): Received | null {
+  return inboundStatusOf(message) ?? inboundFromBaileys(message, phone) ?? changeFromBaileys(message);
 }
 
 function ownPhone(socket: WASocket): string {

@@ -19,6 +19,7 @@ import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.po
 import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
+import type { EngineStatus } from '../ports/status.port.js';
 import { testCalls } from './test-calls.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
@@ -26,6 +27,7 @@ import { testGroups } from './test-groups.js';
 import { testLabels } from './test-labels.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
 import { testPresence } from './test-presence.js';
+import { testStatus } from './test-statuses.js';
 
 /** The kinds this engine runs as. */
 export type TestEngineKind = 'test' | 'test-core';
@@ -38,6 +40,7 @@ class TestEngine implements MessagingEngine {
   readonly presence?: PortOperations<'presence'>;
   readonly groups?: PortOperations<'groups'>;
   readonly labels?: PortOperations<'labels'>;
+  readonly status?: EngineStatus;
   private closed = false;
   private readonly events: EngineEmitter;
   private readonly connection: NetworkConnection;
@@ -57,6 +60,7 @@ class TestEngine implements MessagingEngine {
       },
       receive: (message) => (this.closed ? Promise.resolve() : this.events.receive(message)),
       receiveChange: (change) => (this.closed ? Promise.resolve() : this.events.receiveChange(change)),
+      receiveStatus: (status) => (this.closed ? Promise.resolve() : this.events.receiveStatus(status)),
       drop: (loggedOut) => {
         if (this.closed) return;
         this.close();
@@ -84,6 +88,7 @@ class TestEngine implements MessagingEngine {
       });
     }
     if (ports.has('labels')) this.labels = testLabels(network.labels, session.id, () => !this.closed);
+    if (ports.has('status')) this.status = testStatus(network.statuses, session.id, () => !this.closed);
     if (ports.has('calls'))
       this.calls = testCalls(network, session.id, this.connection.emit, () => !this.closed);
   }

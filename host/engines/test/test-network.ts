@@ -8,6 +8,7 @@ import type {
   EngineEmitter,
   InboundChange,
   InboundMessage,
+  InboundStatus,
   IncomingCall,
   LinkedIdentity,
   OutgoingStatus,
@@ -19,6 +20,7 @@ import { TestDirectory } from './test-contacts.js';
 import { TestGroups } from './test-groups.js';
 import { TestLabels } from './test-labels.js';
 import { reissueSubscriptions, TestPresence } from './test-presence.js';
+import { TestStatuses } from './test-statuses.js';
 
 export type LogoutBehaviour = 'ok' | 'hang' | 'fail';
 export type StopBehaviour = 'ok' | 'hang';
@@ -32,6 +34,8 @@ export interface NetworkConnection {
   receive: EngineEmitter['receive'];
   /** Hands a change of a message to the engine's session runner, the same way. */
   receiveChange: EngineEmitter['receiveChange'];
+  /** Hands a contact's status update to the engine's session runner, the same way. */
+  receiveStatus: EngineEmitter['receiveStatus'];
   /** The network ends the connection; `loggedOut` when it also voided the credentials. */
   drop(loggedOut: boolean): void;
 }
@@ -57,6 +61,8 @@ export class TestNetwork {
   readonly groups = new TestGroups();
   /** Each account's labels and the chats they tag. */
   readonly labels = new TestLabels();
+  /** The status updates the sessions' accounts posted. */
+  readonly statuses = new TestStatuses();
   private readonly credentials = new Map<string, LinkedIdentity>();
   private readonly connections = new Map<string, NetworkConnection>();
   private readonly qrCounters = new Map<string, number>();
@@ -223,6 +229,13 @@ export class TestNetwork {
     const connection = this.connections.get(sessionId);
     if (!connection) throw new Error(`no live connection for session ${sessionId}`);
     return connection.receiveChange(change);
+  }
+
+  /** A contact's status post (or its deletion) arriving at the session; resolves once the session stored it. */
+  deliverStatus(sessionId: string, status: InboundStatus): Promise<void> {
+    const connection = this.connections.get(sessionId);
+    if (!connection) throw new Error(`no live connection for session ${sessionId}`);
+    return connection.receiveStatus(status);
   }
 
   /** The network shows that a contact's LID and phone number are one person. */

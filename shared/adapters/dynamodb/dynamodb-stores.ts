@@ -18,6 +18,7 @@ import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
 import { DynamoDbSendPacingStore } from './dynamodb-send-pacing-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
+import { DynamoDbStatusStore } from './dynamodb-status-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
 import { DynamoDbTeardownFenceStore } from './dynamodb-teardown-fence-store.js';
@@ -79,6 +80,7 @@ export function openDynamoDbDataStore({
     sendPacing: new DynamoDbSendPacingStore(doc, table),
     batches: new DynamoDbBatchStore(doc, table),
     chats: new DynamoDbChatStore(doc, table),
+    statuses: new DynamoDbStatusStore(doc, table),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

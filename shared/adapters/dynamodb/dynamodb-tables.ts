@@ -43,6 +43,9 @@
  * - chat             pk `CHATS#<sessionId>`, sk `CHAT#<chatId>`: the chat list of a session (dynamodb-chat-store.ts),
  *                    `version` bumped by every write (conditional puts); gsi1pk `CHATS#<sessionId>`, gsi1sk the list
  *                    order key (chatOrderKey: inverted, zero-padded timestamp, then the chat id).
+ * - status update    pk `STATUSES#<sessionId>`, sk `STATUS#<statusId>` (dynamodb-status-store.ts); gsi1pk
+ *                    `STATUSES#<sessionId>`, gsi1sk the inverted posting time and the id (newest first); gsi2pk
+ *                    `STATUS-EXPIRY`, gsi2sk `<expiresAt>#<sessionId>#<statusId>` (the sweep); `ttl` a week past expiry.
  * - message batch    pk `BATCHES#<sessionId>`, sk `BATCH#<batchId>` (snake_case columns of batch-rows.ts, its
  *                    items left out; the conditional put keeps batchIds unique per session); the items' JSON in
  *                    parts sk `BATCHPART#<batchId>#<i>` (`v`), written in the same transaction. While unfinished:

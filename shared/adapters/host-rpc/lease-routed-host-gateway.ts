@@ -26,7 +26,7 @@ import type { Clock } from '#shared/ports/clock.port.js';
 import type { HostGateway, HostStats } from '#shared/ports/host-gateway.port.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 import { liveOwnerUrl, type SessionStore } from '#shared/ports/session-store.port.js';
-import { answerNotRunning } from '#shared/use-cases/engine/engine-operation-state.js';
+import { answerNotRunning, notRunning } from '#shared/use-cases/engine/engine-operation-state.js';
 
 export interface LeaseRoutedHostGatewayDeps {
   sessions: SessionStore;
@@ -97,6 +97,9 @@ export class LeaseRoutedHostGateway implements HostGateway {
     'command.run': async () => {
       throw new UnavailableError('HOST_UNAVAILABLE', 'No host runs this session; the command waits for one');
     },
+    // No engine runs: nothing can reach the network (as every engine operation answers).
+    'status.post': async (session, input) => notRunning(existing(session, input.sessionId)),
+    'status.revoke': async (session, input) => notRunning(existing(session, input.sessionId)),
     ...engineOperationsUnowned(),
   };
 

@@ -16,6 +16,7 @@ import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 import { MemorySendPacingStore } from './memory-send-pacing-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
+import { MemoryStatusStore } from './memory-status-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 import { MemoryTemplateStore } from './memory-template-store.js';
 import { MemoryWebhookStore } from './memory-webhook-store.js';
@@ -78,6 +79,7 @@ export function createMemoryDataStore(): DataStore {
     sendPacing: new MemorySendPacingStore(),
     batches: new MemoryBatchStore(),
     chats: new MemoryChatStore(),
+    statuses: new MemoryStatusStore(outbox),
     ...lifecycle('Data store'),
   };
 }

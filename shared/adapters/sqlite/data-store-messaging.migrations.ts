@@ -183,4 +183,34 @@ export const MESSAGING_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0016_status_updates',
+    up(db: SqliteDb): void {
+      // Status updates (SqliteStatusStore): contacts' posts and the account's own, unique per (session, network id),
+      // gone with their session (cascade). Times are epoch ms; `media` and `recipients` JSON text. The first index is
+      // the list order, the second finds what expired.
+      db.exec(`
+        CREATE TABLE status_updates (
+          session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+          status_id TEXT NOT NULL,
+          contact_id TEXT NOT NULL,
+          push_name TEXT,
+          from_me INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          text TEXT,
+          caption TEXT,
+          background_color TEXT,
+          font INTEGER,
+          media TEXT,
+          media_path TEXT,
+          recipients TEXT NOT NULL,
+          posted_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL,
+          PRIMARY KEY (session_id, status_id)
+        );
+        CREATE INDEX idx_status_updates_order ON status_updates (session_id, posted_at DESC, status_id);
+        CREATE INDEX idx_status_updates_expiry ON status_updates (expires_at);
+      `);
+    },
+  },
 ];

@@ -19,6 +19,7 @@ import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
 import { SqliteSendPacingStore } from './sqlite-send-pacing-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
+import { SqliteStatusStore } from './sqlite-status-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
 import { SqliteTemplateStore } from './sqlite-template-store.js';
@@ -84,6 +85,7 @@ export function openSqliteDataStore(file: string): DataStore {
     sendPacing: new SqliteSendPacingStore(db),
     batches: new SqliteBatchStore(db),
     chats: new SqliteChatStore(db),
+    statuses: new SqliteStatusStore(db),
     ...lifecycleOf(db, 'Data store'),
   };
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../common.js';
 import { PICTURES_MAX_IDS } from '../contact-pictures.js';
+import { PersonId } from '../person-ids.js';
 import { defineEngineOperation } from './engine-operation.js';
 
 /** A phone number as the API takes it: international format, digits only. */
@@ -43,11 +44,7 @@ export const checkContact = defineEngineOperation({
   },
 });
 
-/** A person as the API names one: by phone number (`<number>@c.us`) or by LID (`<id>@lid`). */
-const ContactId = z
-  .string()
-  .max(64)
-  .regex(/^[0-9]{5,20}@(c\.us|lid)$/, 'must be <number>@c.us or <id>@lid');
+const ContactId = PersonId;
 const ContactRef = z.strictObject({ contactId: ContactId });
 const Done = (id: string) => z.object({ success: z.literal(true), message: z.string() }).meta({ id });
 

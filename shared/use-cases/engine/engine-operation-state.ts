@@ -23,6 +23,11 @@ export function assertOperationState(row: Pick<EngineOperationRow, 'states'>, se
  */
 export async function answerNotRunning(row: EngineOperationRow, session: Session): Promise<unknown> {
   if (row.whenNotRunning) return row.whenNotRunning(session);
+  return notRunning(session);
+}
+
+/** 400 SESSION_NOT_READY for an operation that needs the session's engine, which is not running. */
+export function notRunning(session: Session): never {
   throw new SessionStateError(
     'SESSION_NOT_READY',
     `Session is not ready (status ${session.status}; its engine is not running)`,

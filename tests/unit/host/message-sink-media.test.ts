@@ -19,6 +19,7 @@ import { UnavailableError } from '#shared/errors/app-error.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { aMessage } from '#tests/helpers/builders.js';
 import { capturingLogger, type LogLine } from '#tests/helpers/capturing-logger.js';
+import { memoryStatusSink } from '#tests/helpers/memory-status-sink.js';
 
 const CONTACT = '4915100000001@c.us';
 
@@ -43,6 +44,7 @@ async function setUp(media = new MemoryMediaStorage()) {
       media: new MemoryMediaStorage(),
       logger,
     }),
+    statuses: memoryStatusSink(recorder, systemClock),
     clock: systemClock,
     logger,
   });

@@ -1,3 +1,4 @@
+import { memoryStatusSink } from '#tests/helpers/memory-status-sink.js';
 /**
  * The send step of `message.send` commands against a memory store: the network's delivery ack can arrive before
  * the engine's send resolves (the ack is read on the same socket), and the row must still get its send time and
@@ -38,6 +39,7 @@ async function setUp(ackDuringSend: OutgoingStatus['status'] | null) {
       media: new MemoryMediaStorage(),
       logger: silentLogger,
     }),
+    statuses: memoryStatusSink(recorder, new TestClock()),
     clock: new TestClock(),
     logger: silentLogger,
   });

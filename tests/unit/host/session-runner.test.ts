@@ -19,6 +19,7 @@ import { createMetrics } from '#shared/observability/metrics.js';
 import { systemClock } from '#shared/ports/clock.port.js';
 import { type Logger, silentLogger } from '#shared/ports/logger.port.js';
 import { aSession } from '#tests/helpers/builders.js';
+import { memoryStatusSink } from '#tests/helpers/memory-status-sink.js';
 import { recordingEvents } from '#tests/helpers/recording-events.js';
 
 async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) {
@@ -50,6 +51,7 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
           media: new MemoryMediaStorage(),
           logger: silentLogger,
         }),
+        statuses: memoryStatusSink(recorder, systemClock),
         clock: systemClock,
         logger: silentLogger,
       }),
