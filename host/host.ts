@@ -115,6 +115,7 @@ export class Host implements HostGateway {
     });
     const runnerOf = (id: string) => this.runners.get(id);
     const sessions = sessionOperations({ deps: this.deps, runnerOf });
+    const { kind } = this.deps.engines;
     this.operations = {
       ...sessions,
       'session.discard': (input) => {
@@ -122,7 +123,7 @@ export class Host implements HostGateway {
         return sessions['session.discard'](input);
       },
       ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
-      ...engineOperations({ kind: this.deps.engines.kind, sessions: this.deps.sessions, runnerOf }),
+      ...engineOperations({ kind, sessions: this.deps.sessions, runnerOf, files: deps.batchSends?.files }),
       'command.run': async ({ command }) => {
         await this.handleCommand(command, true);
         return null;

@@ -200,6 +200,28 @@ export const ACCOUNT_CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteR
     body: { participants: ['15550002222@c.us'] },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_read',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'PUT /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_manage',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    body: {
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      mimetype: 'image/png',
+    },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'DELETE /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_manage',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
   'POST /api/sessions/{sessionId}/calls/{callId}/reject': {
     capability: 'reject_calls',
     session: 'ready',
