@@ -37,8 +37,10 @@ function isPngModule(value: unknown): value is PngModule {
 /** Answers a picture get or set of the account `me`: a group's (`groups/group-picture.ts`), or a user's. */
 export function handleProfilePictureIq(sim: Simulator, iq: BinaryNode, me: string): BinaryNode {
   const target = iq.attrs.target ?? '';
-  const group = sim.groups.get(target.endsWith('@g.us') ? target : undefined);
-  if (group) return handleGroupPictureIq(sim, group, me, iq);
+  if (target.endsWith('@g.us')) {
+    const group = sim.groups.get(target);
+    return group ? handleGroupPictureIq(sim, group, me, iq) : iqError(iq, 404, 'item-not-found');
+  }
   // The account's own picture is taken and not kept: every account shows one.
   if (iq.attrs.type === 'set') return iqResult(iq, [makeNode('picture', { id: String(Date.now()) })]);
   const parsed = parseJid(target)?.user ?? '';

@@ -95,6 +95,15 @@ it('takes a member’s picture, serves it at the URL a get answers and tells eve
   expect([...fetched.subarray(0, 2)]).toEqual([0xff, 0xd8]);
 });
 
+it('answers 404 item-not-found for a group nobody has, to a get, a set and a removal', async () => {
+  const unknown = '120363099999999999@g.us';
+  await expect(owner.sock.profilePictureUrl(unknown, 'image')).rejects.toMatchObject({ data: 404 });
+  await expect(owner.sock.updateProfilePicture(unknown, renderPicture('x'))).rejects.toMatchObject({
+    data: 404,
+  });
+  await expect(owner.sock.removeProfilePicture(unknown)).rejects.toMatchObject({ data: 404 });
+});
+
 it('refuses a non-member a get and a set (403 forbidden)', async () => {
   await expect(outsider.sock.profilePictureUrl(group, 'image')).rejects.toMatchObject({ data: 403 });
   await expect(outsider.sock.updateProfilePicture(group, renderPicture('x'))).rejects.toMatchObject({
