@@ -60,6 +60,13 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
     timeout: 29,
     callsHost: true,
   },
+  statuses: {
+    description:
+      "Status updates (/api/sessions/{sessionId}/status…); reads the status store and its files, asks the owning host's engine over RPC to post",
+    role: 'StatusesRole',
+    timeout: 29,
+    callsHost: true,
+  },
   webhooks: {
     description:
       'Webhooks (/api/sessions/{sessionId}/webhooks…, /api/webhooks…); the test delivery posts to the receiver',

@@ -15,6 +15,7 @@ import type { AnyRoute } from './http/route.js';
 import { labelRoutes } from './labels/routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { statusRoutes } from './statuses/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
@@ -44,6 +45,7 @@ export const API_RESOURCES = {
   chats: { routes: chatRoutes },
   groups: { routes: groupRoutes },
   labels: { routes: labelRoutes },
+  statuses: { routes: statusRoutes },
   webhooks: { routes: webhookRoutes },
   automation: { routes: automationRoutes },
   templates: { routes: templateRoutes },

@@ -18,6 +18,7 @@ import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
 import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
 import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { sweepExpiredStatuses } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
@@ -37,7 +38,7 @@ import type { DurableConsumer } from './events/outbox-relay.js';
 import { startWebhookDelivery, type WebhookDeliveryDeps } from './events/webhook-delivery.js';
 import { startQueuedWebhookDelivery } from './events/webhook-queue-consumer.js';
 import { Host } from './host.js';
-import { scheduleRetention } from './maintenance.js';
+import { scheduleHourly, scheduleRetention } from './maintenance.js';
 import { MessageSink } from './messages/message-sink.js';
 import { packageVersion } from './package-version.js';
 import { type RunningRpcServer, startRpcServer } from './rpc/rpc-server.js';
@@ -221,6 +222,11 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
     ],
     logger,
   );
+  const stopStatusSweep = scheduleHourly(
+    'expired status updates',
+    () => sweepExpiredStatuses({ statuses: data.statuses, media: backends.media, clock, logger }),
+    logger,
+  );
   const consumer = new CommandConsumer(
     commands,
     host.commandHandlers,
@@ -252,6 +258,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const close = (beforeStores?: () => Promise<void>) =>
     (closing ??= (async () => {
       stopRetention();
+      stopStatusSweep();
       await consumer.stop();
       await host.shutdown();
       // Inline delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds;

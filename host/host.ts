@@ -32,6 +32,7 @@ import { SettledSends } from './messages/settled-sends.js';
 import { engineOperations } from './operations/engine-operations.js';
 import { messageOperations } from './operations/message-operations.js';
 import { sessionOperations } from './operations/session-operations.js';
+import { statusOperations } from './operations/status-operations.js';
 import { type RunnerDeps, SessionRunner } from './sessions/session-runner.js';
 import { SessionStatusWriter } from './sessions/status-writer.js';
 
@@ -62,10 +63,7 @@ export interface HostDeps extends RunnerDeps {
   cluster?: Cluster;
   /** The send breaker (send pacing); absent or null unless SEND_PACING_ENABLED. */
   breaker?: SendBreaker | null;
-  /**
-   * What batch items are sent with besides the stores: the pacer (items are paced like any send) and the files of
-   * media items (fetched through the SSRF guard, archived). Without files, media items fail.
-   */
+  /** What batch items are sent with: the pacer, and media items' files (SSRF-guarded fetch; without, they fail). */
   batchSends?: Pick<SendDeps, 'pacing' | 'files'>;
 }
 
@@ -115,6 +113,7 @@ export class Host implements HostGateway {
     });
     const runnerOf = (id: string) => this.runners.get(id);
     const sessions = sessionOperations({ deps: this.deps, runnerOf });
+    const { kind } = this.deps.engines;
     this.operations = {
       ...sessions,
       'session.discard': (input) => {
@@ -122,7 +121,8 @@ export class Host implements HostGateway {
         return sessions['session.discard'](input);
       },
       ...messageOperations({ messages: this.deps.messages, outcomes: this.deps.outcomes }),
-      ...engineOperations({ kind: this.deps.engines.kind, sessions: this.deps.sessions, runnerOf }),
+      ...engineOperations({ kind, sessions: this.deps.sessions, runnerOf, files: deps.batchSends?.files }),
+      ...statusOperations({ kind, ...this.deps, statuses: data.statuses, runnerOf }),
       'command.run': async ({ command }) => {
         await this.handleCommand(command, true);
         return null;

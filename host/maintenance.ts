@@ -14,6 +14,22 @@ export interface RetentionJob {
   run(): Promise<number>;
 }
 
+const HOUR_MS = 3_600_000;
+
+/** Runs `sweep` now and then every hour (expired status updates and their files); answers a function that stops it. */
+export function scheduleHourly(name: string, sweep: () => Promise<number>, logger: Logger): () => void {
+  const run = () => {
+    sweep().then(
+      (removed) => removed > 0 && logger.info({ removed }, `${name} swept`),
+      (error: unknown) => logger.error({ err: error }, `${name} sweep failed`),
+    );
+  };
+  run();
+  const timer = setInterval(run, HOUR_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Runs every job now, then daily; jobs whose retention is off are skipped. Answers a function that cancels it. */
 export function scheduleRetention(jobs: readonly RetentionJob[], logger: Logger): () => void {
   const active = jobs.filter((job) => job.retentionDays !== null);

@@ -11,7 +11,12 @@ import type { HostOperationHandlers } from '#shared/domain/host-operations.js';
 import type { StatusPost } from '#shared/domain/status-requests.js';
 import { STATUS_LIFETIME_MS, type StatusRecord } from '#shared/domain/status-update.js';
 import { personalChatId } from '#shared/domain/wa-ids.js';
-import { EngineUnsupportedError, NotFoundError, ValidationError } from '#shared/errors/app-error.js';
+import {
+  EngineUnsupportedError,
+  NotFoundError,
+  SessionStateError,
+  ValidationError,
+} from '#shared/errors/app-error.js';
 import type { Clock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
@@ -41,17 +46,21 @@ export function statusOperations(ctx: StatusOperationContext): StatusOperations 
     if (!session) throw new NotFoundError(`Session '${sessionId}' not found`);
     const runner = ctx.runnerOf(sessionId);
     if (!runner?.hasLiveEngine) return notRunning(session);
-    if (!runner.isReady) assertOperationState({ states: ['ready'] }, { ...session, status: 'connecting' });
     assertOperationState({}, session);
-    const port: EngineStatus | null = runner.port('status');
-    if (!port) throw new EngineUnsupportedError(ctx.kind, 'status_post', capabilityRow('status_post').summary);
+    // The row may still say ready while this runner's engine reconnects.
+    if (!runner.isReady)
+      throw new SessionStateError('SESSION_NOT_READY', 'Session is not ready (reconnecting)');
+    const port: EngineStatus | null | undefined = runner.port('status');
+    if (!port)
+      throw new EngineUnsupportedError(ctx.kind, 'status_post', capabilityRow('status_post').summary);
     return { port, phone: session.phone };
   };
 
   const fileOf = async (post: StatusPost): Promise<Uint8Array | null> => {
     if (post.type === 'text') return null;
     const file = await ctx.media.get(post.file.path);
-    if (!file) throw new NotFoundError('The status file is gone from the archive', { code: 'MEDIA_NOT_FOUND' });
+    if (!file)
+      throw new NotFoundError('The status file is gone from the archive', { code: 'MEDIA_NOT_FOUND' });
     return file.bytes;
   };
 
@@ -70,7 +79,8 @@ export function statusOperations(ctx: StatusOperationContext): StatusOperations 
         type: post.type,
         text: post.type === 'text' ? post.text : null,
         caption: post.type === 'image' || post.type === 'video' ? (post.caption ?? null) : null,
-        backgroundColor: post.type === 'text' || post.type === 'voice' ? (post.backgroundColor ?? null) : null,
+        backgroundColor:
+          post.type === 'text' || post.type === 'voice' ? (post.backgroundColor ?? null) : null,
         font: post.type === 'text' ? (post.font ?? null) : null,
         media: post.type === 'text' ? null : { mimetype: post.file.mimetype, sizeBytes: post.file.size },
         mediaPath: post.type === 'text' ? null : post.file.path,

@@ -2,7 +2,7 @@
  * Where contacts' status updates land: a post is stored with its file archived and its `status.received` event in
  * the same transaction (once: a post the network delivers twice is dropped by the store's unique network id), and
  * its acknowledgement waits for that, as a message's does; a post deleted by its poster goes with its file. The
- * account's own posts are stored by the host's status operations; `sweep` removes what expired, files included.
+ * account's own posts are stored by the host's status operations; what expired is swept by sweepExpiredStatuses.
  */
 import type { EngineEventHandlers, InboundStatus } from '#host/engines/engine-events.js';
 import type { EventRecorder } from '#host/events/durable-events.js';
@@ -53,13 +53,6 @@ export class StatusSink {
   /** Resolves once everything reported so far is stored (a shutdown waits for it before the stores close). */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Removes up to `limit` statuses that expired by now, and their files; answers how many went. */
-  async sweep(limit: number): Promise<number> {
-    const expired = await this.deps.statuses.deleteExpired(this.deps.clock.now().getTime(), limit);
-    await Promise.all(expired.map((status) => this.dropFile(status)));
-    return expired.length;
   }
 
   private async store(sessionId: string, inbound: Posted): Promise<void> {

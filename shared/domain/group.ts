@@ -82,6 +82,11 @@ export const ParticipantsOutcome = z
   .meta({ id: 'GroupParticipantsResult' });
 export type ParticipantsOutcome = z.infer<typeof ParticipantsOutcome>;
 
+/** What a change of a group answers (its subject, description, picture; leaving it). */
+export const GroupOperationDone = z
+  .object({ success: z.literal(true), message: z.string() })
+  .meta({ id: 'GroupOperationDone' });
+
 /** The settings of a group. */
 export const GroupSettings = z
   .object({
@@ -139,5 +144,7 @@ export const GroupChanges = z.object({
   promoted: z.boolean().optional(),
   /** The update's `participantIds` were made plain members. */
   demoted: z.boolean().optional(),
+  /** The group's picture was set (or replaced), or removed. */
+  picture: z.enum(['set', 'removed']).optional(),
 });
 export type GroupChanges = z.infer<typeof GroupChanges>;

@@ -87,7 +87,7 @@ export interface MediaDraft {
 }
 
 /** Required beside `data`; with `url`, the type the URL answers with unless given. */
-const MimeType = z
+export const MimeType = z
   .string({ error: whenMissing('data needs its mimetype') })
   .max(255)
   .regex(
@@ -117,13 +117,13 @@ export function isBase64Text(text: string): boolean {
 }
 
 /** Base64 of the file (no `data:` prefix): its size is capped by MEDIA_DOWNLOAD_MAX_BYTES. */
-const Base64Data = z
+export const Base64Data = z
   .string()
   .min(4)
   .refine(isBase64Text, 'must be base64 (no data: prefix)')
   .meta({ pattern: BASE64_PATTERN });
 
-const EXACTLY_ONE_SOURCE = 'give exactly one of url and data';
+export const EXACTLY_ONE_SOURCE = 'give exactly one of url and data';
 
 /**
  * A media file's URL, fetched by the service: http(s) only, through the SSRF guard, never following redirects. A

@@ -1,5 +1,5 @@
 /**
- * The rows of capability-routes.ts for the rest of the account (chats, presence, calls, groups, labels), written by
+ * The rows of capability-routes.ts for the rest of the account (chats, presence, calls, groups, labels, status), written by
  * hand like the others: what each route answers on each engine kind.
  */
 import type { CapabilityRouteRow } from './capability-routes.js';
@@ -200,6 +200,28 @@ export const ACCOUNT_CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteR
     body: { participants: ['15550002222@c.us'] },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
+  'GET /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_read',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'PUT /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_manage',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    body: {
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      mimetype: 'image/png',
+    },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'DELETE /api/sessions/{sessionId}/groups/{groupId}/picture': {
+    capability: 'groups_manage',
+    session: 'ready',
+    params: { groupId: '120363025246125411@g.us' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
   'POST /api/sessions/{sessionId}/calls/{callId}/reject': {
     capability: 'reject_calls',
     session: 'ready',
@@ -253,6 +275,35 @@ export const ACCOUNT_CAPABILITY_ROUTES: Readonly<Record<string, CapabilityRouteR
     capability: 'labels_tag',
     session: 'ready',
     params: { chatId: '15550002222@c.us', labelId: '1' },
+    status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
+  },
+  'POST /api/sessions/{sessionId}/status/send-text': {
+    capability: 'status_post',
+    session: 'ready',
+    body: { text: 'Out today', recipients: ['15550002222@c.us'] },
+    status: { baileys: 201, webjs: 501, test: 201, 'test-core': 501 },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ['image', 'image/png'],
+        ['video', 'video/mp4'],
+        ['voice', 'audio/ogg'],
+      ] as const
+    ).map(([kind, mimetype]) => [
+      `POST /api/sessions/{sessionId}/status/send-${kind}`,
+      {
+        capability: 'status_post',
+        session: 'ready',
+        body: { data: 'AAECAwQ=', mimetype, recipients: ['15550002222@c.us'] },
+        status: { baileys: 201, webjs: 501, test: 201, 'test-core': 501 },
+      } satisfies CapabilityRouteRow,
+    ]),
+  ),
+  'DELETE /api/sessions/{sessionId}/status/{statusId}': {
+    capability: 'status_post',
+    session: 'ready',
+    params: { statusId: '3EB0AAAAAAAAAAAAAAAAAA' },
     status: { baileys: 200, webjs: 501, test: 200, 'test-core': 501 },
   },
 };

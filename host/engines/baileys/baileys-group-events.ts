@@ -1,8 +1,9 @@
 /**
  * What Baileys tells of the groups the account is in, as group changes: members added, removed, promoted and
- * demoted (`group-participants.update`) and the subject, description and settings changed (`groups.update`).
+ * demoted (`group-participants.update`), the subject, description and settings changed (`groups.update`), and the
+ * picture set or removed (a `GROUP_CHANGE_ICON` stub message, the one report of it that names who changed it).
  */
-import type { GroupMetadata, WASocket } from '@whiskeysockets/baileys';
+import { type GroupMetadata, WAMessageStubType, type WASocket } from '@whiskeysockets/baileys';
 import type { EngineEmitter, GroupChange } from '../engine-events.js';
 import { toNeutralJid } from './baileys-jids.js';
 
@@ -56,6 +57,23 @@ export function listenForGroupChanges(socket: WASocket, events: EngineEmitter): 
         kind: 'update',
         participantIds: [],
         changes,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+    }
+  });
+  socket.ev.on('messages.upsert', ({ messages }) => {
+    for (const message of messages) {
+      const groupId = message.key.remoteJid;
+      if (message.messageStubType !== WAMessageStubType.GROUP_CHANGE_ICON || !groupId) continue;
+      // A set names the new picture's id; a removal names none.
+      const set = (message.messageStubParameters?.length ?? 0) > 0;
+      const author = message.participant ?? message.key.participant;
+      events.emit('groupChanged', {
+        groupId: toNeutralJid(groupId),
+        actorId: author ? toNeutralJid(author) : null,
+        kind: 'update',
+        participantIds: [],
+        changes: { picture: set ? 'set' : 'removed' },
         timestamp: Math.floor(Date.now() / 1000),
       });
     }

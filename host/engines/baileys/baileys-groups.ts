@@ -3,13 +3,19 @@
  * operation is one of Baileys' group IQs (`w:g2`) on the live socket. WhatsApp's refusals are translated: a group the
  * account is not in (404 item-not-found, 403 forbidden) is 404; an operation only admins may do (401 not-authorized)
  * is 403 GROUP_ADMIN_REQUIRED; an unknown invite code is 404. A person's own refusal (privacy, already a member) is
- * their result, not an error.
+ * their result, not an error. The group's picture is a `w:profile:picture` IQ with the group as its target.
  */
-import type { GroupMetadata, ParticipantAction, WASocket } from '@whiskeysockets/baileys';
+import {
+  type GroupMetadata,
+  generateProfilePicture,
+  type ParticipantAction,
+  type WASocket,
+} from '@whiskeysockets/baileys';
+import type { FileBytes } from '#shared/domain/engine-operations/engine-operation.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { GroupInfo, GroupSettings, ParticipantsOutcome } from '#shared/domain/group.js';
 import { inviteLinkOf } from '#shared/domain/group.js';
-import { ForbiddenError, NotFoundError } from '#shared/errors/app-error.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '#shared/errors/app-error.js';
 import { toBaileysJid, toNeutralJid } from './baileys-jids.js';
 
 type Groups = PortOperations<'groups'>;
@@ -145,6 +151,38 @@ export class BaileysGroups implements Groups {
     const socket = this.open();
     await onGroup(groupId, () => socket.groupUpdateDescription(groupId, description || undefined));
     return { success: true as const, message: 'Group description updated' };
+  }
+
+  async picture({ groupId }: { groupId: string }) {
+    const socket = this.open();
+    const url = await socket.profilePictureUrl(groupId, 'image').catch(async (error: unknown) => {
+      // Another refusal means the account is not in the group (a read). No picture is 404 item-not-found, which
+      // the network may answer for a group the account is not in as well: the group's own read tells them apart.
+      if (statusOf(error) !== 404) return onGroup(groupId, () => Promise.reject(error), true);
+      await this.metadata(groupId);
+      return null;
+    });
+    return { url: url ?? null };
+  }
+
+  async setPicture({ groupId, image }: { groupId: string; image: FileBytes }) {
+    // The picture WhatsApp takes (a 640×640 JPEG, made with sharp), made first so an image sharp cannot read is the
+    // request's fault (400) rather than the network's; Baileys makes it again from this JPEG, which is cheap.
+    const { img } = await generateProfilePicture(Buffer.from(image.bytes)).catch((error: unknown) => {
+      throw new ValidationError(`The image could not be read as a ${image.mimetype} picture`, {
+        code: 'MEDIA_TYPE_NOT_ALLOWED',
+        cause: error,
+      });
+    });
+    const socket = this.open();
+    await onGroup(groupId, () => socket.updateProfilePicture(groupId, img));
+    return { success: true as const, message: 'Group picture updated' };
+  }
+
+  async removePicture({ groupId }: { groupId: string }) {
+    const socket = this.open();
+    await onGroup(groupId, () => socket.removeProfilePicture(groupId));
+    return { success: true as const, message: 'Group picture removed' };
   }
 
   async settings({ groupId }: { groupId: string }) {

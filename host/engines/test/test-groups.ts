@@ -4,7 +4,9 @@
  * member its linked phone number is. As WhatsApp does, a group the account is not in is 404 to it, changes only
  * admins may make are refused to others (403), each person of a participants operation gets a result of their own
  * (200; 404 not on WhatsApp; 409 already in; 406 not in), and every change is told to the session as `groupChanged`.
+ * The group's picture is any member's to change until the group is locked.
  */
+import { createHash } from 'node:crypto';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { GroupInfo, GroupSettings, ParticipantsOutcome } from '#shared/domain/group.js';
 import { inviteLinkOf } from '#shared/domain/group.js';
@@ -23,6 +25,8 @@ export interface TestGroup {
   inviteCode: string;
   /** Who asked to join, with when (epoch seconds). */
   requests: Map<string, number>;
+  /** The URL of its picture; none when absent or null. */
+  picture?: string | null;
 }
 
 export class TestGroups {
@@ -104,6 +108,11 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
     }
     return group;
   };
+  /** The group's info (its picture): any member's to change, admins' only once the group is locked. */
+  const editor = (groupId: string) => {
+    const group = member(groupId);
+    return group.settings.locked ? admin(groupId) : group;
+  };
   const told = (group: TestGroup, change: Omit<GroupChange, 'groupId' | 'actorId' | 'timestamp'>) =>
     ctx.emit('groupChanged', {
       groupId: group.id,
@@ -162,6 +171,21 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
       group.description = description || null;
       told(group, { kind: 'update', participantIds: [], changes: { description: group.description } });
       return { success: true as const, message: 'Group description updated' };
+    },
+    picture: async ({ groupId }) => ({ url: member(groupId).picture ?? null }),
+    setPicture: async ({ groupId, image }) => {
+      const group = editor(groupId);
+      // The picture's URL names its bytes and type, so a test can tell which picture the group has.
+      const digest = createHash('sha256').update(image.bytes).digest('hex');
+      group.picture = `https://pictures.example/groups/${digest}?type=${encodeURIComponent(image.mimetype)}`;
+      told(group, { kind: 'update', participantIds: [], changes: { picture: 'set' } });
+      return { success: true as const, message: 'Group picture updated' };
+    },
+    removePicture: async ({ groupId }) => {
+      const group = editor(groupId);
+      group.picture = null;
+      told(group, { kind: 'update', participantIds: [], changes: { picture: 'removed' } });
+      return { success: true as const, message: 'Group picture removed' };
     },
     settings: async ({ groupId }) => ({ ...member(groupId).settings }),
     updateSettings: async ({ groupId, ...changes }) => {

@@ -9,7 +9,9 @@
  */
 import type { z } from 'zod';
 import type { HttpMethod } from '#shared/domain/http-method.js';
+import type { MediaKind } from '#shared/domain/media-content.js';
 import type { Role } from '#shared/domain/roles.js';
+import type { MediaSource } from '#shared/domain/send-requests.js';
 import type { Session, SessionStatus } from '#shared/domain/session.js';
 import {
   ENGINE_CAPABILITIES,
@@ -19,6 +21,22 @@ import {
 
 /** The input of an operation: an object whose fields the route takes from its path and its query or body. */
 export type OperationInput = z.ZodObject;
+
+/** A file's bytes and media type, as the host hands them to an engine. */
+export interface FileBytes {
+  bytes: Uint8Array;
+  mimetype: string;
+}
+
+/** What the host offers a row's `toEngine`. */
+export interface OperationFiles {
+  /**
+   * The file of `source`: a URL fetched through the SSRF guard (never following redirects, up to the media size
+   * cap), or base64 decoded; its type is `mimetype`, or what the URL answered with. 400 when it is empty or of a
+   * type `kind` cannot be (MEDIA_KINDS).
+   */
+  read(kind: MediaKind, source: MediaSource, mimetype: string | undefined): Promise<FileBytes>;
+}
 
 /** How the HTTP API exposes an operation. */
 export interface OperationRoute {
@@ -42,6 +60,7 @@ export interface EngineOperationRow<
   Method extends string = string,
   Input extends OperationInput = OperationInput,
   Result extends z.ZodType = z.ZodType,
+  EngineInput = z.output<Input>,
 > {
   /** `<domain>.<action>`: the host operation's name, on the RPC and in logs. */
   name: Name;
@@ -61,6 +80,12 @@ export interface EngineOperationRow<
    * engine gives it here.
    */
   whenNotRunning?: (session: Session) => Promise<z.output<Result>>;
+  /**
+   * What the engine's method takes instead of the parsed input, made by the host that runs the engine once the input
+   * reached it: a file the input names by URL or carries in base64 becomes bytes there, so the engine never fetches
+   * and the RPC carries no more than the request did. Absent: the engine takes the input.
+   */
+  toEngine?(input: z.output<Input>, files: OperationFiles): Promise<EngineInput>;
   http: OperationRoute;
   /**
    * A valid input and the result an engine could answer to it: the API reference's examples, and what the tests
@@ -76,9 +101,10 @@ export function defineEngineOperation<
   const Method extends string,
   Input extends OperationInput,
   Result extends z.ZodType,
+  EngineInput = z.output<Input>,
 >(
-  row: EngineOperationRow<Name, Capability, Method, Input, Result>,
-): EngineOperationRow<Name, Capability, Method, Input, Result> {
+  row: EngineOperationRow<Name, Capability, Method, Input, Result, EngineInput>,
+): EngineOperationRow<Name, Capability, Method, Input, Result, EngineInput> {
   return row;
 }
 

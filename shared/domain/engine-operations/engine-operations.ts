@@ -10,11 +10,12 @@ import * as chats from './chats.js';
 import * as contacts from './contacts.js';
 import type { EngineOperationRow, PortOfCapability } from './engine-operation.js';
 import * as groupMembers from './group-members.js';
+import * as groupPictures from './group-pictures.js';
 import * as groups from './groups.js';
 import * as labels from './labels.js';
 import * as presence from './presence.js';
 
-const DOMAINS = [contacts, chats, presence, groups, groupMembers, calls, labels] as const;
+const DOMAINS = [contacts, chats, presence, groups, groupMembers, groupPictures, calls, labels] as const;
 
 /** Every row a domain's module exports (distributed over the modules: a mapped tuple type collapses to never). */
 type RowOf<M> = M extends unknown ? M[keyof M] : never;
@@ -29,18 +30,23 @@ type Operations = typeof ENGINE_OPERATIONS;
 export type EngineOperationName = keyof Operations;
 export type EngineOperationInput<N extends EngineOperationName> = z.output<Operations[N]['input']>;
 export type EngineOperationResult<N extends EngineOperationName> = z.output<Operations[N]['result']>;
+/** What the engine's method of a row takes: what the row's `toEngine` makes, or else the parsed input. */
+export type EngineMethodInput<N extends EngineOperationName> = Awaited<
+  ReturnType<NonNullable<Operations[N]['toEngine']>>
+>;
 
 /** The rows as a list (widened), for code that handles every row alike. */
 export const ENGINE_OPERATION_ROWS: readonly EngineOperationRow[] = Object.values(ENGINE_OPERATIONS);
 
 /**
  * The methods an engine's port `P` has: one per row whose capability belongs to `P`, taking the row's parsed input
- * and answering its result. An engine implements the port by implementing these (engine.port.ts).
+ * (or what its `toEngine` makes of it) and answering its result. An engine implements the port by implementing
+ * these (engine.port.ts).
  */
 export type PortOperations<P extends OptionalEnginePort> = {
   [N in EngineOperationName as PortOfCapability<Operations[N]['capability']> extends P
     ? Operations[N]['method']
-    : never]: (input: EngineOperationInput<N>) => Promise<EngineOperationResult<N>>;
+    : never]: (input: EngineMethodInput<N>) => Promise<EngineOperationResult<N>>;
 };
 
 /** The ports that have at least one operation row. */

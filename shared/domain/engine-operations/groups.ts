@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../common.js';
 import {
+  GroupOperationDone as Done,
   EPHEMERAL_SECONDS,
   GroupId,
   GroupInfo,
@@ -21,7 +22,6 @@ const GROUPS = 'Groups';
 const GROUP = '120363025246125411@g.us';
 const ALICE = '15550002222@c.us';
 const GroupRef = z.strictObject({ groupId: GroupId });
-const Done = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'GroupOperationDone' });
 const GroupName = z.string().trim().min(1).max(100);
 const Code = z
   .string()

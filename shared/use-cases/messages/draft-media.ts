@@ -4,9 +4,10 @@
  * redirects, up to the archive's size cap); base64 is size-checked before it is decoded. The type must be one the
  * kind may be sent as.
  */
-import { type ArchivedFile, acceptsMediaType } from '#shared/domain/media-content.js';
+import type { FileBytes } from '#shared/domain/engine-operations/engine-operation.js';
+import { type ArchivedFile, acceptsMediaType, type MediaKind } from '#shared/domain/media-content.js';
 import type { OutgoingContent } from '#shared/domain/outgoing-content.js';
-import type { MediaDraft } from '#shared/domain/send-requests.js';
+import type { MediaDraft, MediaSource } from '#shared/domain/send-requests.js';
 import { MediaTooLargeError, ValidationError } from '#shared/errors/app-error.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaFetcher } from '#shared/ports/media-fetcher.port.js';
@@ -33,13 +34,8 @@ export async function archiveDraftFile(
   target: { sessionId: string; messageId: string },
   draft: MediaDraft,
 ): Promise<ArchivedFile> {
-  const { bytes, mimetype } = await bytesOf(files, draft);
-  if (bytes.byteLength === 0) throw new ValidationError(`The ${draft.type} file is empty`);
-  if (!acceptsMediaType(draft.type, mimetype)) {
-    throw new ValidationError(`A ${draft.type} cannot be sent as ${mimetype}`, {
-      code: 'MEDIA_TYPE_NOT_ALLOWED',
-    });
-  }
+  const declared = draft.mimetype ?? (draft.ptt ? VOICE_NOTE_TYPE : undefined);
+  const { bytes, mimetype } = await readMediaFile(files, draft.type, draft.source, declared);
   const stored = await files.media.put({ ...target, mimetype, data: bytes });
   return {
     path: stored.path,
@@ -77,19 +73,38 @@ export async function discardDraftFile(
   });
 }
 
+/**
+ * The file of `source` with its type (`declared`, or what the URL answered with), fetched or decoded: 400 when it is
+ * empty or of a type `kind` cannot be; 413 past the archive's size cap. What a media send archives, and what the
+ * host hands an engine as bytes (a group's picture).
+ */
+export async function readMediaFile(
+  files: DraftFiles,
+  kind: MediaKind,
+  source: MediaSource,
+  declared: string | undefined,
+): Promise<FileBytes> {
+  const { bytes, mimetype } = await bytesOf(files, source, declared);
+  if (bytes.byteLength === 0) throw new ValidationError(`The ${kind} file is empty`);
+  if (!acceptsMediaType(kind, mimetype)) {
+    throw new ValidationError(`A ${kind} cannot be sent as ${mimetype}`, { code: 'MEDIA_TYPE_NOT_ALLOWED' });
+  }
+  return { bytes, mimetype };
+}
+
 async function bytesOf(
   files: DraftFiles,
-  draft: MediaDraft,
-): Promise<{ bytes: Uint8Array; mimetype: string }> {
-  const declared = draft.mimetype ?? (draft.ptt ? VOICE_NOTE_TYPE : undefined);
-  if ('data' in draft.source) {
-    const { data } = draft.source;
+  source: MediaSource,
+  declared: string | undefined,
+): Promise<FileBytes> {
+  if ('data' in source) {
+    const { data } = source;
     // The decoded size is known from the text: a file over the cap is refused before it is decoded.
     if (Math.floor((data.length * 3) / 4) > files.media.maxBytes)
       throw new MediaTooLargeError(files.media.maxBytes);
     return { bytes: Buffer.from(data, 'base64'), mimetype: declared ?? 'application/octet-stream' };
   }
-  const fetched = await files.fetcher.fetch(draft.source.url, {
+  const fetched = await files.fetcher.fetch(source.url, {
     maxBytes: files.media.maxBytes,
     timeoutMs: files.fetchTimeoutMs,
   });

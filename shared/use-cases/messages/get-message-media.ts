@@ -6,6 +6,7 @@
 import type { Caller } from '#shared/domain/caller.js';
 import { servedMediaType } from '#shared/domain/media.js';
 import { NotFoundError } from '#shared/errors/app-error.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
 import { findChatMessage } from './find-chat-message.js';
@@ -40,26 +41,38 @@ export async function getMessageMedia(
   await loadSession(deps.data.sessions, caller, sessionId);
   const message = await findChatMessage(deps.data.messages, sessionId, chatId, messageId);
   const path = message.mediaPath;
-  if (!path) throw noMedia();
-  const { media } = deps;
+  const answer = path ? await serveArchivedFile(deps.media, path, message.mediaMimetype) : null;
+  if (!answer) throw noMedia();
+  return answer;
+}
+
+/**
+ * An archived file as an answer: the file itself, or a redirect to a short-lived URL for one too large for a
+ * Lambda answer where the storage hands such URLs out; null when the file is gone. `mimetype` is the row's.
+ */
+export async function serveArchivedFile(
+  media: MediaStorage,
+  path: string,
+  mimetype: string | null,
+): Promise<MediaAnswer | null> {
   if (media.presignedUrl) {
     const info = await media.stat(path);
-    if (!info) throw noMedia();
+    if (!info) return null;
     if (info.size > SERVED_INLINE_MAX_BYTES) {
       const url = await media.presignedUrl(path, {
         ttlSeconds: PRESIGNED_URL_TTL_SECONDS,
-        contentType: servedMediaType(message.mediaMimetype ?? info.mimetype),
+        contentType: servedMediaType(mimetype ?? info.mimetype),
         contentDisposition: attachment(info.fileName),
       });
       return { kind: 'redirect', url };
     }
   }
   const file = await media.get(path);
-  if (!file) throw noMedia();
+  if (!file) return null;
   return {
     kind: 'file',
     bytes: file.bytes,
-    contentType: servedMediaType(message.mediaMimetype ?? file.mimetype),
+    contentType: servedMediaType(mimetype ?? file.mimetype),
     contentDisposition: attachment(file.fileName),
   };
 }

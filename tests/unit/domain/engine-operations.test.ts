@@ -13,15 +13,15 @@ import {
   ENGINE_OPERATIONS,
 } from '#shared/domain/engine-operations/engine-operations.js';
 import * as groupMembers from '#shared/domain/engine-operations/group-members.js';
+import * as groupPictures from '#shared/domain/engine-operations/group-pictures.js';
 import * as groups from '#shared/domain/engine-operations/groups.js';
 import * as labels from '#shared/domain/engine-operations/labels.js';
 import * as presence from '#shared/domain/engine-operations/presence.js';
 
 describe('engine operation rows', () => {
   it("takes every export of a domain's file as a row, under the row's own name", () => {
-    const exported = [contacts, chats, presence, groups, groupMembers, calls, labels].flatMap((domain) =>
-      Object.values(domain),
-    );
+    const domains = [contacts, chats, presence, groups, groupMembers, groupPictures, calls, labels];
+    const exported = domains.flatMap((domain) => Object.values(domain));
     expect(Object.values(chats).length).toBeGreaterThan(0);
     for (const row of exported)
       expect(ENGINE_OPERATIONS[row.name as keyof typeof ENGINE_OPERATIONS]).toBe(row);

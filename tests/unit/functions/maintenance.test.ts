@@ -47,14 +47,22 @@ async function setUp(retentionDays: string) {
 describe('maintenance function', () => {
   it('prunes audit entries and delivery failures older than their retention', async () => {
     const { remaining, failures } = await setUp('30');
-    await expect(handler()).resolves.toEqual({ auditRemoved: 1, deliveryFailuresRemoved: 1 });
+    await expect(handler()).resolves.toEqual({
+      auditRemoved: 1,
+      deliveryFailuresRemoved: 1,
+      statusesRemoved: 0,
+    });
     expect(await remaining()).toEqual(['s-new']);
     expect(await failures()).toEqual(['new']);
   });
 
   it('keeps everything when retention is 0', async () => {
     const { remaining, failures } = await setUp('0');
-    await expect(handler()).resolves.toEqual({ auditRemoved: 0, deliveryFailuresRemoved: 0 });
+    await expect(handler()).resolves.toEqual({
+      auditRemoved: 0,
+      deliveryFailuresRemoved: 0,
+      statusesRemoved: 0,
+    });
     expect(await remaining()).toEqual(['s-new', 's-old']);
     expect(await failures()).toEqual(['new', 'old']);
   });

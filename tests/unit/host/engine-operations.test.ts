@@ -5,18 +5,21 @@
  * running, or not ready, as the row's policy says.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { engineOperations } from '#host/operations/engine-operations.js';
 import { type HostRpcTarget, type RunningRpcServer, startRpcServer } from '#host/rpc/rpc-server.js';
 import type { SessionRunner } from '#host/sessions/session-runner.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
-import { portOf } from '#shared/domain/engine-operations/engine-operation.js';
+import { type EngineOperationRow, portOf } from '#shared/domain/engine-operations/engine-operation.js';
 import {
   ENGINE_OPERATION_ROWS,
+  ENGINE_OPERATIONS,
   type EngineOperationName,
 } from '#shared/domain/engine-operations/engine-operations.js';
 import type { Session } from '#shared/domain/session.js';
 import { silentLogger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
+import { type DraftFiles, readMediaFile } from '#shared/use-cases/messages/draft-media.js';
 import { aSession } from '#tests/helpers/builders.js';
 
 const TOKEN = 'engine-operations-rpc-token';
@@ -89,12 +92,31 @@ describe("the host's dispatch of engine operations", () => {
       isReady: state.ready,
       port: () => state.port,
     }) as unknown as SessionRunner;
-  const dispatch = (found: SessionRunner | undefined) =>
+  const fetched: string[] = [];
+  const files: DraftFiles = {
+    media: { maxBytes: 1024 } as MediaStorage,
+    fetcher: {
+      fetch: async (url) => {
+        fetched.push(url);
+        return { ok: true, bytes: new Uint8Array([0xff, 0xd8, 0xff]), contentType: 'image/jpeg' };
+      },
+    },
+    fetchTimeoutMs: 1000,
+  };
+  const dispatch = (found: SessionRunner | undefined, withFiles: DraftFiles | null = files) =>
     engineOperations({
       kind: 'test',
       sessions: { findById: async (id) => stored.get(id) ?? null },
       runnerOf: () => found,
+      files: withFiles ?? undefined,
     });
+  /** What the engine gets for `input`: the input, or what the row's toEngine makes of it with `files`. */
+  const engineInputOf = (row: EngineOperationRow, input: Record<string, unknown>) =>
+    row.toEngine
+      ? row.toEngine(input, {
+          read: (kind, source, mimetype) => readMediaFile(files, kind, source, mimetype),
+        })
+      : input;
 
   it.each(rows)('%s calls its method on the ready engine’s port with the input', async (name, row) => {
     const received: unknown[] = [];
@@ -106,7 +128,7 @@ describe("the host's dispatch of engine operations", () => {
     };
     const handler = dispatch(runner({ live: true, ready: true, port }))[name];
     await expect(handler({ sessionId, ...row.example.input } as never)).resolves.toEqual(row.example.result);
-    expect(received).toEqual([row.example.input]);
+    expect(received).toEqual([await engineInputOf(row, row.example.input)]);
     expect(portOf(row)).toBeDefined();
   });
 
@@ -127,5 +149,30 @@ describe("the host's dispatch of engine operations", () => {
   it.each(rows)('%s of a deleted session is 404', async (name) => {
     const handler = dispatch(undefined)[name];
     await expect(handler({ sessionId: randomUUID() } as never)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('hands a group picture given by URL to the engine as the bytes the fetcher brought', async () => {
+    const received: unknown[] = [];
+    const port = {
+      setPicture: async (input: unknown) => {
+        received.push(input);
+        return { success: true, message: 'Group picture updated' };
+      },
+    };
+    const handler = dispatch(runner({ live: true, ready: true, port }))['groups.setPicture'];
+    const groupId = '120363025246125411@g.us';
+    await handler({ sessionId, groupId, url: 'https://pictures.example/team.jpg' });
+    expect(fetched).toEqual(['https://pictures.example/team.jpg']);
+    expect(received).toEqual([
+      { groupId, image: { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mimetype: 'image/jpeg' } },
+    ]);
+  });
+
+  it('refuses a row that reads a file on a host without files (503), the engine never called', async () => {
+    const port = { setPicture: jest.fn() };
+    const { input } = ENGINE_OPERATIONS['groups.setPicture'].example;
+    const handler = dispatch(runner({ live: true, ready: true, port }), null)['groups.setPicture'];
+    await expect(handler({ sessionId, ...input })).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+    expect(port.setPicture).not.toHaveBeenCalled();
   });
 });

@@ -67,8 +67,9 @@ const FULL: Omit<Expected, 'kind'> = {
     'presence_set',
     'presence_subscribe',
     'reject_calls',
+    'status_post',
   ],
-  ports: ['calls', 'chats', 'contacts', 'groups', 'labels', 'pairing', 'presence'],
+  ports: ['calls', 'chats', 'contacts', 'groups', 'labels', 'pairing', 'presence', 'status'],
 };
 
 /** Each factory, with the kind, capabilities and optional ports its engines have today. */

@@ -33,6 +33,7 @@ const FULL: readonly EngineCapability[] = [
   'groups_manage',
   'labels_edit',
   'labels_tag',
+  'status_post',
 ];
 
 /** The capabilities each kind has today. `test-core` has none, whatever the table grows. */

@@ -1,11 +1,13 @@
 /**
- * `iq xmlns=w:profile:picture`: groups, accounts and contacts have a picture, served as a small PNG by the admin
- * HTTP server, unless a contact has none (`picture: none`: 404 item-not-found, as for an unknown target) or hides it
+ * `iq xmlns=w:profile:picture`: accounts and contacts have a picture, served as a small PNG by the admin HTTP
+ * server, unless a contact has none (`picture: none`: 404 item-not-found, as for an unknown target) or hides it
  * (`hidden`: 401 not-authorized), as WhatsApp answers. Baileys' `profilePictureUrl` throws on both errors (a Boom
- * whose `data` is the code); it does not answer undefined.
+ * whose `data` is the code); it does not answer undefined. A group's picture is what its members set
+ * (`groups/group-picture.ts`).
  */
 import { createRequire } from 'node:module';
 import { sha256 } from '#tests/wa-sim/crypto/crypto.js';
+import { handleGroupPictureIq } from '#tests/wa-sim/groups/group-picture.js';
 import type { Simulator } from '#tests/wa-sim/network/simulator.js';
 import {
   type BinaryNode,
@@ -32,15 +34,19 @@ function isPngModule(value: unknown): value is PngModule {
   return typeof png === 'function' && 'sync' in png;
 }
 
-/** Answers a picture get or set. */
-export function handleProfilePictureIq(sim: Simulator, iq: BinaryNode): BinaryNode {
-  if (iq.attrs.type === 'set') return iqResult(iq, [makeNode('picture', { id: String(Date.now()) })]);
+/** Answers a picture get or set of the account `me`: a group's (`groups/group-picture.ts`), or a user's. */
+export function handleProfilePictureIq(sim: Simulator, iq: BinaryNode, me: string): BinaryNode {
   const target = iq.attrs.target ?? '';
-  const group = sim.groups.get(target);
+  if (target.endsWith('@g.us')) {
+    const group = sim.groups.get(target);
+    return group ? handleGroupPictureIq(sim, group, me, iq) : iqError(iq, 404, 'item-not-found');
+  }
+  // The account's own picture is taken and not kept: every account shows one.
+  if (iq.attrs.type === 'set') return iqResult(iq, [makeNode('picture', { id: String(Date.now()) })]);
   const parsed = parseJid(target)?.user ?? '';
   // A user's one picture, whether asked by number or by LID.
-  const user = group ? target.replace('@g.us', '') : (sim.directory.phoneOf(parsed) ?? parsed);
-  const shown = group ? 'set' : pictureOf(sim, user);
+  const user = sim.directory.phoneOf(parsed) ?? parsed;
+  const shown = pictureOf(sim, user);
   if (shown === 'hidden') return iqError(iq, 401, 'not-authorized');
   if (shown !== 'set') return iqError(iq, 404, 'item-not-found');
   // The full picture (`image`) or its thumbnail (`preview`, Baileys' default), as asked.

@@ -1,7 +1,10 @@
 /**
  * Admin routes for groups: the list, one group as its members see it, and what a simulated member (a contact or
- * another linked account) does to it, under the rules and with the notifications a companion's iq gets.
+ * another linked account) does to it, under the rules and with the notifications a companion's iq gets; and the
+ * files of the groups' pictures.
  */
+import { randomUUID } from 'node:crypto';
+import { renderPicture } from '#tests/wa-sim/accounts/profile-picture.js';
 import {
   changeParticipants,
   inviteCode,
@@ -14,6 +17,13 @@ import {
   setMemberAddMode,
   setSubject,
 } from '#tests/wa-sim/groups/group-changes.js';
+import {
+  GROUP_PICTURE_PATH,
+  groupPictureFile,
+  pictureView,
+  removeGroupPicture,
+  setGroupPicture,
+} from '#tests/wa-sim/groups/group-picture.js';
 import {
   acceptAddRequest,
   cancelJoinRequest,
@@ -63,6 +73,7 @@ export function groupView(group: Group): Record<string, unknown> {
     memberAddMode: group.memberAddMode,
     joinApproval: group.joinApproval,
     inviteCode: group.inviteCode,
+    picture: pictureView(group.picture),
     members: [...group.members].map(([number, role]) => ({ number, role })),
     requests: [...group.requests.values()].map(({ phone, time, method }) => ({
       number: phone,
@@ -148,6 +159,13 @@ function applyAction(sim: Simulator, group: Group, action: GroupAction): Record<
     case 'acceptInvite':
       acceptAddRequest(sim, group, by, group.addRequests.get(by)?.code);
       return {};
+    case 'picture':
+      // A picture of its own colour each time, so each set is a different file.
+      setGroupPicture(sim, group, by, renderPicture(randomUUID()), 'image/png');
+      return {};
+    case 'removePicture':
+      removeGroupPicture(sim, group, by);
+      return {};
   }
 }
 
@@ -179,6 +197,15 @@ export const groupRoutes: Route[] = [
       const action = parseBody(GroupActionBody, body);
       const outcome = applyAction(sim, group, action);
       return { body: { action: action.action, by: action.by, ...outcome, group: groupView(group) } };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^${GROUP_PICTURE_PATH}([^/]+)/([^/]+)$`),
+    handle: (sim, [groupId = '', pictureId = '']) => {
+      const picture = groupPictureFile(sim, groupId, pictureId);
+      if (!picture) throw notFound(`no picture ${pictureId} of group ${groupId}`);
+      return { body: picture.bytes, contentType: picture.mimetype };
     },
   },
   {

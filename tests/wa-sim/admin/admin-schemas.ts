@@ -248,7 +248,10 @@ export const GroupActionBody = z.discriminatedUnion('action', [
   z.object({ by: PhoneNumber, action: z.enum(['announce', 'locked', 'joinApproval']), on: z.boolean() }),
   z.object({ by: PhoneNumber, action: z.literal('ephemeral'), expiration: EphemeralSeconds }),
   z.object({ by: PhoneNumber, action: z.literal('memberAddMode'), mode: z.enum(MEMBER_ADD_MODES) }),
-  z.object({ by: PhoneNumber, action: z.enum(['leave', 'revokeInvite', 'acceptInvite']) }),
+  z.object({
+    by: PhoneNumber,
+    action: z.enum(['leave', 'revokeInvite', 'acceptInvite', 'picture', 'removePicture']),
+  }),
 ]);
 export type GroupAction = z.infer<typeof GroupActionBody>;
 

@@ -33,17 +33,21 @@ export interface ParticipantResult {
   readonly addRequest?: AddRequest;
 }
 
-/** Pushes a `w:gp2` notification about `group` to the companions of every member account (or of `recipients`). */
+/**
+ * Pushes a notification about `group` (`w:gp2`, or `picture` for its picture) to the companions of every member
+ * account (or of `recipients`).
+ */
 export function notifyGroup(
   sim: Simulator,
   group: Group,
   actor: string,
   change: BinaryNode,
   recipients: Iterable<string> = group.members.keys(),
+  type: 'w:gp2' | 'picture' = 'w:gp2',
 ): void {
   const attrs = {
     from: group.jid,
-    type: 'w:gp2',
+    type,
     id: randomBytes(8).toString('hex'),
     t: String(unixNow()),
     participant: pnJid(actor),

@@ -33,7 +33,7 @@ import {
   setSubject,
 } from './group-changes.js';
 import { acceptAddRequest, decideJoinRequests, requestToJoin } from './group-requests.js';
-import { badGroupRequest, GroupRefusal, requireAdmin, requireMember } from './group-rules.js';
+import { answerGroupIq, badGroupRequest, GroupRefusal, requireAdmin, requireMember } from './group-rules.js';
 import { type Group, groupNode, MEMBER_ADD_MODES, type MemberAddMode } from './groups.js';
 
 const PARTICIPANT_ACTIONS: readonly ParticipantAction[] = ['add', 'remove', 'promote', 'demote'];
@@ -108,15 +108,12 @@ export function handleGroupIq(sim: Simulator, connection: ClientConnection, iq: 
   const me = connection.device?.account.phone;
   const request = firstChild(iq);
   if (!me || !request) return iqResult(iq);
-  try {
+  return answerGroupIq(iq, () => {
     if (iq.attrs.to === '@g.us') return iqResult(iq, handleServerLevel(sim, iq, request, me));
     const group = sim.groups.get(iq.attrs.to);
     if (!group) return iqError(iq, 404, 'item-not-found');
     return iqResult(iq, handleInGroup(sim, group, me, request, iq));
-  } catch (error) {
-    if (error instanceof GroupRefusal) return iqError(iq, error.iqCode, error.iqText);
-    throw error;
-  }
+  });
 }
 
 function handleInGroup(

@@ -176,6 +176,7 @@ describe('GET /admin/groups/{jid}', () => {
       memberAddMode: 'all_member_add',
       joinApproval: true,
       inviteCode: expect.any(String),
+      picture: null,
       members: [
         { number: PHONE, role: 'superadmin' },
         { number: ALICE, role: 'admin' },

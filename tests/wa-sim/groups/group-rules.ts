@@ -5,6 +5,7 @@
  * HTTP status, so the w:g2 iq and the admin's member actions refuse alike.
  */
 import { SimError } from '#tests/wa-sim/support/errors.js';
+import { type BinaryNode, iqError } from '#tests/wa-sim/transport/binary.js';
 import { type Group, isAdmin } from './groups.js';
 
 /**
@@ -61,4 +62,14 @@ export function requireAdder(group: Group, actor: string): void {
 /** Input the server cannot act on (400 bad-request). */
 export function badGroupRequest(message: string): GroupRefusal {
   return new GroupRefusal(400, 400, 'bad-request', message);
+}
+
+/** The answer `answer` makes to a group iq, or the iq error of the GroupRefusal it throws. */
+export function answerGroupIq(iq: BinaryNode, answer: () => BinaryNode): BinaryNode {
+  try {
+    return answer();
+  } catch (error) {
+    if (error instanceof GroupRefusal) return iqError(iq, error.iqCode, error.iqText);
+    throw error;
+  }
 }

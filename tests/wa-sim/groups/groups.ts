@@ -39,6 +39,18 @@ export interface AddRequest {
 /** How long a private invitation stays valid: WhatsApp's three days. */
 const ADD_REQUEST_SECONDS = 3 * 24 * 3600;
 
+/** The picture a group has. */
+export interface GroupPicture {
+  /** WhatsApp's picture id: digits, new with every set. */
+  readonly id: string;
+  readonly bytes: Buffer;
+  readonly mimetype: string;
+  /** Who set it (a phone number). */
+  readonly author: string;
+  /** Unix seconds. */
+  readonly time: number;
+}
+
 /** One group. Members are phone numbers of accounts or contacts. */
 export interface Group {
   readonly id: string;
@@ -61,6 +73,8 @@ export interface Group {
   readonly requests: Map<string, JoinRequest>;
   /** Private invitations issued for adds the invitee's privacy refused, by invitee phone. */
   readonly addRequests: Map<string, AddRequest>;
+  /** Its picture; none until a member sets one (`group-picture.ts`). */
+  picture: GroupPicture | undefined;
 }
 
 function newInviteCode(): string {
@@ -108,6 +122,7 @@ export class GroupRegistry {
       joinApproval: false,
       requests: new Map(),
       addRequests: new Map(),
+      picture: undefined,
     };
     for (const member of members) if (member !== creator) group.members.set(member, 'member');
     this.groups.set(id, group);

@@ -59,7 +59,7 @@ export async function routeIq(
       case 'w:g2':
         return handleGroupIq(sim, connection, iq);
       case 'w:profile:picture':
-        return handleProfilePictureIq(sim, iq);
+        return handleProfilePictureIq(sim, iq, device.account.phone);
       case 'passive':
         // The client is past its pre-key upload: the phone can now reach it.
         if (child(iq, 'active')) void runPostLinkSync(sim, device);

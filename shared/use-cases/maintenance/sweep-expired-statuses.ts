@@ -1,0 +1,34 @@
+import type { Clock } from '#shared/ports/clock.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
+import type { MediaStorage } from '#shared/ports/media-storage.port.js';
+import type { StatusStore } from '#shared/ports/status-store.port.js';
+
+/** Statuses removed per round: each round's files go before the next is read. */
+const BATCH = 500;
+
+/**
+ * Removes every status update that expired (24 h after posting) and the files of those that had one: the host runs
+ * it every hour, the maintenance Lambda daily. Reads never answer an expired status, so this only frees the space.
+ * Answers how many went; a file that cannot be deleted is logged and left (the row is gone, nothing points at it).
+ */
+export async function sweepExpiredStatuses(deps: {
+  statuses: StatusStore;
+  media: Pick<MediaStorage, 'delete'>;
+  clock: Clock;
+  logger: Logger;
+}): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const expired = await deps.statuses.deleteExpired(deps.clock.now().getTime(), BATCH);
+    await Promise.all(
+      expired.map(async (status) => {
+        if (!status.mediaPath) return;
+        await deps.media.delete(status.mediaPath).catch((error: unknown) => {
+          deps.logger.warn({ err: error, sessionId: status.sessionId }, 'expired status media not deleted');
+        });
+      }),
+    );
+    removed += expired.length;
+    if (expired.length < BATCH) return removed;
+  }
+}
