@@ -22,12 +22,14 @@ export interface SimulatedSession {
 export async function startSimulatedSession(
   phone: string,
   contacts: readonly string[],
+  /** Gateway settings besides the simulator's (e.g. SSRF_ALLOWED_HOSTS for a local webhook receiver). */
+  env: Record<string, string> = {},
 ): Promise<SimulatedSession> {
   unrefBaileysUploadTimeouts();
   const sim = await startSimulatorProcess();
   let gw: TestGateway | undefined;
   try {
-    gw = await startTestGateway(sim.gatewayEnv);
+    gw = await startTestGateway({ ...sim.gatewayEnv, ...env });
     for (const number of contacts) await sim.admin.ok('/contacts', { number });
     const sessionId = (await linkSessionByQr(gw, sim, phone)).id;
     return { sim, gw, sessionId, phone };
