@@ -161,6 +161,24 @@ describe('every route once', () => {
     ok(await messages('delete', { chatId: CONTACT, messageId: text.id }), 201);
   });
 
+  it('status updates: posting each kind, the list, a contact’s, a file, and a delete', async () => {
+    const base = `/api/sessions/${sessionId}/status`;
+    const recipients = [CONTACT];
+    const text = ok(await call('POST', `${base}/send-text`, { text: 'tour status', recipients }), 201);
+    for (const [kind, file] of [
+      ['image', FILES.image],
+      ['video', FILES.video],
+      ['voice', FILES.audio],
+    ] as const) {
+      const body = { data: file.bytes.toString('base64'), mimetype: file.type, recipients };
+      const posted = ok(await call('POST', `${base}/send-${kind}`, body), 201);
+      ok(await call('GET', `${base}/${posted.statusId}/media`), 200);
+    }
+    ok(await call('GET', base), 200);
+    ok(await call('GET', `${base}/${CONTACT}`), 200);
+    ok(await call('DELETE', `${base}/${text.statusId}`), 200);
+  });
+
   it('templates, a templated send, batches and their cancel', async () => {
     const base = `/api/sessions/${sessionId}/templates`;
     const template = ok(await call('POST', base, { name: 'tour', body: 'Hi {{name}}' }), 201);
