@@ -219,6 +219,7 @@ describe('sqlite stores on disk', () => {
       '0013_message_search',
       '0014_message_counts',
       '0015_chats',
+      '0016_status_updates',
     ]);
   });
 
@@ -251,6 +252,7 @@ describe('sqlite stores on disk', () => {
       '0013_message_search',
       '0014_message_counts',
       '0015_chats',
+      '0016_status_updates',
     ]);
   });
 
