@@ -27,8 +27,11 @@ import { constantTimeEquals } from '#shared/security/secrets.js';
 /** What the RPC server calls: the host's owner-directed operations. */
 export type HostRpcTarget = Pick<Host, 'call'>;
 
-/** Requests are a few hundred bytes; anything much larger is not a host RPC. */
-const BODY_LIMIT = 64 * 1024;
+/**
+ * Calls are a few hundred bytes, except an operation that carries its file (a group's picture in base64): a function
+ * forwards at most Lambda's 6 MB request, which this holds with room. Only a caller that showed the token gets here.
+ */
+const BODY_LIMIT = 8 * 1024 * 1024;
 
 export interface RpcServerOptions {
   host: HostRpcTarget;

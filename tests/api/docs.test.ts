@@ -14,6 +14,7 @@ import type { AnyRoute } from '#functions/http/route.js';
 import { labelRoutes } from '#functions/labels/routes.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
+import { statusRoutes } from '#functions/statuses/routes.js';
 import { templateRoutes } from '#functions/templates/routes.js';
 import { webhookRoutes } from '#functions/webhooks/routes.js';
 import { startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
@@ -43,6 +44,7 @@ const ROUTES: AnyRoute[] = [
   ...chatRoutes,
   ...groupRoutes,
   ...labelRoutes,
+  ...statusRoutes,
   ...webhookRoutes,
   ...automationRoutes,
   ...templateRoutes,

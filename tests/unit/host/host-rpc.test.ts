@@ -241,24 +241,24 @@ describe('host RPC over HTTP', () => {
       expect(answer.body.error.code).toBe('VALIDATION_FAILED');
     });
 
-    it('a body over 64 KB is 413 PAYLOAD_TOO_LARGE', async () => {
+    it('a body over 8 MiB is 413 PAYLOAD_TOO_LARGE', async () => {
       const body = JSON.stringify({
         operation: 'session.stop',
         input: { sessionId },
-        pad: 'x'.repeat(70 * 1024),
+        pad: 'x'.repeat(8 * 1024 * 1024 + 1),
       });
       const answer = await raw('/rpc', { body });
       expect(answer.status).toBe(413);
       expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     });
 
-    it('a 4 MB body is 413 too, and leaves no stalled connection that keeps the server from closing', async () => {
-      // Unlike 70 KB, 4 MB does not fit the socket buffers: a server that stops reading at the limit leaves the
-      // client mid-upload on a connection that never goes idle, so close() (host shutdown) would wait on it.
+    it('a 12 MB body is 413 too, and leaves no stalled connection that keeps the server from closing', async () => {
+      // Far past the socket buffers: a server that stops reading at the limit leaves the client mid-upload on a
+      // connection that never goes idle, so close() (host shutdown) would wait on it.
       const body = JSON.stringify({
         operation: 'session.stop',
         input: { sessionId },
-        pad: 'x'.repeat(4 * 1024 * 1024),
+        pad: 'x'.repeat(12 * 1024 * 1024),
       });
       const answer = await raw('/rpc', { body });
       expect(answer.status).toBe(413);
