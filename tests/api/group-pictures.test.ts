@@ -97,7 +97,12 @@ describe('group pictures', () => {
     ]);
     expect(await pictureOf()).toEqual({ url: null });
     const told = await waitFor(() => (updates().length >= 4 ? updates() : undefined));
-    expect(told).toEqual([{ picture: 'set' }, { picture: 'set' }, { picture: 'set' }, { picture: 'removed' }]);
+    expect(told).toEqual([
+      { picture: 'set' },
+      { picture: 'set' },
+      { picture: 'set' },
+      { picture: 'removed' },
+    ]);
   });
 
   it('is any member’s to change until the group is locked, then 403 for a non-admin', async () => {

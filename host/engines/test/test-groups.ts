@@ -254,7 +254,7 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
       participants(
         groupId,
         ids,
-        (group, id) => (group.members.has(id) ? (group.members.set(id, 'admin'), 200) : 406),
+        (group, id) => setRole(group, id, 'admin'),
         'Participants promoted to admin',
         'update',
         { promoted: true },
@@ -263,7 +263,7 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
       participants(
         groupId,
         ids,
-        (group, id) => (group.members.has(id) ? (group.members.set(id, 'member'), 200) : 406),
+        (group, id) => setRole(group, id, 'member'),
         'Participants demoted from admin',
         'update',
         { demoted: true },
@@ -277,8 +277,11 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
     approveRequests: async ({ groupId, participants: ids }) => {
       const group = admin(groupId);
       const asked = ids ?? [...group.requests.keys()];
-      const decide = (g: TestGroup, id: string) =>
-        g.requests.delete(id) ? (g.members.set(id, 'member'), 200) : 404;
+      const decide = (g: TestGroup, id: string) => {
+        if (!g.requests.delete(id)) return 404;
+        g.members.set(id, 'member');
+        return 200;
+      };
       return participants(groupId, asked, decide, 'Membership requests approved', 'join');
     },
     rejectRequests: async ({ groupId, participants: ids }) => {
@@ -291,4 +294,11 @@ export function testGroups(ctx: Context): PortOperations<'groups'> {
       return { success: results.some((r) => r.success), message: 'Membership requests rejected', results };
     },
   };
+}
+
+/** A member's new role, as WhatsApp answers it per person: 200 done, 406 not a member. */
+function setRole(group: TestGroup, id: string, role: 'admin' | 'member'): number {
+  if (!group.members.has(id)) return 406;
+  group.members.set(id, role);
+  return 200;
 }

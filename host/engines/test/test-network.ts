@@ -285,7 +285,7 @@ export class TestNetwork {
   /** A ringing call ends on the network: answered on the phone, or not answered (the caller hung up, a timeout). */
   endCall(callId: string, outcome: 'accepted' | 'missed'): void {
     const call = this.calls.get(callId);
-    if (!call || call.status !== 'ringing') throw new Error(`no call ${callId} rings`);
+    if (call?.status !== 'ringing') throw new Error(`no call ${callId} rings`);
     call.status = outcome;
     this.connections.get(call.sessionId)?.emit('callEnded', { ...this.offerOf(callId), outcome });
   }
