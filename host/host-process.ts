@@ -26,6 +26,7 @@ import { lookUpPeople } from '#shared/use-cases/people/look-up-people.js';
 import { createAutoreply } from './automation/autoreply.js';
 import { type Backends, openBackends } from './backends.js';
 import { type BootstrapResult, ensureBootstrapAdminKey } from './bootstrap-admin-key.js';
+import { chatByAnyId } from './chats/chat-by-any-id.js';
 import { ChatSink } from './chats/chat-sink.js';
 import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
@@ -142,7 +143,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   );
   const engine = selectEngine(env, {
     authState: backends.authState,
-    chats: data.chats,
+    // A chat operation may name the chat by the other id of its person (phone or LID).
+    chats: chatByAnyId(data.chats, data.identities),
     testNetwork: options.testNetwork,
   });
   const sink = new MessageSink({

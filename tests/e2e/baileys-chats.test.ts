@@ -73,6 +73,14 @@ describe('chats and presence with the Baileys engine against the simulator', () 
     await chatWhere(aliceChat, (c) => c.archived && c.pinned && c.muteExpiration === until);
   });
 
+  it('a chat named by its contact’s LID is the chat kept under the phone number', async () => {
+    const { lid } = (await sim.admin.get<{ lid: string }>(`/contacts/${ALICE}`)).body;
+    expect((await operate('archive', { chatId: lid, archive: false })).body).toEqual({ success: true });
+    await atPhone((c) => !c.archived);
+    await chatWhere(aliceChat, (c) => !c.archived);
+    expect((await chats()).map((c) => c.id)).not.toContain(lid);
+  });
+
   it('what the phone does reaches the list', async () => {
     await phoneDoes({ archived: false, pinned: false, muteUntil: null });
     await chatWhere(aliceChat, (c) => !c.archived && !c.pinned && !c.muted);

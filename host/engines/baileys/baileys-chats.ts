@@ -51,23 +51,24 @@ export class BaileysChats implements Chats {
 
   /**
    * Uploads `modification` up to the chat's last message (or its last activity, once its messages were cleared) and
-   * tells the chat list `change`; false when the list does not hold the chat.
+   * tells the chat list `change`; false when the list does not hold the chat. The chat may be named by the other id
+   * of its person: what goes to WhatsApp and to the list names it as the list holds it (`chatId` of the answer).
    */
   private async upToLast(
-    chatId: string,
+    requested: string,
     modification: (range: LastMessageList, last: WAMessage | null) => ChatModification,
     change?: Omit<ChatChange, 'id'>,
-  ): Promise<{ success: boolean }> {
+  ): Promise<{ success: boolean; chatId: string }> {
     const socket = this.open();
-    const chat = await this.chatOf(chatId);
-    if (!chat) return { success: false };
+    const chat = await this.chatOf(requested);
+    if (!chat) return { success: false, chatId: requested };
     const last = lastMessageOf(chat);
     const range: LastMessageList = last
       ? [last]
       : { lastMessageTimestamp: chat.timestamp ?? 0, messages: [] };
-    await socket.chatModify(modification(range, last), toBaileysJid(chatId));
-    if (change) this.told({ id: chatId, ...change });
-    return { success: true };
+    await socket.chatModify(modification(range, last), toBaileysJid(chat.id));
+    if (change) this.told({ id: chat.id, ...change });
+    return { success: true, chatId: chat.id };
   }
 
   private told(change: ChatChange): void {
@@ -86,24 +87,25 @@ export class BaileysChats implements Chats {
       if (last && !last.key.fromMe) void socket.readMessages([last.key]).catch(() => undefined);
       return { markRead: true, lastMessages: range };
     };
-    return this.upToLast(chatId, read, { unread: { set: 0 } });
+    return success(await this.upToLast(chatId, read, { unread: { set: 0 } }));
   }
 
-  markUnread({ chatId }: { chatId: string }) {
-    return this.upToLast(chatId, (range) => ({ markRead: false, lastMessages: range }), {
-      markedUnread: true,
-    });
+  async markUnread({ chatId }: { chatId: string }) {
+    const unread = (range: LastMessageList) => ({ markRead: false, lastMessages: range });
+    return success(await this.upToLast(chatId, unread, { markedUnread: true }));
   }
 
-  archive({ chatId, archive }: { chatId: string; archive: boolean }) {
-    return this.upToLast(chatId, (range) => ({ archive, lastMessages: range }), { archived: archive });
+  async archive({ chatId, archive }: { chatId: string; archive: boolean }) {
+    const archived = (range: LastMessageList) => ({ archive, lastMessages: range });
+    return success(await this.upToLast(chatId, archived, { archived: archive }));
   }
 
   async pin({ chatId, pin }: { chatId: string; pin: boolean }) {
     const socket = this.open();
-    if (!(await this.chatOf(chatId))) return { success: false };
-    await socket.chatModify({ pin }, toBaileysJid(chatId));
-    this.told({ id: chatId, pinnedAt: pin ? Math.floor(Date.now() / 1000) : null });
+    const chat = await this.chatOf(chatId);
+    if (!chat) return { success: false };
+    await socket.chatModify({ pin }, toBaileysJid(chat.id));
+    this.told({ id: chat.id, pinnedAt: pin ? Math.floor(Date.now() / 1000) : null });
     return { success: true };
   }
 
@@ -111,26 +113,33 @@ export class BaileysChats implements Chats {
     const socket = this.open();
     // 0 is "for ever", which WhatsApp writes as -1; null unmutes.
     const mute = muteUntil === null ? null : muteUntil === 0 ? MUTED_FOREVER : muteUntil;
-    await socket.chatModify({ mute }, toBaileysJid(chatId));
-    this.told({ id: chatId, muteUntil: mute });
+    // Muting needs no last message: a chat the list lacks is muted under the id given.
+    const id = (await this.chatOf(chatId))?.id ?? chatId;
+    await socket.chatModify({ mute }, toBaileysJid(id));
+    this.told({ id, muteUntil: mute });
     return { success: true as const };
   }
 
   async delete({ chatId }: { chatId: string }) {
     const done = await this.upToLast(chatId, (range) => ({ delete: true, lastMessages: range }));
-    if (done.success) this.events.emit('chatsDeleted', { chatIds: [chatId] });
-    return done;
+    if (done.success) this.events.emit('chatsDeleted', { chatIds: [done.chatId] });
+    return success(done);
   }
 
   async clear({ chatId }: { chatId: string }) {
     const done = await this.upToLast(chatId, (range) => ({ clear: true, lastMessages: range }));
     // Baileys emits nothing for a clear, even from another device: the stored messages go on this report.
-    if (done.success) this.events.emit('chatCleared', { chatId });
-    return done;
+    if (done.success) this.events.emit('chatCleared', { chatId: done.chatId });
+    return success(done);
   }
 
   async typing({ chatId, state }: { chatId: string; state: 'typing' | 'recording' | 'paused' }) {
     await this.open().sendPresenceUpdate(CHAT_STATES[state], toBaileysJid(chatId));
     return { success: true as const };
   }
+}
+
+/** The operation's answer: whether it was done. */
+function success(done: { success: boolean }): { success: boolean } {
+  return { success: done.success };
 }
