@@ -144,6 +144,8 @@ describe('multi-node placement', () => {
 
   it("after a crashed owner's lease lapses, another host adopts the session; the old owner then stands down", async () => {
     const session = await runOn(a);
+    const chatId = '4915100000002@c.us';
+    await a.host.call('presence.subscribe', { sessionId: session.id, chatId });
     // A stops renewing (its timers do not run) while the lease runs out.
     shared.clock.advance(TIMINGS.leaseTtlMs);
     expect(await b.host.resumeRunningSessions()).toBe(1);
@@ -160,6 +162,8 @@ describe('multi-node placement', () => {
       }),
     );
     expect(await engines(b)).toBe(1);
+    // The presence subscription made on A is issued again by B's connection.
+    expect(shared.network.presence.issued.get(session.id)).toEqual([chatId, chatId]);
     const adopted = await row(session.id);
     expect(await engines(a)).toBe(1);
     // A comes back and renews: the row names B, so A ends its engine and writes nothing.
