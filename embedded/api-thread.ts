@@ -76,6 +76,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
       port: env.PORT,
       host: env.BIND_HOST,
       bodyLimit: env.BODY_SIZE_LIMIT,
+      mcp: env.MCP_ENABLED,
       logger,
     });
     tell({ kind: 'listening', url: api.url });

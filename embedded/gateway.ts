@@ -103,6 +103,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       port: env.PORT,
       host: env.BIND_HOST,
       bodyLimit: env.BODY_SIZE_LIMIT,
+      mcp: env.MCP_ENABLED,
       logger,
     });
   }

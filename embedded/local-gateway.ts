@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createResourceHandler } from '#functions/http/http-handler.js';
 import { RouteTable } from '#functions/http/route-table.js';
 import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
+import { createMcpHandler } from '#functions/mcp/mcp-handler.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface LocalGatewayOptions {
@@ -17,6 +18,8 @@ export interface LocalGatewayOptions {
   host: string;
   bodyLimit: number;
   logger: Logger;
+  /** Serve the agent-tool endpoint at /mcp (MCP_ENABLED); otherwise the path is unknown (404) like any other. */
+  mcp?: boolean;
 }
 
 const lambdaContext = (requestId: string): Context =>
@@ -33,7 +36,11 @@ type ResourceHandler = ReturnType<typeof createResourceHandler>;
  * request no route claims goes, as there, to the handler of the group that takes the catch-all route (docs), which
  * answers 405 with `Allow` for a known path asked with another method, else the standard 404.
  */
-function routeTable(): { table: RouteTable<ResourceHandler>; unmatched: ResourceHandler } {
+function routeTable(mcp: boolean): {
+  table: RouteTable<ResourceHandler>;
+  unmatched: ResourceHandler;
+  mcp: ReturnType<typeof createMcpHandler> | null;
+} {
   const table = new RouteTable<ResourceHandler>();
   let unmatched: ResourceHandler | undefined;
   for (const group of Object.values(API_RESOURCES) as ResourceGroup[]) {
@@ -42,7 +49,7 @@ function routeTable(): { table: RouteTable<ResourceHandler>; unmatched: Resource
     for (const route of group.routes) table.add(route.method, route.path, handler);
   }
   if (!unmatched) throw new Error('No resource group of the manifest takes the catch-all route');
-  return { table, unmatched };
+  return { table, unmatched, mcp: mcp ? createMcpHandler() : null };
 }
 
 /**
@@ -203,7 +210,11 @@ async function handle(
     routeKey: matched?.routeKey ?? '$default',
     pathParameters: matched ? matched.params : undefined,
   });
-  const result = await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
+  // /mcp takes every method (non-POST answers 405 from the endpoint itself), outside the REST routes.
+  const result =
+    routes.mcp && rawPath === '/mcp'
+      ? await routes.mcp(event)
+      : await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
   // A binary answer (a media file) comes base64-encoded, as API Gateway takes it from a Lambda.
   const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
@@ -221,7 +232,7 @@ export interface RunningLocalGateway {
 
 /** Starts the server; resolves once it listens. */
 export async function startLocalGateway(options: LocalGatewayOptions): Promise<RunningLocalGateway> {
-  const routes = routeTable();
+  const routes = routeTable(options.mcp ?? false);
   const server = http.createServer((req, res) => {
     handle(req, res, options, routes).catch((error: unknown) => {
       options.logger.error({ err: error }, 'local gateway failure');

@@ -52,8 +52,8 @@ function bearerOf(headers: Event['headers']): string | undefined {
   return match?.[1];
 }
 
-/** The API key the request presented: `X-API-Key`, else a bearer token. */
-function presentedKey(headers: Event['headers']): string | undefined {
+/** The API key the request presented: `X-API-Key`, else a bearer token (the MCP endpoint reads it so too). */
+export function presentedKey(headers: Event['headers']): string | undefined {
   return headers['x-api-key']?.trim() || bearerOf(headers);
 }
 

@@ -65,9 +65,11 @@ export class AuditRecorder {
     const now = this.clock.now();
     const sampleKey = sampleKeyOf(entry);
     if (sampleKey !== null && !this.admitSample(sampleKey, now.getTime())) return Promise.resolve();
-    const metadata = caller.requestId
-      ? { requestId: caller.requestId, ...entry.metadata }
-      : (entry.metadata ?? null);
+    const via = caller.tool === undefined ? {} : { via: 'mcp', tool: caller.tool };
+    const metadata =
+      caller.requestId || caller.tool !== undefined
+        ? { ...(caller.requestId ? { requestId: caller.requestId } : {}), ...via, ...entry.metadata }
+        : (entry.metadata ?? null);
     return this.writer.write(
       {
         id: newRecordId(),

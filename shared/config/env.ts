@@ -12,6 +12,7 @@ import { DeploymentEnv } from './env/deployment.js';
 import { EngineEnv } from './env/engine.js';
 import { defaultSessionCapacity, HostsEnv } from './env/hosts.js';
 import { KeysEnv } from './env/keys.js';
+import { McpEnv } from './env/mcp.js';
 import { MediaEnv } from './env/media.js';
 import { PacingEnv } from './env/pacing.js';
 import { ServerEnv } from './env/server.js';
@@ -26,7 +27,8 @@ const EnvSchema = ServerEnv.extend(StorageEnv.shape)
   .extend(HostsEnv.shape)
   .extend(WebhooksEnv.shape)
   .extend(PacingEnv.shape)
-  .extend(MediaEnv.shape);
+  .extend(MediaEnv.shape)
+  .extend(McpEnv.shape);
 
 export type RawEnv = z.input<typeof EnvSchema>;
 

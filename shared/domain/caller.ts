@@ -16,6 +16,8 @@ export interface Caller {
   requestId: string | null;
   method: string | null;
   path: string | null;
+  /** The agent tool (MCP) this call came through; audits record it, so an agent's actions can be told apart. */
+  tool?: string;
 }
 
 /** A caller for work the gateway does on its own behalf (boot, sweeps, engine callbacks). */

@@ -1,0 +1,98 @@
+/**
+ * One tools/call, in the order issue 38 gives: the session scope of the key, the per-key rate limit, the route's role,
+ * then the route itself (input validation and `run`) through the transport-neutral callRoute, with the caller a REST
+ * call would have, marked with the tool's name for the audit. Every failure is answered in-band, mapped once: the
+ * REST error body (error-response.ts) as the tool's error text.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Deps } from '#functions/deps.js';
+import { errorResponse } from '#functions/http/error-response.js';
+import { WithHeaders } from '#functions/http/route.js';
+import { callRoute, type RouteInput, routeRequirement } from '#functions/http/route-call.js';
+import type { Caller, CallerKey } from '#shared/domain/caller.js';
+import { type AppError, RateLimitedError } from '#shared/errors/app-error.js';
+import type { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
+import { type AccessRequirement, accessRefusal } from '#shared/use-cases/auth/authenticate.js';
+import { type McpTool, WRAPPED_RESULT } from './tool-registry.js';
+
+/** A tool's arguments handed back to its route as path, query and body, as a REST client would send them. */
+function routeInput(tool: McpTool, args: Record<string, unknown>): RouteInput {
+  const params: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  // An argument no part names goes where the route's schema refuses it by name (strict body, or no body at all).
+  const fallback = tool.route.body || !tool.route.query ? 'body' : 'query';
+  for (const [name, value] of Object.entries(args)) {
+    const { part, field } = tool.parts.get(name) ?? { part: fallback, field: name };
+    if (part === 'body') body[field] = value;
+    else
+      (part === 'params' ? params : query)[field] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  const hasBody = tool.route.body !== undefined || Object.keys(body).length > 0;
+  return { params, query, ...(hasBody ? { body } : {}) };
+}
+
+/** Refuses the key as REST's authentication does: audited as api_key_auth_failed before the answer. */
+async function refuse(deps: Deps, caller: Caller, key: CallerKey, error: AppError, sessionId?: string) {
+  await deps.audit.record(caller, {
+    action: 'api_key_auth_failed',
+    severity: 'warn',
+    apiKeyId: key.id,
+    apiKeyName: key.name,
+    sessionId: sessionId?.slice(0, 36) ?? null,
+    statusCode: error.status,
+    errorMessage: error.message,
+  });
+  throw error;
+}
+
+async function runTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  caller: Caller & { key: CallerKey },
+  deps: Deps,
+  keyLimiter: FixedWindowRateLimiter,
+): Promise<CallToolResult> {
+  const input = routeInput(tool, args);
+  const requirement: AccessRequirement | null = routeRequirement(tool.route, input.params);
+  const { key } = caller;
+  const sessionId = requirement?.sessionId;
+  const outOfScope = sessionId === undefined ? null : accessRefusal(key, { role: 'viewer', sessionId });
+  if (outOfScope) await refuse(deps, caller, key, outOfScope, sessionId);
+  const decision = keyLimiter.hit(key.id, deps.clock.now().getTime());
+  if (!decision.allowed) {
+    void deps.audit.record(caller, {
+      action: 'rate_limit_exceeded',
+      severity: 'warn',
+      statusCode: 429,
+      metadata: { subject: key.id, kind: 'mcp' },
+    });
+    throw new RateLimitedError(decision.retryAfterSeconds, {
+      code: 'RATE_LIMITED',
+      message: 'MCP rate limit exceeded',
+    });
+  }
+  const refusal = requirement ? accessRefusal(key, requirement) : null;
+  if (refusal) await refuse(deps, caller, key, refusal, sessionId);
+  const result = await callRoute(tool.route, { caller, input }, deps);
+  // What a REST client reads: the JSON of the body (undefined fields gone, dates as text).
+  const body = result instanceof WithHeaders ? result.body : result;
+  const json: unknown = body === undefined ? null : JSON.parse(JSON.stringify(body));
+  const structuredContent = (tool.wrapsResult ? { [WRAPPED_RESULT]: json } : json) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(json) }], structuredContent };
+}
+
+/** Calls `tool` for an authenticated caller; a failure is the tool's in-band error, never a protocol error. */
+export function callTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  caller: Caller & { key: CallerKey },
+  deps: Deps,
+  keyLimiter: FixedWindowRateLimiter,
+): Promise<CallToolResult> {
+  const toolCaller = { ...caller, tool: tool.row.name };
+  return runTool(tool, args, toolCaller, deps, keyLimiter).catch((error: unknown) => {
+    const answer = errorResponse(error, deps.logger.child({ reqId: caller.requestId, tool: tool.row.name }));
+    return { isError: true, content: [{ type: 'text', text: String(answer.body) }] };
+  });
+}
