@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createResourceHandler } from '#functions/http/http-handler.js';
 import { RouteTable } from '#functions/http/route-table.js';
 import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
-import { createMcpHandler } from '#functions/mcp/mcp-handler.js';
+import type { createMcpHandler } from '#functions/mcp/mcp-handler.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 
 export interface LocalGatewayOptions {
@@ -39,7 +39,7 @@ type ResourceHandler = ReturnType<typeof createResourceHandler>;
 function routeTable(mcp: boolean): {
   table: RouteTable<ResourceHandler>;
   unmatched: ResourceHandler;
-  mcp: ReturnType<typeof createMcpHandler> | null;
+  mcp: McpHandler | null;
 } {
   const table = new RouteTable<ResourceHandler>();
   let unmatched: ResourceHandler | undefined;
@@ -49,7 +49,18 @@ function routeTable(mcp: boolean): {
     for (const route of group.routes) table.add(route.method, route.path, handler);
   }
   if (!unmatched) throw new Error('No resource group of the manifest takes the catch-all route');
-  return { table, unmatched, mcp: mcp ? createMcpHandler() : null };
+  return { table, unmatched, mcp: mcp ? lazyMcpHandler() : null };
+}
+
+type McpHandler = ReturnType<typeof createMcpHandler>;
+
+/** The agent-tool endpoint, loaded on its first request: a gateway without it never loads the MCP SDK. */
+function lazyMcpHandler(): McpHandler {
+  let loaded: Promise<McpHandler> | undefined;
+  return async (event) => {
+    loaded ??= import('#functions/mcp/mcp-handler.js').then((module) => module.createMcpHandler());
+    return (await loaded)(event);
+  };
 }
 
 /**

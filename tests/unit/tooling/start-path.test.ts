@@ -123,6 +123,8 @@ describe('the start path', () => {
       '@aws-sdk/client-sqs',
       '@aws-sdk/lib-dynamodb',
       'qrcode',
+      // The agent-tool endpoint is off by default, and loaded only on its first request when on.
+      '@modelcontextprotocol/sdk',
     ]) {
       expect(packages).not.toContain(unused);
     }
