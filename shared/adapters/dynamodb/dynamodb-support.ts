@@ -80,7 +80,7 @@ async function* queryPages(
   doc: DynamoDBDocumentClient,
   input: QueryCommandInput,
 ): AsyncGenerator<QueryCommandOutput> {
-  let start: Record<string, unknown> | undefined;
+  let start = input.ExclusiveStartKey;
   do {
     const page: QueryCommandOutput = await doc.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     yield page;
@@ -129,19 +129,42 @@ export async function queryPage(
   return { items: await queryOffset(doc, input, page), total: await queryCount(doc, input) };
 }
 
-/** One offset page of a query without a total: the index is walked until it has `offset + limit` matches. */
+/**
+ * One offset page of a query without a total. DynamoDB has no offsets: the `offset` items before the page are walked
+ * first with only their keys projected (a fraction of the bytes to read, send and parse), and the page itself is
+ * read from the key of the last one skipped.
+ */
 export async function queryOffset(
   doc: DynamoDBDocumentClient,
   input: QueryCommandInput,
   page: { limit: number; offset: number },
 ): Promise<Item[]> {
-  const wanted = page.offset + page.limit;
+  const start = page.offset > 0 ? await keyAfter(doc, input, page.offset) : undefined;
+  if (start === null) return [];
   const items: Item[] = [];
-  for await (const result of queryPages(doc, input)) {
+  for await (const result of queryPages(doc, { ...input, ExclusiveStartKey: start })) {
     items.push(...((result.Items ?? []) as Item[]));
-    if (items.length >= wanted) break;
+    if (items.length >= page.limit) break;
   }
-  return items.slice(page.offset, wanted);
+  return items.slice(0, page.limit);
+}
+
+/** The key of the query's `count`-th match (a page's ExclusiveStartKey); null when there are fewer. */
+async function keyAfter(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  count: number,
+): Promise<Record<string, unknown> | null> {
+  // A start key names the table's keys and, on an index, the index's too.
+  const names = input.IndexName ? ['pk', 'sk', `${input.IndexName}pk`, `${input.IndexName}sk`] : ['pk', 'sk'];
+  let seen = 0;
+  for await (const result of queryPages(doc, { ...input, ProjectionExpression: names.join(', ') })) {
+    const keys = (result.Items ?? []) as Item[];
+    const last = keys[count - seen - 1];
+    if (last) return Object.fromEntries(names.map((name) => [name, last[name]]));
+    seen += keys.length;
+  }
+  return null;
 }
 
 /** A deep copy, so callers never share objects with what was sent or received. */
