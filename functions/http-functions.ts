@@ -51,10 +51,29 @@ function httpFunction(name: ResourceName, group: ResourceGroup): HttpFunction {
   };
 }
 
-/** Every resource group's function, by name, in manifest order. */
-export function httpFunctions(): Record<ResourceName, HttpFunction> {
+/** The path of the agent-tool endpoint (functions/mcp/), which is no route of the manifest. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP endpoint's function: POST, and GET and DELETE, which a stateless server answers 405 (with `Allow`), as the
+ * embedded gateway's does. It calls hosts (the engine tools), so it runs in the VPC.
+ */
+function mcpFunction(): HttpFunction {
+  return {
+    handler: 'functions/mcp/handler.handler',
+    description:
+      "The MCP agent-tool endpoint (POST /mcp), when MCP_ENABLED; the tools call the routes' use cases",
+    role: 'McpRole',
+    timeout: 29,
+    vpc: hostVpc(),
+    events: ['POST', 'GET', 'DELETE'].map((method) => ({ httpApi: `${method} ${MCP_PATH}` })),
+  };
+}
+
+/** Every resource group's function, by name, in manifest order, and the MCP endpoint's (`mcp`). */
+export function httpFunctions(): Record<ResourceName | 'mcp', HttpFunction> {
   const entries = (Object.entries(API_RESOURCES) as [ResourceName, ResourceGroup][]).map(
     ([name, group]) => [name, httpFunction(name, group)] as const,
   );
-  return Object.fromEntries(entries) as Record<ResourceName, HttpFunction>;
+  return { ...Object.fromEntries(entries), mcp: mcpFunction() } as Record<ResourceName | 'mcp', HttpFunction>;
 }

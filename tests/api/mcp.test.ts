@@ -7,12 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  embeddedOnly,
-  startTestGateway,
-  type TestGateway,
-  waitForStatus,
-} from '#tests/helpers/test-gateway.js';
+import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 
 const READ_TOOLS = [
   'AutomationRuleFindAll',
@@ -99,12 +94,7 @@ const errorOf = (result: CallToolResult) => {
   return JSON.parse(first?.type === 'text' ? first.text : '{}') as { code: string; message: string };
 };
 
-const describeEmbedded = embeddedOnly(
-  describe,
-  'the aws Lambda serving /mcp is a later session (issue 38 item 7)',
-);
-
-describeEmbedded('POST /mcp', () => {
+describe('POST /mcp', () => {
   it('is absent (404) without MCP_ENABLED', async () => {
     const gw = await startTestGateway();
     const res = await raw(gw, 'POST', { 'x-api-key': gw.adminKey }, {});

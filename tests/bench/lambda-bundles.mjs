@@ -28,14 +28,21 @@ const EVENTS = {
   templates: { method: 'GET', path: `/api/sessions/${SESSION_ID}/templates`, expect: 401 },
   auth: { method: 'GET', path: '/api/auth/api-keys', expect: 401 },
   audit: { method: 'GET', path: '/api/audit', expect: 401 },
+  contacts: { method: 'GET', path: `/api/sessions/${SESSION_ID}/contacts`, expect: 401 },
+  chats: { method: 'GET', path: `/api/sessions/${SESSION_ID}/chats`, expect: 401 },
+  groups: { method: 'GET', path: `/api/sessions/${SESSION_ID}/groups`, expect: 401 },
+  labels: { method: 'GET', path: `/api/sessions/${SESSION_ID}/labels`, expect: 401 },
+  statuses: { method: 'GET', path: `/api/sessions/${SESSION_ID}/status`, expect: 401 },
   health: { method: 'GET', path: '/api/health', expect: 200 },
   docs: { method: 'GET', path: '/api/openapi.json', expect: 200 },
   maintenance: { scheduled: true },
   // An empty batch: the cold start builds the delivery's dependencies and answers no failures, sending nothing.
   webhookDelivery: { sqs: true },
+  // Deployed with MCP_ENABLED false (serverless.yml's default): the module, the SDK included, loads all the same.
+  mcp: { method: 'POST', path: '/mcp', expect: 404 },
 };
 /** Planned Lambdas that later issues add (DESIGN §5); reported as absent until serverless.yml defines them. */
-const PLANNED = { mcp: 'POST /mcp (MCP endpoint)' };
+const PLANNED = {};
 
 function apiGatewayEvent({ method, path: rawPath }) {
   const now = new Date();

@@ -76,6 +76,8 @@ export async function startInProcessFunctions(
     host: '127.0.0.1',
     bodyLimit: env.BODY_SIZE_LIMIT,
     logger: silentLogger,
+    // The MCP function answers its endpoint when enabled (functions/mcp/handler.ts), as the embedded gateway does.
+    mcp: env.MCP_ENABLED,
   }).catch(async (error: unknown) => {
     await trigger.stop();
     await Promise.all([functions.close(), delivery.close()]);

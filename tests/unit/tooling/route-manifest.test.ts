@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { GROUP_DEPLOYMENT } from '#functions/deployment.js';
-import { CATCH_ALL_EVENT, type HttpFunction, httpFunctions } from '#functions/http-functions.js';
+import { CATCH_ALL_EVENT, type HttpFunction, httpFunctions, MCP_PATH } from '#functions/http-functions.js';
 import { API_RESOURCES, allRoutes, type ResourceGroup, type ResourceName } from '#functions/manifest.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -28,8 +28,18 @@ function functionsWithEvent(functions: Record<string, { events: object[] }>, eve
 describe('the HTTP functions generated from the route manifest', () => {
   const functions = httpFunctions();
 
-  it('are one function per resource group, named by its key, running its handler module', () => {
-    expect(Object.keys(functions)).toEqual(groups.map(([name]) => name));
+  it('are one function per resource group, named by its key, running its handler module, and the MCP endpoint', () => {
+    expect(Object.keys(functions)).toEqual([...groups.map(([name]) => name), 'mcp']);
+    expect(functions.mcp).toMatchObject({
+      handler: 'functions/mcp/handler.handler',
+      role: 'McpRole',
+      events: [
+        { httpApi: `POST ${MCP_PATH}` },
+        { httpApi: `GET ${MCP_PATH}` },
+        { httpApi: `DELETE ${MCP_PATH}` },
+      ],
+    });
+    expect(fs.existsSync(path.join(ROOT, 'functions', 'mcp', 'handler.ts'))).toBe(true);
     for (const [name] of groups) {
       expect(functions[name].handler).toBe(`functions/${name}/handler.handler`);
       expect(fs.existsSync(path.join(ROOT, 'functions', name, 'handler.ts'))).toBe(true);
