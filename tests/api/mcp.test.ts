@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { waitForAudit } from './sessions-support.js';
 
 const READ_TOOLS = [
   'AutomationRuleFindAll',
@@ -95,6 +96,20 @@ const errorOf = (result: CallToolResult) => {
 };
 
 describe('POST /mcp', () => {
+  it('answers an operation the engine lacks with its 501 in-band', async () => {
+    const gw = await startTestGateway({ MCP_ENABLED: 'true', ENGINE: 'test-core' });
+    // The engine lacks the capability whatever the session's state: a created session will do.
+    const sessionId = (await gw.createSession()).id;
+    const client = await connect(gw, gw.adminKey);
+    const result = (await client.callTool({
+      name: 'SessionGetChats',
+      arguments: { sessionId },
+    })) as CallToolResult;
+    expect(errorOf(result)).toMatchObject({ code: 'ENGINE_UNSUPPORTED' });
+    await client.close();
+    await gw.close();
+  });
+
   it('is absent (404) without MCP_ENABLED', async () => {
     const gw = await startTestGateway();
     const res = await raw(gw, 'POST', { 'x-api-key': gw.adminKey }, {});
@@ -172,6 +187,9 @@ describe('POST /mcp', () => {
       })) as CallToolResult;
       expect(errorOf(result)).toMatchObject({ code: 'FORBIDDEN_SESSION' });
       await client.close();
+      // Audited as REST audits it, marked as coming from the MCP endpoint with the tool's name.
+      const [audited] = await waitForAudit(gw, 'api_key_auth_failed', sessionId);
+      expect(audited?.metadata).toMatchObject({ via: 'mcp', tool: 'SessionFindOne' });
     });
 
     it('limits tool calls per key (MCP_RATE_LIMIT_MAX)', async () => {
