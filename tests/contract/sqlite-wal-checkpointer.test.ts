@@ -38,7 +38,12 @@ function writeMegabytes(db: SqliteDb, megabytes: number): void {
   for (let i = 0; i < megabytes * 256; i++) insert.run(Buffer.alloc(4000, i % 251));
 }
 
-async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
+/**
+ * Waits for the worker's checkpoint: a condition, not a timing. The bound is generous because a CI machine running
+ * every project on two cores may leave the worker thread seconds behind (it missed 5 s once); two waits of a test
+ * stay within the 30 s test timeout.
+ */
+async function eventually(check: () => boolean, timeoutMs = 12_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');
