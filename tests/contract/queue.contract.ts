@@ -226,7 +226,8 @@ export function queueContract(
       const pending = queue.receive({ waitTimeSeconds: 10, signal: controller.signal });
       setTimeout(() => controller.abort(), 50);
       expect(await pending).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(1000);
+      // Well before the 10 s poll would end; the margin is for a loaded machine (CI missed 1 s once).
+      expect(Date.now() - started).toBeLessThan(5000);
       await queue.send({ body: 'after' });
       expect(bodies(await queue.receive())).toEqual(['after']);
     });
