@@ -24,6 +24,7 @@ import type { SessionStore } from '#shared/ports/session-store.port.js';
 import type { StatusStore } from '#shared/ports/status-store.port.js';
 import { assertOperationState, notRunning } from '#shared/use-cases/engine/engine-operation-state.js';
 import { requireCapability } from '#shared/use-cases/engine/require-capability.js';
+import { dropStatusFile } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { engineFailure } from './engine-operations.js';
 
 export interface StatusOperationContext {
@@ -107,11 +108,7 @@ export function statusOperations(ctx: StatusOperationContext): StatusOperations 
       const { port } = await ready(sessionId);
       await port.revoke(statusId, status.recipients).catch(engineFailure);
       const removed = await ctx.statuses.delete(sessionId, statusId);
-      if (removed?.mediaPath) {
-        await ctx.media.delete(removed.mediaPath).catch((error: unknown) => {
-          ctx.logger.warn({ err: error, sessionId }, 'deleted status media not removed');
-        });
-      }
+      if (removed) await dropStatusFile(ctx, removed);
       return null;
     },
   };

@@ -15,6 +15,7 @@ import type { OutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { StatusStore } from '#shared/ports/status-store.port.js';
+import { dropStatusFile } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 
 /** Network ids the archive takes as keys as they are; others are archived under a new id. */
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,120}$/;
@@ -127,16 +128,7 @@ export class StatusSink {
     );
     if (!status || status.fromMe || status.contactId !== deleted.contactId) return;
     const removed = await this.deps.statuses.delete(sessionId, deleted.statusId);
-    if (removed) await this.dropFile(removed);
-  }
-
-  private async dropFile(status: StatusRecord): Promise<void> {
-    if (!status.mediaPath) return;
-    try {
-      await this.deps.media.delete(status.mediaPath);
-    } catch (error) {
-      this.deps.logger.warn({ err: error, sessionId: status.sessionId }, 'status media not deleted');
-    }
+    if (removed) await dropStatusFile(this.deps, removed);
   }
 
   private async announce(entry: OutboxEntry): Promise<void> {

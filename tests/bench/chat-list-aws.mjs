@@ -10,8 +10,10 @@
 // Same requests as chat-list.mjs: 20 warm-ups, BENCH_CHAT_RUNS (default 200) pages of 1,000 at offsets 0, 1,000 …,
 // as many of 50, a quarter as many last pages; the group 20 warm-ups and as many reads, one after the other. The
 // host and the bench client share this process; serverless offline and DynamoDB Local are processes of their own.
+
 import { tsImport } from 'tsx/esm/api';
 import { apiClient, sleep, stats, waitForStatus } from './baileys-support.mjs';
+import { benchGroup, benchInbound } from './chat-seed.mjs';
 
 const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
 const RUNS = Number(process.env.BENCH_CHAT_RUNS ?? 200);
@@ -91,20 +93,7 @@ export async function chatListAws() {
     for (let offset = 0; offset < CHATS; offset += SEED_BATCH) {
       const batch = [];
       for (let i = offset; i < Math.min(offset + SEED_BATCH, CHATS); i++) {
-        const chatId = `${15560000000 + i}@c.us`;
-        batch.push(
-          gw.network.deliverInbound(sessionId, {
-            waMessageId: `BENCH${i}`,
-            chatId,
-            from: chatId,
-            to: `${OWN}@c.us`,
-            author: null,
-            body: `message ${i}`,
-            type: 'text',
-            timestamp: now - CHATS + i,
-            pushName: null,
-          }),
-        );
+        batch.push(gw.network.deliverInbound(sessionId, benchInbound(i, CHATS, OWN, now)));
       }
       await Promise.all(batch);
     }
@@ -128,22 +117,7 @@ export async function chatListAws() {
       () => `${chats}?offset=${CHATS - 1000}`,
       pageOf(1000),
     );
-
-    const members = Array.from({ length: GROUP_MEMBERS - 1 }, (_, i) => [
-      `${15570000000 + i}@c.us`,
-      'member',
-    ]);
-    gw.network.groups.put({
-      id: GROUP,
-      subject: 'Bench',
-      description: null,
-      owner: `${OWN}@c.us`,
-      creation: now,
-      members: new Map([[`${OWN}@c.us`, 'superadmin'], ...members]),
-      settings: { announce: false, locked: false, ephemeralSeconds: 0, memberAddMode: 'admins' },
-      inviteCode: 'BENCH',
-      requests: new Map(),
-    });
+    gw.network.groups.put(benchGroup(GROUP, OWN, now, GROUP_MEMBERS));
     const groupPath = `/api/sessions/${sessionId}/groups/${encodeURIComponent(GROUP)}`;
     const allMembers = (body) => body?.participants?.length === GROUP_MEMBERS;
     await timed(api, 20, () => groupPath, allMembers); // warm-up

@@ -5,11 +5,13 @@
 // BENCH_GROUP_MEMBERS (default 1,000) members (HTTP → route → the owning host → the engine's group port). p50/p99 per
 // kind. The gateway runs in this process (its test engine's network is an in-process object), so the client's own
 // work is inside the figures.
+
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiClient, bundleAndImport, sleep, stats, waitForStatus } from './baileys-support.mjs';
+import { benchGroup, benchInbound } from './chat-seed.mjs';
 import { ROOT } from './support.mjs';
 
 const CHATS = Number(process.env.BENCH_CHATS ?? 10_000);
@@ -74,20 +76,7 @@ export async function chatList() {
     for (let offset = 0; offset < CHATS; offset += 500) {
       const batch = [];
       for (let i = offset; i < Math.min(offset + 500, CHATS); i++) {
-        const chatId = `${15560000000 + i}@c.us`;
-        batch.push(
-          network.deliverInbound(sessionId, {
-            waMessageId: `BENCH${i}`,
-            chatId,
-            from: chatId,
-            to: `${OWN}@c.us`,
-            author: null,
-            body: `message ${i}`,
-            type: 'text',
-            timestamp: now - CHATS + i,
-            pushName: null,
-          }),
-        );
+        batch.push(network.deliverInbound(sessionId, benchInbound(i, CHATS, OWN, now)));
       }
       await Promise.all(batch);
     }
@@ -112,22 +101,7 @@ export async function chatList() {
       Math.ceil(RUNS / 4),
       () => `/api/sessions/${sessionId}/chats?offset=${CHATS - 1000}`,
     );
-
-    const members = Array.from({ length: GROUP_MEMBERS - 1 }, (_, i) => [
-      `${15570000000 + i}@c.us`,
-      'member',
-    ]);
-    network.groups.put({
-      id: GROUP,
-      subject: 'Bench',
-      description: null,
-      owner: `${OWN}@c.us`,
-      creation: now,
-      members: new Map([[`${OWN}@c.us`, 'superadmin'], ...members]),
-      settings: { announce: false, locked: false, ephemeralSeconds: 0, memberAddMode: 'admins' },
-      inviteCode: 'BENCH',
-      requests: new Map(),
-    });
+    network.groups.put(benchGroup(GROUP, OWN, now, GROUP_MEMBERS));
     const groupPath = `/api/sessions/${sessionId}/groups/${encodeURIComponent(GROUP)}`;
     await timed(api, 20, () => groupPath); // warm-up
     const group = await timed(api, RUNS, () => groupPath);
