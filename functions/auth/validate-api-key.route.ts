@@ -14,6 +14,7 @@ export const validateApiKeyRoute = defineRoute({
   summary: 'Validate the presented API key',
   tag: 'API keys',
   auth: { role: 'viewer' },
+  chats: 'none',
   response: ValidationResponse,
   success: 200,
   run: async ({ caller }) => describeCallerKey(caller),

@@ -11,6 +11,7 @@ export const listChatsRoute = defineRoute({
   summary: 'List chats, most recent first',
   tag: 'Chats',
   auth: { role: 'viewer' },
+  chats: { lists: true },
   params: z.strictObject({ sessionId: z.uuid() }),
   query: PageQuery,
   response: z.array(ChatSummary),

@@ -9,7 +9,7 @@ import type { EngineOperationRow } from '#shared/domain/engine-operations/engine
 import type { EngineOperationName } from '#shared/domain/engine-operations/engine-operations.js';
 import { runEngineOperation } from '#shared/use-cases/engine/run-engine-operation.js';
 import { parseInput } from './parse-request.js';
-import { type AnyRoute, defineRoute } from './route.js';
+import { type AnyRoute, defineRoute, type RouteChats } from './route.js';
 
 const SessionId = z.uuid({ message: 'must be a session id (uuid)' });
 
@@ -24,6 +24,12 @@ export function pathParameters(path: string): string[] {
  * (ENGINE_UNAVAILABLE: the engine could not get the network's answer) are common to every route.
  */
 const OPERATION_ERRORS = [404, 409] as const;
+
+/** A row's `chats` as its route declares them: a listed result is filtered by the use case. */
+function routeChats(chats: NonNullable<EngineOperationRow['chats']>): RouteChats {
+  if (chats === 'none') return 'none';
+  return 'addresses' in chats ? { addresses: chats.addresses } : { lists: true };
+}
 
 export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
   const inPath = new Set(pathParameters(row.http.path).filter((name) => name !== 'sessionId'));
@@ -51,6 +57,7 @@ export function engineOperationRoute(row: EngineOperationRow): AnyRoute {
     success: row.http.success,
     errors: [...OPERATION_ERRORS, ...(row.http.errors ?? [])],
     capability: row.capability,
+    ...(row.chats === undefined ? {} : { chats: routeChats(row.chats) }),
     run: ({ deps, caller, params, query, body }) => {
       // The stack parsed each part with its slice of the row's input: together they are the input.
       const { sessionId, ...fromPath } = params as { sessionId: string } & Record<string, unknown>;

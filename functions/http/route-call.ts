@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { Deps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
-import { UnauthorizedError } from '#shared/errors/app-error.js';
+import { callerChatScope, callerMayAddressChat } from '#shared/domain/chat-scope.js';
+import { ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
 import { type AccessRequirement, accessRefusal } from '#shared/use-cases/auth/authenticate.js';
 import { assertSafeBody, parseInput, requireBody, withoutEmptyValues } from './parse-request.js';
 import { type AnyRoute, scopedSessionParam } from './route.js';
@@ -46,13 +47,55 @@ export function routeRequirement(route: AnyRoute, params: RouteInput['params']):
     role: route.auth.role,
     unscoped: route.auth.unscoped ?? false,
     ...(sessionId === undefined ? {} : { sessionId }),
+    chats: route.chats !== undefined,
   };
+}
+
+/**
+ * 403 FORBIDDEN_CHAT when the parsed input names a chat the caller's key is not limited to (the fields the route's
+ * `chats.addresses` names, a string or a list of them, wherever the input has them), audited as a refused key.
+ */
+async function assertChatsAddressable(
+  route: AnyRoute,
+  caller: Caller,
+  parts: readonly unknown[],
+  sessionId: string | undefined,
+  deps: Deps,
+): Promise<void> {
+  const fields = typeof route.chats === 'object' ? route.chats.addresses : undefined;
+  if (!fields || callerChatScope(caller) === undefined) return;
+  for (const part of parts) {
+    if (typeof part !== 'object' || part === null) continue;
+    for (const field of fields) {
+      const value: unknown = (part as Record<string, unknown>)[field];
+      const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+      const refused = ids.find(
+        (id): id is string => typeof id === 'string' && !callerMayAddressChat(caller, id),
+      );
+      if (refused === undefined) continue;
+      const error = new ForbiddenError(
+        'FORBIDDEN_CHAT',
+        `API key is not allowed to address the chat ${refused}`,
+      );
+      await deps.audit.record(caller, {
+        action: 'api_key_auth_failed',
+        severity: 'warn',
+        apiKeyId: caller.key?.id ?? null,
+        apiKeyName: caller.key?.name ?? null,
+        sessionId: sessionId?.slice(0, 36) ?? null,
+        statusCode: error.status,
+        errorMessage: error.message,
+      });
+      throw error;
+    }
+  }
 }
 
 /**
  * Runs `route` for `call`: the caller's key must meet the route's requirement (401 without one, 403 otherwise; the
  * transport's authentication has refused and audited such a caller already, so this only guards one that skipped
- * it), then the path, query and body are parsed in that order (400 with every issue's path), then `run`.
+ * it), then the path, query and body are parsed in that order (400 with every issue's path), the chats they name
+ * are checked against a key limited to chats (403), then `run`.
  */
 export async function callRoute(route: AnyRoute, call: RouteCall, deps: Deps): Promise<unknown> {
   const { caller, input } = call;
@@ -74,6 +117,7 @@ export async function callRoute(route: AnyRoute, call: RouteCall, deps: Deps): P
       : input.body !== undefined && input.body !== null
         ? parseInput(NoBody, input.body, 'body')
         : {};
+  await assertChatsAddressable(route, caller, [params, query, body], requirement?.sessionId, deps);
   return route.run({
     params,
     query,

@@ -42,6 +42,15 @@ export interface BinaryResponse {
   redirect?: string;
 }
 
+/**
+ * How a route meets a key limited to chats (shared/domain/chat-scope.ts). `none`: it names no chat and tells of
+ * none (reading the session). `addresses`: the input fields (of the path, query or body, by name) that name a chat;
+ * each one present must be in the key's list, else 403 FORBIDDEN_CHAT. `lists`: its use case filters the chats (or
+ * the items of chats) it answers to the key's list. A route without `chats` refuses such a key (403
+ * FORBIDDEN_CHAT_RESTRICTED): key management, webhooks, the session's lifecycle, account-wide settings.
+ */
+export type RouteChats = 'none' | { addresses?: readonly string[]; lists?: true };
+
 export type RouteAuth =
   | 'public'
   | { role: Role /** Session-scoped keys are refused (403). */; unscoped?: boolean };
@@ -91,6 +100,8 @@ export interface RouteDefinition<
    * of what it answers per engine kind (tests/helpers/capability-routes.ts); a unit test fails while it has none.
    */
   capability?: EngineCapability;
+  /** How the route meets a key limited to chats; absent: such a key is refused. */
+  chats?: RouteChats;
   /** Health and metrics skip the REST rate limit. */
   rateLimited?: boolean;
   /**
@@ -122,6 +133,7 @@ export interface AnyRoute {
   success: 200 | 201 | 202 | 204;
   errors?: readonly number[];
   capability?: EngineCapability;
+  chats?: RouteChats;
   rateLimited?: boolean;
   idempotent?: boolean;
   paced?: boolean;

@@ -97,7 +97,8 @@ export function createMcpHandler() {
       authDeps,
       presentedKey(event.headers),
       { ...caller, ip: null },
-      { role: 'viewer' },
+      // The key alone here: each tool checks its route's role, scope and chats.
+      { role: 'viewer', chats: true },
     ).catch((error: unknown) => {
       if (!(error instanceof AppError)) throw error;
       const challenge: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer' } : {};

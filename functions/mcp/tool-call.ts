@@ -57,7 +57,9 @@ async function runTool(
   const requirement: AccessRequirement | null = routeRequirement(tool.route, input.params);
   const { key } = caller;
   const sessionId = requirement?.sessionId;
-  const outOfScope = sessionId === undefined ? null : accessRefusal(key, { role: 'viewer', sessionId });
+  // The session scope alone comes first (the least role, the chats left to the full check after the rate limit).
+  const outOfScope =
+    sessionId === undefined ? null : accessRefusal(key, { role: 'viewer', sessionId, chats: true });
   if (outOfScope) await refuse(deps, caller, key, outOfScope, sessionId);
   const decision = keyLimiter.hit(key.id, deps.clock.now().getTime());
   if (!decision.allowed) {

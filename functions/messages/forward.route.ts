@@ -6,6 +6,7 @@ export const forwardRoute = defineSendRoute({
   action: 'forward',
   summary: 'Forward a message to another chat',
   body: ForwardBody,
+  chatFields: ['fromChatId', 'toChatId'],
   request: ({ fromChatId, toChatId, messageId }) => ({
     chatId: toChatId,
     content: { type: 'forward', fromChatId, messageId },

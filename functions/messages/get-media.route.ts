@@ -10,6 +10,7 @@ export const getMediaRoute = defineRoute({
   summary: 'Archived media of a message',
   tag: 'Messages',
   auth: { role: 'viewer' },
+  chats: { addresses: ['chatId'] },
   params: ChatMessageParams,
   binaryResponse: MEDIA_BINARY_RESPONSE('message id'),
   success: 200,

@@ -18,6 +18,7 @@ export const listMessagesRoute = defineRoute({
   summary: 'Message history',
   tag: 'Messages',
   auth: { role: 'viewer' },
+  chats: { addresses: ['chatId'], lists: true },
   params: MessageSessionParams,
   query: HistoryQuery,
   response: z.object({ messages: z.array(MessageView), total: z.number().int() }).meta({ id: 'MessagePage' }),

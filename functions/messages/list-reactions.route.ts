@@ -10,6 +10,7 @@ export const listReactionsRoute = defineRoute({
   summary: 'Reactions to a message',
   tag: 'Messages',
   auth: { role: 'viewer' },
+  chats: { addresses: ['chatId'] },
   params: ChatMessageParams,
   response: z.array(ReactionGroup),
   success: 200,

@@ -22,6 +22,7 @@ export const searchMessagesRoute = defineRoute({
   summary: 'Search stored messages',
   tag: 'Messages',
   auth: { role: 'viewer' },
+  chats: { addresses: ['chatId'], lists: true },
   params: MessageSessionParams,
   query: SearchQuery,
   response: z

@@ -20,6 +20,8 @@ export interface SendRouteSpec<B extends z.ZodType> {
   request(body: z.output<B>): Omit<SendRequest, 'idempotencyKey'>;
   /** False for the kinds send pacing lets through (isPacedContent: reactions and revokes). */
   paced?: false;
+  /** The body's fields that name a chat (a key limited to chats must have each); default `chatId`. */
+  chatFields?: readonly string[];
 }
 
 export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): AnyRoute {
@@ -29,6 +31,7 @@ export function defineSendRoute<B extends z.ZodType>(spec: SendRouteSpec<B>): An
     summary: spec.summary,
     tag: 'Messages',
     auth: { role: 'operator' },
+    chats: { addresses: spec.chatFields ?? ['chatId'] },
     params: MessageSessionParams,
     body: spec.body,
     response: MessageView,

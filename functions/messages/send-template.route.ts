@@ -15,6 +15,7 @@ export const sendTemplateRoute = defineRoute({
   summary: 'Send a message template',
   tag: 'Messages',
   auth: { role: 'operator' },
+  chats: { addresses: ['chatId'] },
   params: MessageSessionParams,
   body: SendTemplateBody,
   response: MessageView,

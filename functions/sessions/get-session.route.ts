@@ -10,6 +10,7 @@ export const getSessionRoute = defineRoute({
   summary: 'Get a session',
   tag: 'Sessions',
   auth: { role: 'viewer' },
+  chats: 'none',
   params: SessionIdParams,
   response: SessionResponse,
   success: 200,

@@ -21,6 +21,7 @@ export const listSessionsRoute = defineRoute({
   summary: 'List sessions',
   tag: 'Sessions',
   auth: { role: 'viewer' },
+  chats: 'none',
   query: ListSessionsQuery,
   response: z.array(SessionResponse),
   success: 200,

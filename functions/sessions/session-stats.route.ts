@@ -21,6 +21,7 @@ export const sessionStatsRoute = defineRoute({
   summary: 'Session statistics',
   tag: 'Sessions',
   auth: { role: 'viewer' },
+  chats: 'none',
   response: SessionStatsResponse,
   success: 200,
   run: ({ deps, caller }) => sessionStats(deps, caller),

@@ -1,5 +1,6 @@
 /** API keys: the stored record (hash only), request bodies and the read shape (keyPrefix, never the key). */
 import { z } from 'zod';
+import { ChatIdList } from './chat-scope.js';
 import { IsoTimestamp, resourceName, Uuid } from './common.js';
 import { Role } from './roles.js';
 
@@ -14,6 +15,8 @@ export const ApiKey = z.object({
   role: Role,
   allowedIps: z.array(z.string()).nullable(),
   allowedSessions: z.array(z.string()).nullable(),
+  /** null: every chat; otherwise only these (neutral ids: `<number>@c.us`, `<id>@g.us`, `<id>@lid`). */
+  allowedChats: z.array(z.string()).nullable(),
   isActive: z.boolean(),
   expiresAt: IsoTimestamp.nullable(),
   lastUsedAt: IsoTimestamp.nullable(),
@@ -57,6 +60,7 @@ export const CreateApiKeyBody = z.strictObject({
   role: Role.default('operator'),
   allowedIps: z.array(Ipv4OrCidr).max(100).optional(),
   allowedSessions: SessionIdList.optional(),
+  allowedChats: ChatIdList.optional(),
   expiresAt: ExpiresAt.optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
@@ -66,6 +70,7 @@ export const UpdateApiKeyBody = z.strictObject({
   role: Role.optional(),
   allowedIps: z.array(Ipv4OrCidr).max(100).nullable().optional(),
   allowedSessions: SessionIdList.nullable().optional(),
+  allowedChats: ChatIdList.nullable().optional(),
   expiresAt: ExpiresAt.nullable().optional(),
 });
 export type UpdateApiKeyBody = z.infer<typeof UpdateApiKeyBody>;
@@ -78,6 +83,7 @@ export const ApiKeyResponse = z
     role: Role,
     allowedIps: z.array(z.string()).nullable(),
     allowedSessions: z.array(z.string()).nullable(),
+    allowedChats: z.array(z.string()).nullable(),
     isActive: z.boolean(),
     expiresAt: IsoTimestamp.nullable(),
     lastUsedAt: IsoTimestamp.nullable(),
@@ -101,6 +107,7 @@ export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
     role: key.role,
     allowedIps: key.allowedIps,
     allowedSessions: key.allowedSessions,
+    allowedChats: key.allowedChats,
     isActive: key.isActive,
     expiresAt: key.expiresAt,
     lastUsedAt: key.lastUsedAt,
@@ -122,14 +129,15 @@ export function restricts(list: readonly string[] | null): boolean {
 
 /**
  * The one definition of a usable admin key, which the last-admin guard keeps at least one of: role admin, usable
- * at `now`, not scoped to sessions (admin routes need an unscoped key) and without an IP allowlist (the operator's
- * address may change, and the API cannot know their future one).
+ * at `now`, not scoped to sessions or chats (admin routes need an unscoped key) and without an IP allowlist (the
+ * operator's address may change, and the API cannot know their future one).
  */
 export function isUsableAdmin(key: ApiKey, now: Date): boolean {
   return (
     key.role === 'admin' &&
     isUsable(key, now) &&
     !restricts(key.allowedSessions) &&
+    !restricts(key.allowedChats) &&
     !restricts(key.allowedIps)
   );
 }

@@ -7,6 +7,8 @@ export interface CallerKey {
   role: Role;
   /** null: every session; otherwise only these session ids. */
   allowedSessions: readonly string[] | null;
+  /** null: every chat; otherwise only these chats (shared/domain/chat-scope.ts). */
+  allowedChats: readonly string[] | null;
 }
 
 export interface Caller {

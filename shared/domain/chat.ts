@@ -106,6 +106,20 @@ export const ChatSummary = z
   .meta({ id: 'ChatSummary' });
 export type ChatSummary = z.infer<typeof ChatSummary>;
 
+/**
+ * The chat list's order (every ChatStore's `list`): timestamp descending with chats without one last, then id in code-unit order (what SQLite's
+ * binary collation gives for the ASCII ids WhatsApp uses).
+ */
+export function mostRecentFirst(a: ChatRecord, b: ChatRecord): number {
+  if (a.timestamp !== b.timestamp) {
+    if (a.timestamp === null) return 1;
+    if (b.timestamp === null) return -1;
+    return b.timestamp - a.timestamp;
+  }
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return 0;
+}
+
 /** The API's answer for a stored chat, `nowMs` deciding whether a timed mute still holds. */
 export function chatSummaryOf(chat: ChatRecord, nowMs: number): ChatSummary {
   const kind = chatKindOf(chat.id);

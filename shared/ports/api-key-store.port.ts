@@ -9,6 +9,7 @@ export const API_KEY_PATCH_FIELDS = [
   'role',
   'allowedIps',
   'allowedSessions',
+  'allowedChats',
   'isActive',
   'expiresAt',
   'updatedAt',

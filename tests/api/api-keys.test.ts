@@ -10,6 +10,7 @@ const KEY_FORMAT = /^wg_[0-9a-f]{64}$/;
 const UNKNOWN_SESSION = '00000000-0000-4000-8000-00000000abcd';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const READ_FIELDS = [
+  'allowedChats',
   'allowedIps',
   'allowedSessions',
   'createdAt',

@@ -34,6 +34,8 @@ export interface AuditRow {
   sessionId: string | null;
   sessionName: string | null;
   apiKeyId: string | null;
+  statusCode: number | null;
+  errorMessage: string | null;
   metadata: Record<string, unknown> | null;
 }
 

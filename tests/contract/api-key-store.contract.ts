@@ -1,11 +1,12 @@
 /**
  * Behaviour every ApiKeyStore adapter must show: storage by hash, newest-first listing, the last-usable-admin
- * guard on updates and deletes, and coalesced usage counters.
+ * guard on updates and deletes, and coalesced usage counters (api-key-usage.contract.ts).
  */
 import type { ApiKey } from '#shared/domain/api-key.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { ApiKeyStore } from '#shared/ports/api-key-store.port.js';
 import { anApiKey, at, T0 } from '#tests/helpers/builders.js';
+import { apiKeyUsageContract } from './api-key-usage.contract.js';
 
 export interface OpenedApiKeyStore {
   store: ApiKeyStore;
@@ -35,6 +36,7 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         const key = anApiKey({
           allowedIps: ['10.0.0.0/8', '192.168.1.7'],
           allowedSessions: ['s-1', 's-2'],
+          allowedChats: ['15550001111@c.us', '120363025246125411@g.us', '880001@lid'],
           expiresAt: at(3600),
           lastUsedAt: at(-60),
           usageCount: 7,
@@ -47,11 +49,19 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
       });
 
       it('keeps empty allowlists empty and null allowlists null', async () => {
-        const empty = anApiKey({ allowedIps: [], allowedSessions: [] });
-        const open = anApiKey({ allowedIps: null, allowedSessions: null });
+        const empty = anApiKey({ allowedIps: [], allowedSessions: [], allowedChats: [] });
+        const open = anApiKey({ allowedIps: null, allowedSessions: null, allowedChats: null });
         await seed(empty, open);
-        expect(await store.findById(empty.id)).toMatchObject({ allowedIps: [], allowedSessions: [] });
-        expect(await store.findById(open.id)).toMatchObject({ allowedIps: null, allowedSessions: null });
+        expect(await store.findById(empty.id)).toMatchObject({
+          allowedIps: [],
+          allowedSessions: [],
+          allowedChats: [],
+        });
+        expect(await store.findById(open.id)).toMatchObject({
+          allowedIps: null,
+          allowedSessions: null,
+          allowedChats: null,
+        });
       });
 
       it('answers null for an unknown id or hash', async () => {
@@ -116,7 +126,13 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
 
       it('applies an update, returns the stored key and leaves unpatched fields alone', async () => {
         const [key] = await seed(anApiKey({ usageCount: 3, lastUsedAt: at(-5), createdAt: at(-100) }));
-        const patch = { name: 'renamed', allowedIps: ['1.2.3.4'], allowedSessions: null, updatedAt: at(1) };
+        const patch = {
+          name: 'renamed',
+          allowedIps: ['1.2.3.4'],
+          allowedSessions: null,
+          allowedChats: ['15550001111@c.us'],
+          updatedAt: at(1),
+        };
         const result = await store.applyGuarded(key!.id, { kind: 'update', patch }, NOW);
         const expected = { ...key!, ...patch };
         expect(result).toEqual({ outcome: 'applied', key: expected });
@@ -182,13 +198,14 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         });
       });
 
-      it('does not count an expired, revoked, scoped, IP-restricted or non-admin key as the other admin', async () => {
+      it('does not count an expired, revoked, scoped, chat-limited, IP-restricted or non-admin key as the other admin', async () => {
         const [only] = await seed(
           admin(),
           admin({ expiresAt: at(-1) }),
           admin({ expiresAt: at(0) }),
           admin({ isActive: false }),
           admin({ allowedSessions: ['s-1'] }),
+          admin({ allowedChats: ['15550001111@c.us'] }),
           admin({ allowedIps: ['10.0.0.0/8'] }),
           anApiKey({ role: 'operator' }),
         );
@@ -197,6 +214,8 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
         });
         const scoping = { kind: 'update' as const, patch: { allowedIps: ['10.0.0.1'] } };
         expect(await store.applyGuarded(only!.id, scoping, NOW)).toEqual({ outcome: 'last_admin' });
+        const limiting = { kind: 'update' as const, patch: { allowedChats: ['15550001111@c.us'] } };
+        expect(await store.applyGuarded(only!.id, limiting, NOW)).toEqual({ outcome: 'last_admin' });
       });
 
       it('allows scoping or IP-restricting an admin while another usable admin exists', async () => {
@@ -287,40 +306,6 @@ export function apiKeyStoreContract(name: string, open: () => Promise<OpenedApiK
       });
     });
 
-    describe('recordUsage', () => {
-      it('adds counts and sets lastUsedAt on a key never used before', async () => {
-        const [key] = await seed(anApiKey());
-        await store.recordUsage([{ id: key!.id, count: 3, lastUsedAt: at(5) }]);
-        expect(await store.findById(key!.id)).toMatchObject({ usageCount: 3, lastUsedAt: at(5) });
-      });
-
-      it('adds every record of a batch, several for one key included', async () => {
-        const [a, b] = await seed(anApiKey({ usageCount: 10 }), anApiKey());
-        await store.recordUsage([
-          { id: a!.id, count: 2, lastUsedAt: at(1) },
-          { id: b!.id, count: 1, lastUsedAt: at(2) },
-          { id: a!.id, count: 5, lastUsedAt: at(3) },
-        ]);
-        expect(await store.findById(a!.id)).toMatchObject({ usageCount: 17, lastUsedAt: at(3) });
-        expect(await store.findById(b!.id)).toMatchObject({ usageCount: 1, lastUsedAt: at(2) });
-      });
-
-      it('never moves lastUsedAt back, but still adds the count', async () => {
-        const [key] = await seed(anApiKey({ usageCount: 1, lastUsedAt: at(100) }));
-        await store.recordUsage([{ id: key!.id, count: 4, lastUsedAt: at(50) }]);
-        expect(await store.findById(key!.id)).toMatchObject({ usageCount: 5, lastUsedAt: at(100) });
-      });
-
-      it('ignores unknown ids and an empty batch, and leaves updatedAt alone', async () => {
-        const [key] = await seed(anApiKey({ updatedAt: at(0), createdAt: at(0) }));
-        await store.recordUsage([]);
-        await store.recordUsage([
-          { id: 'missing', count: 9, lastUsedAt: at(9) },
-          { id: key!.id, count: 1, lastUsedAt: at(9) },
-        ]);
-        expect(await store.findById(key!.id)).toMatchObject({ usageCount: 1, updatedAt: at(0) });
-        expect(await store.count()).toBe(1);
-      });
-    });
+    apiKeyUsageContract(() => store);
   });
 }

@@ -185,7 +185,7 @@ describe('sqlite stores on disk', () => {
     expect(await again.apiKeys.findByHash(key.keyHash)).toEqual(key);
     expect(await again.audit.query({}, { limit: 10, offset: 0 })).toEqual({ data: [entry], total: 1 });
     await again.close();
-    expect(migrationIds(file)).toEqual(['0001_api_keys', '0002_audit_logs']);
+    expect(migrationIds(file)).toEqual(['0001_api_keys', '0002_audit_logs', '0003_api_key_allowed_chats']);
   });
 
   it('keeps data store data across a reopen and records each migration once', async () => {
@@ -239,6 +239,7 @@ describe('sqlite stores on disk', () => {
       '0001_sessions',
       '0002_audit_logs',
       '0002_teardown_fences',
+      '0003_api_key_allowed_chats',
       '0003_messages',
       '0004_webhooks',
       '0005_webhook_delivery_failures',

@@ -56,6 +56,7 @@ export function anApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
     role: 'operator',
     allowedIps: null,
     allowedSessions: null,
+    allowedChats: null,
     isActive: true,
     expiresAt: null,
     lastUsedAt: null,

@@ -15,6 +15,7 @@ const copy = (key: ApiKey): ApiKey => ({
   ...key,
   allowedIps: key.allowedIps ? [...key.allowedIps] : null,
   allowedSessions: key.allowedSessions ? [...key.allowedSessions] : null,
+  allowedChats: key.allowedChats ? [...key.allowedChats] : null,
 });
 
 export class CachingApiKeyStore implements ApiKeyStore {

@@ -46,7 +46,7 @@ function toApiKey(item: Item): ApiKey {
   const key: Record<string, unknown> = {};
   for (const field of API_KEY_FIELDS) key[field] = item[field] ?? null;
   // Allowlists fail closed: anything but an array of strings becomes an empty list.
-  for (const field of ['allowedIps', 'allowedSessions'] as const) {
+  for (const field of ['allowedIps', 'allowedSessions', 'allowedChats'] as const) {
     const list = key[field];
     if (list !== null && !(Array.isArray(list) && list.every((entry) => typeof entry === 'string')))
       key[field] = [];

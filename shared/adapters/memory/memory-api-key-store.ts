@@ -21,6 +21,7 @@ function copyKey(key: ApiKey): ApiKey {
     role: key.role,
     allowedIps: key.allowedIps === null ? null : [...key.allowedIps],
     allowedSessions: key.allowedSessions === null ? null : [...key.allowedSessions],
+    allowedChats: key.allowedChats === null ? null : [...key.allowedChats],
     isActive: key.isActive,
     expiresAt: key.expiresAt,
     lastUsedAt: key.lastUsedAt,

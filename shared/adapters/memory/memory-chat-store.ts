@@ -3,24 +3,16 @@
  * as a JSON column hands them back, the list order). Like the other memory stores it keeps no link to the session
  * store, so it takes chats of any session id.
  */
-import { applyChatChange, type ChatChange, type ChatRecord, newChat } from '#shared/domain/chat.js';
+import {
+  applyChatChange,
+  type ChatChange,
+  type ChatRecord,
+  mostRecentFirst,
+  newChat,
+} from '#shared/domain/chat.js';
 import type { Page } from '#shared/domain/common.js';
 import type { ChatStore } from '#shared/ports/chat-store.port.js';
 import { jsonCopy } from './memory-support.js';
-
-/**
- * The list order: timestamp descending with chats without one last, then id in code-unit order (what SQLite's
- * binary collation gives for the ASCII ids WhatsApp uses).
- */
-function mostRecentFirst(a: ChatRecord, b: ChatRecord): number {
-  if (a.timestamp !== b.timestamp) {
-    if (a.timestamp === null) return 1;
-    if (b.timestamp === null) return -1;
-    return b.timestamp - a.timestamp;
-  }
-  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
-  return 0;
-}
 
 /** Chats in a Map per session; every method is atomic because nothing in it awaits. */
 export class MemoryChatStore implements ChatStore {

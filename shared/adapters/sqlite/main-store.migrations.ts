@@ -59,4 +59,11 @@ export const MAIN_STORE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    id: '0003_api_key_allowed_chats',
+    up(db: SqliteDb): void {
+      // Keys made before chat allowlists existed stay unrestricted (NULL).
+      db.exec('ALTER TABLE api_keys ADD COLUMN allowed_chats TEXT');
+    },
+  },
 ];

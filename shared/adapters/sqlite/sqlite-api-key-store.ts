@@ -25,6 +25,7 @@ interface ApiKeyRow {
   role: string;
   allowed_ips: string | null;
   allowed_sessions: string | null;
+  allowed_chats: string | null;
   is_active: number;
   expires_at: string | null;
   last_used_at: string | null;
@@ -53,6 +54,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     role: row.role as Role,
     allowedIps: parseStringList(row.allowed_ips),
     allowedSessions: parseStringList(row.allowed_sessions),
+    allowedChats: parseStringList(row.allowed_chats),
     isActive: row.is_active === 1,
     expiresAt: row.expires_at,
     lastUsedAt: row.last_used_at,
@@ -71,6 +73,7 @@ function toRow(key: ApiKey): ApiKeyRow {
     role: key.role,
     allowed_ips: toJsonColumn(key.allowedIps),
     allowed_sessions: toJsonColumn(key.allowedSessions),
+    allowed_chats: toJsonColumn(key.allowedChats),
     is_active: key.isActive ? 1 : 0,
     expires_at: key.expiresAt,
     last_used_at: key.lastUsedAt,
@@ -106,9 +109,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   constructor(db: SqliteDb) {
     this.insertRow = new LazyStatement(
       db,
-      `INSERT INTO api_keys (id, name, key_hash, key_prefix, role, allowed_ips, allowed_sessions, is_active,
+      `INSERT INTO api_keys (id, name, key_hash, key_prefix, role, allowed_ips, allowed_sessions, allowed_chats, is_active,
          expires_at, last_used_at, usage_count, created_at, updated_at)
-       VALUES (@id, @name, @key_hash, @key_prefix, @role, @allowed_ips, @allowed_sessions, @is_active,
+       VALUES (@id, @name, @key_hash, @key_prefix, @role, @allowed_ips, @allowed_sessions, @allowed_chats, @is_active,
          @expires_at, @last_used_at, @usage_count, @created_at, @updated_at)`,
     );
     this.selectById = new LazyStatement(db, 'SELECT * FROM api_keys WHERE id = ?');
@@ -123,7 +126,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.updateRow = new LazyStatement(
       db,
       `UPDATE api_keys SET name = @name, role = @role, allowed_ips = @allowed_ips,
-         allowed_sessions = @allowed_sessions, is_active = @is_active, expires_at = @expires_at,
+         allowed_sessions = @allowed_sessions, allowed_chats = @allowed_chats, is_active = @is_active, expires_at = @expires_at,
          updated_at = @updated_at
        WHERE id = @id`,
     );

@@ -33,6 +33,7 @@ export const readChat = defineEngineOperation({
   }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/read',
@@ -51,6 +52,7 @@ export const unreadChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/unread',
@@ -69,6 +71,7 @@ export const archiveChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId, archive: z.boolean() }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/archive',
@@ -96,6 +99,7 @@ export const muteChat = defineEngineOperation({
   }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/mute',
@@ -114,6 +118,7 @@ export const pinChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId, pin: z.boolean() }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/pin',
@@ -132,6 +137,7 @@ export const deleteChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/delete',
@@ -150,6 +156,7 @@ export const clearChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: Outcome,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'DELETE',
     path: '/api/sessions/{sessionId}/chats/{chatId}/messages',
@@ -168,6 +175,7 @@ export const chatTyping = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId, state: z.enum(['typing', 'recording', 'paused']) }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/chats/typing',

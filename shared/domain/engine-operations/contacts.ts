@@ -56,6 +56,7 @@ export const contactProfilePicture = defineEngineOperation({
   input: ContactRef,
   result: z.object({ url: z.string().nullable() }).meta({ id: 'ContactProfilePicture' }),
   role: 'viewer',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/profile-picture',
@@ -83,6 +84,7 @@ export const contactPhone = defineEngineOperation({
     })
     .meta({ id: 'ContactPhone' }),
   role: 'viewer',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/phone',
@@ -110,6 +112,7 @@ export const contactLid = defineEngineOperation({
     })
     .meta({ id: 'ContactLid' }),
   role: 'viewer',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/lid',
@@ -172,6 +175,7 @@ export const blockedContacts = defineEngineOperation({
   input: z.strictObject({}),
   result: z.array(z.string()).meta({ id: 'BlockedContacts' }),
   role: 'viewer',
+  chats: { listed: (id) => id },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/blocked',
@@ -190,6 +194,7 @@ export const blockContact = defineEngineOperation({
   input: ContactRef,
   result: Done('ContactBlocked'),
   role: 'operator',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/block',
@@ -211,6 +216,7 @@ export const unblockContact = defineEngineOperation({
   input: ContactRef,
   result: Done('ContactUnblocked'),
   role: 'operator',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'DELETE',
     path: '/api/sessions/{sessionId}/contacts/{contactId}/block',
@@ -268,6 +274,7 @@ export const listContacts = defineEngineOperation({
   input: PageQuery,
   result: z.array(Contact).meta({ id: 'ContactList' }),
   role: 'viewer',
+  chats: { listed: (contact) => contact.id },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts',
@@ -289,6 +296,7 @@ export const getContact = defineEngineOperation({
   input: ContactRef,
   result: Contact,
   role: 'viewer',
+  chats: { addresses: ['contactId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/contacts/{contactId}',

@@ -38,6 +38,17 @@ export interface OperationFiles {
   read(kind: MediaKind, source: MediaSource, mimetype: string | undefined): Promise<FileBytes>;
 }
 
+/**
+ * How an operation meets a key limited to chats (shared/domain/chat-scope.ts): `none`, it names no chat and tells of
+ * none; `addresses`, the input fields that name a chat (each must be in the key's list, else 403); `listed`, its
+ * result is a list of chats (or of items of chats, `listed` naming each one's chat) answered filtered to the key's
+ * list. Absent: such a key is refused (403), as for what acts on the whole account.
+ */
+export type OperationChats<Input, Result> =
+  | 'none'
+  | { addresses: readonly (keyof Input & string)[] }
+  | (Result extends readonly (infer Item)[] ? { listed: (item: Item) => string } : never);
+
 /** How the HTTP API exposes an operation. */
 export interface OperationRoute {
   method: HttpMethod;
@@ -72,6 +83,8 @@ export interface EngineOperationRow<
   result: Result;
   /** The least role a key needs. Every operation is session-scoped: a key scoped to other sessions gets 403. */
   role: Role;
+  /** How it meets a key limited to chats; absent: such a key is refused. */
+  chats?: OperationChats<z.output<Input>, z.output<Result>>;
   /** The session statuses in which the engine can answer (400 SESSION_NOT_READY otherwise); default `ready`. */
   states?: readonly SessionStatus[];
   /**

@@ -35,6 +35,7 @@ export const addParticipants = defineEngineOperation({
   input: Members,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('participants', 'Add participants to a group'),
   example: example('Participants added'),
 });
@@ -47,6 +48,7 @@ export const removeParticipants = defineEngineOperation({
   input: Members,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('participants/remove', 'Remove participants from a group'),
   example: example('Participants removed'),
 });
@@ -59,6 +61,7 @@ export const promoteParticipants = defineEngineOperation({
   input: Members,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('participants/promote', 'Promote participants to admin'),
   example: example('Participants promoted to admin'),
 });
@@ -71,6 +74,7 @@ export const demoteParticipants = defineEngineOperation({
   input: Members,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('participants/demote', 'Demote participants from admin'),
   example: example('Participants demoted from admin'),
 });
@@ -83,6 +87,7 @@ export const membershipRequests = defineEngineOperation({
   input: z.strictObject({ groupId: GroupId }),
   result: z.array(MembershipRequest),
   role: 'viewer',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/groups/{groupId}/membership-requests',
@@ -107,6 +112,7 @@ export const approveRequests = defineEngineOperation({
   input: Decision,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('membership-requests/approve', 'Approve requests to join a group'),
   example: example('Membership requests approved'),
 });
@@ -119,6 +125,7 @@ export const rejectRequests = defineEngineOperation({
   input: Decision,
   result: ParticipantsOutcome,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('membership-requests/reject', 'Reject requests to join a group'),
   example: example('Membership requests rejected'),
 });

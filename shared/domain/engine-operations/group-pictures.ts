@@ -33,6 +33,7 @@ export const groupPicture = defineEngineOperation({
   input: GroupRef,
   result: z.object({ url: z.string().nullable() }).meta({ id: 'GroupPicture' }),
   role: 'viewer',
+  chats: { addresses: ['groupId'] },
   http: route('GET', 'Get the picture URL of a group'),
   example: {
     input: { groupId: GROUP },
@@ -54,6 +55,7 @@ export const setGroupPicture = defineEngineOperation({
     .refine((input) => input.data === undefined || input.mimetype !== undefined, 'data needs its mimetype'),
   result: GroupOperationDone,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: { ...route('PUT', 'Set the picture of a group'), errors: [413] },
   toEngine: async ({ groupId, url, data, mimetype }, files) => ({
     groupId,
@@ -73,6 +75,7 @@ export const removeGroupPicture = defineEngineOperation({
   input: GroupRef,
   result: GroupOperationDone,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: route('DELETE', 'Remove the picture of a group'),
   example: { input: { groupId: GROUP }, result: { success: true, message: 'Group picture removed' } },
 });

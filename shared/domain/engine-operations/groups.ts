@@ -49,6 +49,7 @@ export const listGroups = defineEngineOperation({
   input: PageQuery,
   result: z.array(GroupSummary),
   role: 'viewer',
+  chats: { listed: (group) => group.id },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/groups',
@@ -67,6 +68,7 @@ export const getGroup = defineEngineOperation({
   input: GroupRef,
   result: GroupInfo,
   role: 'viewer',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/groups/{groupId}',
@@ -114,6 +116,7 @@ export const setGroupSubject = defineEngineOperation({
   input: GroupRef.extend({ subject: GroupName }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'PUT',
     path: '/api/sessions/{sessionId}/groups/{groupId}/subject',
@@ -135,6 +138,7 @@ export const setGroupDescription = defineEngineOperation({
   input: GroupRef.extend({ description: z.string().max(1024) }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'PUT',
     path: '/api/sessions/{sessionId}/groups/{groupId}/description',
@@ -156,6 +160,7 @@ export const groupSettings = defineEngineOperation({
   input: GroupRef,
   result: GroupSettings,
   role: 'viewer',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/groups/{groupId}/settings',
@@ -188,6 +193,7 @@ export const updateGroupSettings = defineEngineOperation({
   ),
   result: GroupSettings,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'PUT',
     path: '/api/sessions/{sessionId}/groups/{groupId}/settings',
@@ -209,6 +215,7 @@ export const groupInviteCode = defineEngineOperation({
   input: GroupRef,
   result: InviteCode,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/groups/{groupId}/invite-code',
@@ -230,6 +237,7 @@ export const revokeGroupInvite = defineEngineOperation({
   input: GroupRef,
   result: InviteCode.extend({ message: z.string() }).meta({ id: 'GroupInviteRevoked' }),
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/groups/{groupId}/invite-code/revoke',
@@ -301,6 +309,7 @@ export const leaveGroup = defineEngineOperation({
   input: GroupRef,
   result: Done,
   role: 'operator',
+  chats: { addresses: ['groupId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/groups/{groupId}/leave',

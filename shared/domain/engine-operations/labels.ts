@@ -26,6 +26,7 @@ export const listLabels = defineEngineOperation({
   input: z.strictObject({}),
   result: z.array(Label),
   role: 'viewer',
+  chats: 'none',
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/labels',
@@ -44,6 +45,7 @@ export const getLabel = defineEngineOperation({
   input: z.strictObject({ labelId: LabelId }),
   result: Label,
   role: 'viewer',
+  chats: 'none',
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/labels/{labelId}',
@@ -62,6 +64,7 @@ export const labelChats = defineEngineOperation({
   input: z.strictObject({ labelId: LabelId }),
   result: z.array(z.object({ id: z.string() })).meta({ id: 'LabelChats' }),
   role: 'viewer',
+  chats: { listed: (chat) => chat.id },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/labels/{labelId}/chats',
@@ -80,6 +83,7 @@ export const chatLabels = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: z.array(Label),
   role: 'viewer',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/labels/chat/{chatId}',
@@ -143,6 +147,7 @@ export const tagChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId, labelId: LabelId }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/labels/chat/{chatId}',
@@ -161,6 +166,7 @@ export const untagChat = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId, labelId: LabelId }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'DELETE',
     path: '/api/sessions/{sessionId}/labels/chat/{chatId}/{labelId}',

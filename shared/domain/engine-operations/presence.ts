@@ -21,6 +21,7 @@ export const subscribePresence = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: Done,
   role: 'operator',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'POST',
     path: '/api/sessions/{sessionId}/presence/subscribe',
@@ -39,6 +40,7 @@ export const chatPresence = defineEngineOperation({
   input: z.strictObject({ chatId: ChatId }),
   result: ChatPresence.nullable(),
   role: 'viewer',
+  chats: { addresses: ['chatId'] },
   http: {
     method: 'GET',
     path: '/api/sessions/{sessionId}/presence/{chatId}',

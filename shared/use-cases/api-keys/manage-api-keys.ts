@@ -24,7 +24,7 @@ const lastAdmin = (refused: string) =>
   new ConflictError(
     'LAST_ADMIN_KEY',
     `Refused to ${refused}: no usable admin key (an active, unexpired admin key that is neither scoped to ` +
-      'sessions nor limited to client IPs) would remain. Create another admin key first.',
+      'sessions or chats nor limited to client IPs) would remain. Create another admin key first.',
   );
 
 /** The fields of an update that take a key away from being a usable admin, for the 409 message. */
@@ -32,6 +32,7 @@ function describeRefusedUpdate(patch: ApiKeyPatch): string {
   const fields: string[] = [];
   if (patch.role !== undefined && patch.role !== 'admin') fields.push(`role to ${patch.role}`);
   if (restricts(patch.allowedSessions ?? null)) fields.push('allowedSessions');
+  if (restricts(patch.allowedChats ?? null)) fields.push('allowedChats');
   if (restricts(patch.allowedIps ?? null)) fields.push('allowedIps');
   if (patch.expiresAt) fields.push(`expiresAt ${patch.expiresAt}`);
   return `change the last usable admin key (${fields.join(', ')})`;
@@ -86,6 +87,7 @@ export function newKeyRecord(plaintext: string, body: CreateApiKeyBody, now: Dat
     role: body.role,
     allowedIps: body.allowedIps && body.allowedIps.length > 0 ? body.allowedIps : null,
     allowedSessions: body.allowedSessions && body.allowedSessions.length > 0 ? body.allowedSessions : null,
+    allowedChats: body.allowedChats && body.allowedChats.length > 0 ? body.allowedChats : null,
     isActive: true,
     expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
     lastUsedAt: null,
@@ -141,6 +143,8 @@ export async function updateApiKey(
   if (body.allowedSessions !== undefined) {
     patch.allowedSessions = body.allowedSessions?.length ? body.allowedSessions : null;
   }
+  if (body.allowedChats !== undefined)
+    patch.allowedChats = body.allowedChats?.length ? body.allowedChats : null;
   if (body.expiresAt !== undefined)
     patch.expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
   // An expiry on a key that otherwise stays a usable admin removes it later rather than now: the guard is evaluated
@@ -149,6 +153,7 @@ export async function updateApiKey(
   const disqualifiesNow =
     (patch.role !== undefined && patch.role !== 'admin') ||
     restricts(patch.allowedSessions ?? null) ||
+    restricts(patch.allowedChats ?? null) ||
     restricts(patch.allowedIps ?? null);
   const guardAt = patch.expiresAt && !disqualifiesNow ? new Date(patch.expiresAt) : now;
   const change: ApiKeyChange = { kind: 'update', patch };

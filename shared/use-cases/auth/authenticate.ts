@@ -8,7 +8,7 @@
 
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
 import type { UsageTracker } from '#shared/auth/usage-tracker.js';
-import { isUsable } from '#shared/domain/api-key.js';
+import { isUsable, restricts } from '#shared/domain/api-key.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import { type Role, roleAllows } from '#shared/domain/roles.js';
 import { type AppError, ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
@@ -29,6 +29,11 @@ export interface AccessRequirement {
   unscoped?: boolean;
   /** The session the route acts on, when it is session-scoped. */
   sessionId?: string;
+  /**
+   * The route says how it meets a key limited to chats (it addresses chats, lists them or names none); a route
+   * that does not refuses such a key (shared/domain/chat-scope.ts).
+   */
+  chats?: boolean;
 }
 
 /** Resolves the presented key to a CallerKey or throws 401/403. */
@@ -83,21 +88,28 @@ export async function authenticate(
   const refusal = accessRefusal(key, requirement);
   if (refusal) return refuse(refusal, key.id, key.name);
 
-  const scoped = key.allowedSessions !== null && key.allowedSessions.length > 0;
+  const scoped = restricts(key.allowedSessions);
   deps.usage.record(key.id, now);
   // High-volume (sampled once per key per minute): written in the background, never delaying the request.
   void deps.audit.record(request, { action: 'api_key_used', apiKeyId: key.id, apiKeyName: key.name });
-  return { id: key.id, name: key.name, role: key.role, allowedSessions: scoped ? key.allowedSessions : null };
+  return {
+    id: key.id,
+    name: key.name,
+    role: key.role,
+    allowedSessions: scoped ? key.allowedSessions : null,
+    allowedChats: restricts(key.allowedChats) ? key.allowedChats : null,
+  };
 }
 
 /**
  * Why a key of `role` with `allowedSessions` (null or empty: every session) may not do what `requirement` asks, or
- * null when it may: a role too low, a session-scoped key on a route for unscoped keys only, or a session outside the
- * key's list. `authenticate` audits and throws it; a transport-neutral call checks its caller with it
+ * null when it may: a role too low, a session-scoped key on a route for unscoped keys only, a session outside the
+ * key's list, or a key limited to chats on a route that neither addresses nor lists chats (the chats an input
+ * addresses are checked once it is parsed: functions/http/route-call.ts). `authenticate` audits and throws it; a transport-neutral call checks its caller with it
  * (functions/http/route-call.ts).
  */
 export function accessRefusal(
-  key: Pick<CallerKey, 'role' | 'allowedSessions'>,
+  key: Pick<CallerKey, 'role' | 'allowedSessions' | 'allowedChats'>,
   requirement: AccessRequirement,
 ): ForbiddenError | null {
   if (!roleAllows(key.role, requirement.role)) {
@@ -116,6 +128,9 @@ export function accessRefusal(
     !key.allowedSessions?.includes(requirement.sessionId)
   ) {
     return new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session');
+  }
+  if (!requirement.chats && restricts(key.allowedChats)) {
+    return new ForbiddenError('FORBIDDEN_CHAT_RESTRICTED', 'API key is restricted to selected chats');
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '#shared/domain/caller.js';
+import { callerChatScope } from '#shared/domain/chat-scope.js';
 import type { MessageView } from '#shared/domain/message.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { loadSession } from '#shared/use-cases/sessions/load-session.js';
@@ -25,11 +26,17 @@ export async function listMessages(
 ): Promise<{ messages: MessageView[]; total: number }> {
   await loadSession(deps.data.sessions, caller, sessionId);
   const from = query.from && /^[0-9]+$/.test(query.from) ? `${query.from}@c.us` : query.from;
+  // A caller limited to chats lists those (a chatId outside them was refused by the stack).
+  const scope = callerChatScope(caller);
   const withAliases = async (id: string) => [id, ...(await deps.data.identities.aliasesOf(sessionId, id))];
   const page = await deps.data.messages.list(
     {
       sessionId,
-      ...(query.chatId ? { chatId: await withAliases(query.chatId) } : {}),
+      ...(query.chatId
+        ? { chatId: await withAliases(query.chatId) }
+        : scope === undefined
+          ? {}
+          : { chatId: scope }),
       ...(from ? { from: await withAliases(from) } : {}),
     },
     { limit: query.limit, offset: query.offset },

@@ -9,7 +9,7 @@ import { silentLogger } from '#shared/ports/logger.port.js';
 import { TestClock } from '#tests/helpers/test-clock.js';
 
 const caller: Caller = {
-  key: { id: 'key-1', name: 'ops', role: 'operator', allowedSessions: null },
+  key: { id: 'key-1', name: 'ops', role: 'operator', allowedSessions: null, allowedChats: null },
   ip: '10.0.0.1',
   userAgent: 'jest',
   requestId: 'req-1',

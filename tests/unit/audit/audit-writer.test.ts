@@ -17,7 +17,7 @@ import { TestClock } from '#tests/helpers/test-clock.js';
 import { waitFor } from '#tests/helpers/test-gateway.js';
 
 const caller: Caller = {
-  key: { id: 'key-1', name: 'ops', role: 'admin', allowedSessions: null },
+  key: { id: 'key-1', name: 'ops', role: 'admin', allowedSessions: null, allowedChats: null },
   ip: '10.0.0.1',
   userAgent: 'jest',
   requestId: 'req-1',

@@ -58,6 +58,7 @@ describe('authenticate', () => {
       name: key.name,
       role: 'operator',
       allowedSessions: null,
+      allowedChats: null,
     });
     await usage.flush();
     expect((await apiKeys.findById(key.id))?.usageCount).toBe(1);
@@ -128,5 +129,17 @@ describe('authenticate', () => {
       status: 403,
       code: 'FORBIDDEN_SCOPED_KEY',
     });
+  });
+
+  it('hands a chat-limited key its chats, and refuses it (audited) on a route that declares no chats', async () => {
+    const { run, stored } = await setup({ allowedChats: ['15550001111@c.us'] });
+    await expect(run({ role: 'viewer', sessionId: 's-1', chats: true })).resolves.toMatchObject({
+      allowedChats: ['15550001111@c.us'],
+    });
+    await expect(refusal(run({ role: 'viewer', sessionId: 's-1' }))).resolves.toEqual({
+      status: 403,
+      code: 'FORBIDDEN_CHAT_RESTRICTED',
+    });
+    expect(await stored()).toEqual([expect.objectContaining({ statusCode: 403, sessionId: 's-1' })]);
   });
 });

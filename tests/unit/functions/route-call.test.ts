@@ -50,11 +50,16 @@ const publicRoute = defineRoute({
   run: async ({ bearerToken }) => ({ bearerToken: bearerToken ?? null }),
 });
 
-const key = (role: CallerKey['role'], allowedSessions: string[] | null = null): CallerKey => ({
+const key = (
+  role: CallerKey['role'],
+  allowedSessions: string[] | null = null,
+  allowedChats: string[] | null = null,
+): CallerKey => ({
   id: `key-${role}`,
   name: role,
   role,
   allowedSessions,
+  allowedChats,
 });
 const callerWith = (callerKey: CallerKey | null): Caller => ({ ...SYSTEM_CALLER, key: callerKey });
 const good = {
@@ -198,8 +203,78 @@ describe('callRoute', () => {
       role: 'operator',
       unscoped: false,
       sessionId: SESSION,
+      chats: false,
     });
-    expect(routeRequirement(adminOnly, {})).toEqual({ role: 'admin', unscoped: true });
+    expect(routeRequirement(adminOnly, {})).toEqual({ role: 'admin', unscoped: true, chats: false });
     expect(routeRequirement(publicRoute, {})).toBeNull();
+  });
+});
+
+describe('callRoute for a key limited to chats', () => {
+  const audited: unknown[] = [];
+  const auditingDeps = {
+    audit: { record: async (_caller: Caller, entry: unknown) => void audited.push(entry) },
+  } as unknown as Deps;
+  const chatRoute = defineRoute({
+    method: 'POST',
+    path: '/api/sessions/{sessionId}/chats/{chatId}/copy',
+    summary: 'A made-up route addressing chats in its path and body',
+    tag: 'Test',
+    auth: { role: 'operator' },
+    chats: { addresses: ['chatId', 'toChatIds'] },
+    params: z.strictObject({ sessionId: z.uuid(), chatId: z.string() }),
+    body: z.strictObject({ toChatIds: z.array(z.string()), note: z.string() }),
+    success: 200,
+    run: async ({ body }) => ({ copied: body.toChatIds.length }),
+  });
+  const neutral = defineRoute({
+    ...adminOnly,
+    path: '/api/neutral',
+    auth: { role: 'viewer' },
+    chats: 'none',
+  });
+  const limited = key('operator', null, ['15550001111@c.us', '15550002222@c.us']);
+  const input = (chatId: string, toChatIds: string[]) => ({
+    params: { sessionId: SESSION, chatId },
+    body: { toChatIds, note: '15559999999@c.us' },
+  });
+
+  it('runs when every addressed chat is in the list (a bare phone read as <number>@c.us), whatever other fields say', async () => {
+    const run = (chatId: string, to: string[]) =>
+      callRoute(chatRoute, call(limited, input(chatId, to)), auditingDeps);
+    expect(await run('15550001111@c.us', ['15550002222@c.us', '15550001111'])).toEqual({ copied: 2 });
+    expect(
+      await callRoute(chatRoute, call(key('operator'), input('1@c.us', ['2@c.us'])), auditingDeps),
+    ).toEqual({
+      copied: 1,
+    });
+  });
+
+  it('refuses, audited, a chat outside the list in the path or in a list of the body', async () => {
+    audited.length = 0;
+    const run = (chatId: string, to: string[]) =>
+      callRoute(chatRoute, call(limited, input(chatId, to)), auditingDeps);
+    expect(await refusal(run('15550003333@c.us', []))).toMatchObject({ status: 403, code: 'FORBIDDEN_CHAT' });
+    expect(
+      await refusal(run('15550001111@c.us', ['15550002222@c.us', '120363000000000001@g.us'])),
+    ).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN_CHAT',
+      message: 'API key is not allowed to address the chat 120363000000000001@g.us',
+    });
+    expect(audited).toEqual([
+      expect.objectContaining({ action: 'api_key_auth_failed', statusCode: 403, sessionId: SESSION }),
+      expect.objectContaining({ action: 'api_key_auth_failed', statusCode: 403, sessionId: SESSION }),
+    ]);
+  });
+
+  it('lets it call a route that names no chat, and refuses it on a route without a chats declaration', async () => {
+    expect(await callRoute(neutral, call(limited, {}), auditingDeps)).toBe('listed');
+    expect(await refusal(callRoute(sendRoute, call(limited), auditingDeps))).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN_CHAT_RESTRICTED',
+    });
+    expect(routeRequirement(chatRoute, { sessionId: SESSION })).toMatchObject({ chats: true });
+    expect(routeRequirement(sendRoute, { sessionId: SESSION })).toMatchObject({ chats: false });
   });
 });
