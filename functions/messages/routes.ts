@@ -1,6 +1,7 @@
 /** The routes of the messages resource group (its Lambda), in the order the router tries them. */
 import type { AnyRoute } from '#functions/http/route.js';
 import { cancelBatchRoute } from './cancel-batch.route.js';
+import { chatHistoryRoute } from './chat-history.route.js';
 import { deleteMessageRoute } from './delete-message.route.js';
 import { editMessageRoute } from './edit-message.route.js';
 import { forwardRoute } from './forward.route.js';
@@ -25,6 +26,7 @@ import { sendVideoRoute } from './send-video.route.js';
 export const messageRoutes: readonly AnyRoute[] = [
   listMessagesRoute,
   searchMessagesRoute,
+  chatHistoryRoute,
   sendTextRoute,
   sendTemplateRoute,
   sendImageRoute,

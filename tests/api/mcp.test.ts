@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { aMessage } from '#tests/helpers/builders.js';
+import { withGatewayDataStore } from '#tests/helpers/gateway-data-store.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 import { waitForAudit } from './sessions-support.js';
 
@@ -26,6 +30,7 @@ const READ_TOOLS = [
   'LabelListChats',
   'LabelListForChat',
   'MessageGetReactions',
+  'MessageHistory',
   'MessageList',
   'SessionFindAll',
   'SessionFindOne',
@@ -71,6 +76,9 @@ async function connect(gw: TestGateway, key: string): Promise<Client> {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
   });
   await client.connect(transport);
+  // The SDK client checks a call's structuredContent against the tool's outputSchema only for the tools it has
+  // listed: listing them here makes every call in this file checked so.
+  await client.listTools();
   return client;
 }
 
@@ -163,6 +171,47 @@ describe('POST /mcp', () => {
       const rest = await gw.request('GET', `/api/sessions/${sessionId}`);
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.body);
+      await client.close();
+    });
+
+    it('answers MessageHistory with the REST body as structuredContent, valid under its output schema', async () => {
+      const chatId = '15557770001@c.us';
+      const photo = aMessage({
+        sessionId,
+        chatId,
+        from: chatId,
+        direction: 'incoming',
+        type: 'image',
+        body: 'a photo',
+        mediaPath: `media/${sessionId}/photo.jpg`,
+        mediaMimetype: 'image/jpeg',
+        metadata: { media: { mimetype: 'image/jpeg', sizeBytes: 10 } },
+      });
+      await withGatewayDataStore(gw, (data) => data.messages.insert(photo));
+      const client = await connect(gw, gw.adminKey);
+      const { tools } = await client.listTools();
+      const outputSchema = tools.find((tool) => tool.name === 'MessageHistory')?.outputSchema;
+      // An agent may pass the flag as a boolean: it travels as the query's text.
+      const result = (await client.callTool({
+        name: 'MessageHistory',
+        arguments: { sessionId, chatId, limit: 10, includeMedia: true },
+      })) as CallToolResult;
+      const rest = await gw.request(
+        'GET',
+        `/api/sessions/${sessionId}/messages/${chatId}/history?limit=10&includeMedia=true`,
+      );
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(rest.body);
+      expect(result.structuredContent).toMatchObject({
+        chatId,
+        total: 1,
+        messages: [{ id: photo.id, mediaMimetype: 'image/jpeg' }],
+      });
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats.default(ajv);
+      if (!outputSchema) throw new Error('MessageHistory is listed without an output schema');
+      const validate = ajv.compile(outputSchema);
+      expect([validate(result.structuredContent), validate.errors ?? null]).toEqual([true, null]);
       await client.close();
     });
 

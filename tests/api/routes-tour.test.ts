@@ -116,7 +116,7 @@ describe('every route once', () => {
     },
   );
 
-  it('every kind of send, history, search, media and reactions', async () => {
+  it("every kind of send, history (a chat's too), search, media and reactions", async () => {
     const text = ok(await messages('send-text', { chatId: CONTACT, text: 'tour text' }), 201);
     for (const kind of ['image', 'video', 'sticker', 'audio', 'document'] as const) {
       const { bytes, type } = FILES[kind];
@@ -156,6 +156,10 @@ describe('every route once', () => {
       200,
     );
     const image = history.messages.find((m: { type: string }) => m.type === 'image');
+    ok(
+      await call('GET', `/api/sessions/${sessionId}/messages/${CONTACT}/history?limit=20&includeMedia=true`),
+      200,
+    );
     ok(await call('GET', `/api/sessions/${sessionId}/messages/${CONTACT}/${image.waMessageId}/media`), 200);
     ok(await call('GET', `/api/sessions/${sessionId}/messages/search?q=tour`), 200);
     ok(await messages('delete', { chatId: CONTACT, messageId: text.id }), 201);

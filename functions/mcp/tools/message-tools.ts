@@ -1,4 +1,5 @@
 /** The message tools: stored history, reactions, and every kind of send an agent may make. */
+import { chatHistoryRoute } from '#functions/messages/chat-history.route.js';
 import { forwardRoute } from '#functions/messages/forward.route.js';
 import { listMessagesRoute } from '#functions/messages/list-messages.route.js';
 import { listReactionsRoute } from '#functions/messages/list-reactions.route.js';
@@ -29,6 +30,17 @@ export const MESSAGE_TOOLS: readonly ToolRow[] = [
     calls: listMessagesRoute,
     tier: 'read',
     description: "List a session's stored messages, newest first, optionally of one chat.",
+  },
+  {
+    name: 'MessageHistory',
+    calls: chatHistoryRoute,
+    tier: 'read',
+    description:
+      'The history of one chat: its stored messages, newest first, up to limit (1-2000, default 100), with ' +
+      'total (all its stored messages) and truncated (older ones exist). chatId is <number>@c.us for a person, ' +
+      '<id>@lid for a person by LID, or <group id>@g.us for a group; a person is matched under both ids once ' +
+      'paired. includeMedia "true" keeps the media descriptors of each message (mediaPath, mediaMimetype, ' +
+      'metadata.media); by default they are left out, and type and caption (body) still say what was sent.',
   },
   {
     name: 'MessageGetReactions',

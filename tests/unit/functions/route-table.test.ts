@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import type { AnyRoute } from '#functions/http/route.js';
 import { RouteTable, routeKeyOf } from '#functions/http/route-table.js';
+import { allRoutes } from '#functions/manifest.js';
 
 const table = () =>
   new RouteTable<string>()
@@ -74,5 +76,34 @@ describe('RouteTable', () => {
   it('refuses a duplicate route and a malformed template', () => {
     expect(() => table().add('GET', '/api/sessions/{id}', 'again')).toThrow('Duplicate route');
     expect(() => new RouteTable().add('GET', '/api/x{id}', 'bad')).toThrow('Invalid route path');
+  });
+
+  it("tells the manifest's message routes apart: a chat's history, one message's reactions and media, a batch", () => {
+    const routes = new RouteTable<AnyRoute>();
+    for (const route of allRoutes()) routes.add(route.method, route.path, route);
+    const base = '/api/sessions/s1/messages';
+    const keyOf = (method: string, path: string) => routes.match(method, path)?.routeKey;
+    expect(routes.match('GET', `${base}/15550001111@c.us/history`)).toMatchObject({
+      routeKey: 'GET /api/sessions/{sessionId}/messages/{chatId}/history',
+      params: { sessionId: 's1', chatId: '15550001111@c.us' },
+    });
+    // `batch` is a literal where the history has `{chatId}`: a batch named `history` is still a batch.
+    for (const batchId of ['b-1', 'history']) {
+      expect(routes.match('GET', `${base}/batch/${batchId}`)).toMatchObject({
+        routeKey: 'GET /api/sessions/{sessionId}/messages/batch/{batchId}',
+        params: { batchId },
+      });
+    }
+    expect(keyOf('POST', `${base}/batch/b-1/cancel`)).toBe(
+      'POST /api/sessions/{sessionId}/messages/batch/{batchId}/cancel',
+    );
+    expect(keyOf('GET', `${base}/15550001111@c.us/history/reactions`)).toBe(
+      'GET /api/sessions/{sessionId}/messages/{chatId}/{messageId}/reactions',
+    );
+    expect(keyOf('GET', `${base}/15550001111@c.us/ABC/media`)).toBe(
+      'GET /api/sessions/{sessionId}/messages/{chatId}/{messageId}/media',
+    );
+    expect(keyOf('GET', `${base}/search`)).toBe('GET /api/sessions/{sessionId}/messages/search');
+    expect(keyOf('POST', `${base}/15550001111@c.us/history`)).toBeUndefined();
   });
 });
