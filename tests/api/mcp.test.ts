@@ -4,9 +4,8 @@
  * per call the scope, the per-key rate limit, the role and input validation answered in-band.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp, toolError } from '#tests/helpers/mcp-client.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 import { waitForAudit } from './sessions-support.js';
 
@@ -65,15 +64,6 @@ const WRITE_TOOLS = [
   'SessionSubscribePresence',
 ];
 
-async function connect(gw: TestGateway, key: string): Promise<Client> {
-  const client = new Client({ name: 'waygate-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
-
 /** A raw request to /mcp (the gateway's test client checks answers against the OpenAPI document, which has no /mcp). */
 async function raw(gw: TestGateway, method: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(`${gw.url}/mcp`, {
@@ -89,23 +79,17 @@ async function raw(gw: TestGateway, method: string, headers: Record<string, stri
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
-const errorOf = (result: CallToolResult) => {
-  expect(result.isError).toBe(true);
-  const [first] = result.content;
-  return JSON.parse(first?.type === 'text' ? first.text : '{}') as { code: string; message: string };
-};
-
 describe('POST /mcp', () => {
   it('answers an operation the engine lacks with its 501 in-band', async () => {
     const gw = await startTestGateway({ MCP_ENABLED: 'true', ENGINE: 'test-core' });
     // The engine lacks the capability whatever the session's state: a created session will do.
     const sessionId = (await gw.createSession()).id;
-    const client = await connect(gw, gw.adminKey);
+    const client = await connectMcp(gw, gw.adminKey);
     const result = (await client.callTool({
       name: 'SessionGetChats',
       arguments: { sessionId },
     })) as CallToolResult;
-    expect(errorOf(result)).toMatchObject({ code: 'ENGINE_UNSUPPORTED' });
+    expect(toolError(result)).toMatchObject({ code: 'ENGINE_UNSUPPORTED' });
     await client.close();
     await gw.close();
   });
@@ -145,7 +129,7 @@ describe('POST /mcp', () => {
     });
 
     it('initializes and lists the read tools only, each with an output schema', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       expect(client.getServerVersion()?.name).toBe('waygate');
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
@@ -154,7 +138,7 @@ describe('POST /mcp', () => {
     });
 
     it('answers SessionFindOne with the REST body as structuredContent, matching its output schema', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       // The SDK client validates structuredContent against the tool's outputSchema and throws when it differs.
       const result = (await client.callTool({
         name: 'SessionFindOne',
@@ -167,25 +151,25 @@ describe('POST /mcp', () => {
     });
 
     it('names the bad field of an invalid input in-band', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const result = (await client.callTool({
         name: 'MessageList',
         arguments: { sessionId, limit: 'many' },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'VALIDATION_FAILED' });
-      expect(errorOf(result).message).toContain('limit');
+      expect(toolError(result)).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(toolError(result).message).toContain('limit');
       await client.close();
     });
 
     it('refuses a key scoped to another session in-band', async () => {
       const other = (await gw.createSession()).id;
       const { key } = await gw.createKey({ name: 'scoped', role: 'operator', allowedSessions: [other] });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const result = (await client.callTool({
         name: 'SessionFindOne',
         arguments: { sessionId },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'FORBIDDEN_SESSION' });
+      expect(toolError(result)).toMatchObject({ code: 'FORBIDDEN_SESSION' });
       await client.close();
       // Audited as REST audits it, marked as coming from the MCP endpoint with the tool's name.
       const [audited] = await waitForAudit(gw, 'api_key_auth_failed', sessionId);
@@ -194,11 +178,11 @@ describe('POST /mcp', () => {
 
     it('limits tool calls per key (MCP_RATE_LIMIT_MAX)', async () => {
       const { key } = await gw.createKey({ name: 'limited', role: 'viewer' });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const codes: (string | null)[] = [];
       for (let i = 0; i < 9; i++) {
         const result = (await client.callTool({ name: 'SessionGetStats', arguments: {} })) as CallToolResult;
-        codes.push(result.isError ? errorOf(result).code : null);
+        codes.push(result.isError ? toolError(result).code : null);
       }
       expect(codes.slice(0, 8)).toEqual(Array(8).fill(null));
       expect(codes[8]).toBe('RATE_LIMITED');
@@ -219,14 +203,14 @@ describe('POST /mcp', () => {
     afterAll(() => gw.close());
 
     it('lists every tool: the snapshot of the tool-name set', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
       await client.close();
     });
 
     it('sends a text through MessageSendText, as REST would', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const result = (await client.callTool({
         name: 'MessageSendText',
         arguments: { sessionId, chatId: '15557770001@c.us', text: 'hello from an agent' },
@@ -240,12 +224,12 @@ describe('POST /mcp', () => {
 
     it('refuses a viewer a write tool in-band', async () => {
       const { key } = await gw.createKey({ name: 'viewer', role: 'viewer' });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const result = (await client.callTool({
         name: 'MessageSendText',
         arguments: { sessionId, chatId: '15557770001@c.us', text: 'nope' },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+      expect(toolError(result)).toMatchObject({ code: 'FORBIDDEN_ROLE' });
       await client.close();
     });
   });
