@@ -39,6 +39,7 @@ export const chatHistoryRoute = defineRoute({
   summary: 'History of one chat',
   tag: 'Messages',
   auth: { role: 'viewer' },
+  chats: { addresses: ['chatId'] },
   params: ChatParams,
   query: ChatHistoryQuery,
   response: ChatHistory,

@@ -6,12 +6,11 @@
  * (key management, webhooks, lifecycle), the audit of a refusal, and the same refusals over MCP.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineOperationRow } from '#shared/domain/engine-operations/engine-operation.js';
 import { ENGINE_OPERATION_ROWS } from '#shared/domain/engine-operations/engine-operations.js';
 import { operationRequest, seedOperationExamples } from '#tests/helpers/engine-operation-requests.js';
+import { connectMcp, toolError } from '#tests/helpers/mcp-client.js';
 import { startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 import { auditOf, expectError, expectValidation, linkedSession } from './sessions-support.js';
 
@@ -187,6 +186,10 @@ describe('API keys limited to chats (allowedChats)', () => {
         403,
         'FORBIDDEN_CHAT',
       );
+      const history = (chatId: string) =>
+        gw.request('GET', `/api/sessions/${sessionId}/messages/${chatId}/history`, { key });
+      expect(new Set(chatsOf(await history(ALICE)))).toEqual(new Set([ALICE]));
+      expectError(await history(BOB), 403, 'FORBIDDEN_CHAT');
       const chats = await gw.request<{ id: string }[]>('GET', `/api/sessions/${sessionId}/chats`, { key });
       expect(chats.body.map((chat) => chat.id)).toEqual([ALICE]);
       const both = await limitedKey([BOB, ALICE], 'viewer');
@@ -237,29 +240,17 @@ describe('API keys limited to chats (allowedChats)', () => {
   });
 
   describe('over MCP', () => {
-    async function connect(key: string): Promise<Client> {
-      const client = new Client({ name: 'chat-limited-agent', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      );
-      return client;
-    }
-    const codeOf = (result: CallToolResult) => {
-      const [first] = result.content;
-      return (JSON.parse(first?.type === 'text' ? first.text : '{}') as { code?: string }).code;
-    };
-
     it('sends to a chat of the list, refuses another in-band and lists the key’s chats only', async () => {
-      const client = await connect(await limitedKey([ALICE], 'operator'));
+      const client = await connectMcp(gw, await limitedKey([ALICE], 'operator'));
       const call = async (name: string, args: Record<string, unknown>) =>
         (await client.callTool({ name, arguments: { sessionId, ...args } })) as CallToolResult;
       expect((await call('MessageSendText', { chatId: ALICE, text: 'agent hi' })).isError).toBeFalsy();
-      const refused = await call('MessageSendText', { chatId: BOB, text: 'agent hi' });
-      expect(refused.isError).toBe(true);
-      expect(codeOf(refused)).toBe('FORBIDDEN_CHAT');
-      expect(codeOf(await call('WebhookFindBySession', {}))).toBe('FORBIDDEN_CHAT_RESTRICTED');
+      expect(toolError(await call('MessageSendText', { chatId: BOB, text: 'agent hi' }))).toMatchObject({
+        code: 'FORBIDDEN_CHAT',
+      });
+      expect(toolError(await call('WebhookFindBySession', {}))).toMatchObject({
+        code: 'FORBIDDEN_CHAT_RESTRICTED',
+      });
       const listed = await call('MessageList', {});
       expect(listed.isError).toBeFalsy();
       const { messages } = listed.structuredContent as { messages: { chatId: string }[] };

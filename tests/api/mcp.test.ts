@@ -4,13 +4,12 @@
  * per call the scope, the per-key rate limit, the role and input validation answered in-band.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { aMessage } from '#tests/helpers/builders.js';
 import { withGatewayDataStore } from '#tests/helpers/gateway-data-store.js';
+import { connectMcp, toolError } from '#tests/helpers/mcp-client.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
 import { waitForAudit } from './sessions-support.js';
 
@@ -70,18 +69,6 @@ const WRITE_TOOLS = [
   'SessionSubscribePresence',
 ];
 
-async function connect(gw: TestGateway, key: string): Promise<Client> {
-  const client = new Client({ name: 'waygate-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  // The SDK client checks a call's structuredContent against the tool's outputSchema only for the tools it has
-  // listed: listing them here makes every call in this file checked so.
-  await client.listTools();
-  return client;
-}
-
 /** A raw request to /mcp (the gateway's test client checks answers against the OpenAPI document, which has no /mcp). */
 async function raw(gw: TestGateway, method: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(`${gw.url}/mcp`, {
@@ -97,23 +84,17 @@ async function raw(gw: TestGateway, method: string, headers: Record<string, stri
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
-const errorOf = (result: CallToolResult) => {
-  expect(result.isError).toBe(true);
-  const [first] = result.content;
-  return JSON.parse(first?.type === 'text' ? first.text : '{}') as { code: string; message: string };
-};
-
 describe('POST /mcp', () => {
   it('answers an operation the engine lacks with its 501 in-band', async () => {
     const gw = await startTestGateway({ MCP_ENABLED: 'true', ENGINE: 'test-core' });
     // The engine lacks the capability whatever the session's state: a created session will do.
     const sessionId = (await gw.createSession()).id;
-    const client = await connect(gw, gw.adminKey);
+    const client = await connectMcp(gw, gw.adminKey);
     const result = (await client.callTool({
       name: 'SessionGetChats',
       arguments: { sessionId },
     })) as CallToolResult;
-    expect(errorOf(result)).toMatchObject({ code: 'ENGINE_UNSUPPORTED' });
+    expect(toolError(result)).toMatchObject({ code: 'ENGINE_UNSUPPORTED' });
     await client.close();
     await gw.close();
   });
@@ -153,7 +134,7 @@ describe('POST /mcp', () => {
     });
 
     it('initializes and lists the read tools only, each with an output schema', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       expect(client.getServerVersion()?.name).toBe('waygate');
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
@@ -162,7 +143,7 @@ describe('POST /mcp', () => {
     });
 
     it('answers SessionFindOne with the REST body as structuredContent, matching its output schema', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       // The SDK client validates structuredContent against the tool's outputSchema and throws when it differs.
       const result = (await client.callTool({
         name: 'SessionFindOne',
@@ -188,7 +169,7 @@ describe('POST /mcp', () => {
         metadata: { media: { mimetype: 'image/jpeg', sizeBytes: 10 } },
       });
       await withGatewayDataStore(gw, (data) => data.messages.insert(photo));
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const { tools } = await client.listTools();
       const outputSchema = tools.find((tool) => tool.name === 'MessageHistory')?.outputSchema;
       // An agent may pass the flag as a boolean: it travels as the query's text.
@@ -216,25 +197,25 @@ describe('POST /mcp', () => {
     });
 
     it('names the bad field of an invalid input in-band', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const result = (await client.callTool({
         name: 'MessageList',
         arguments: { sessionId, limit: 'many' },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'VALIDATION_FAILED' });
-      expect(errorOf(result).message).toContain('limit');
+      expect(toolError(result)).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(toolError(result).message).toContain('limit');
       await client.close();
     });
 
     it('refuses a key scoped to another session in-band', async () => {
       const other = (await gw.createSession()).id;
       const { key } = await gw.createKey({ name: 'scoped', role: 'operator', allowedSessions: [other] });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const result = (await client.callTool({
         name: 'SessionFindOne',
         arguments: { sessionId },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'FORBIDDEN_SESSION' });
+      expect(toolError(result)).toMatchObject({ code: 'FORBIDDEN_SESSION' });
       await client.close();
       // Audited as REST audits it, marked as coming from the MCP endpoint with the tool's name.
       const [audited] = await waitForAudit(gw, 'api_key_auth_failed', sessionId);
@@ -243,11 +224,11 @@ describe('POST /mcp', () => {
 
     it('limits tool calls per key (MCP_RATE_LIMIT_MAX)', async () => {
       const { key } = await gw.createKey({ name: 'limited', role: 'viewer' });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const codes: (string | null)[] = [];
       for (let i = 0; i < 9; i++) {
         const result = (await client.callTool({ name: 'SessionGetStats', arguments: {} })) as CallToolResult;
-        codes.push(result.isError ? errorOf(result).code : null);
+        codes.push(result.isError ? toolError(result).code : null);
       }
       expect(codes.slice(0, 8)).toEqual(Array(8).fill(null));
       expect(codes[8]).toBe('RATE_LIMITED');
@@ -268,14 +249,14 @@ describe('POST /mcp', () => {
     afterAll(() => gw.close());
 
     it('lists every tool: the snapshot of the tool-name set', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
       await client.close();
     });
 
     it('sends a text through MessageSendText, as REST would', async () => {
-      const client = await connect(gw, gw.adminKey);
+      const client = await connectMcp(gw, gw.adminKey);
       const result = (await client.callTool({
         name: 'MessageSendText',
         arguments: { sessionId, chatId: '15557770001@c.us', text: 'hello from an agent' },
@@ -289,12 +270,12 @@ describe('POST /mcp', () => {
 
     it('refuses a viewer a write tool in-band', async () => {
       const { key } = await gw.createKey({ name: 'viewer', role: 'viewer' });
-      const client = await connect(gw, key);
+      const client = await connectMcp(gw, key);
       const result = (await client.callTool({
         name: 'MessageSendText',
         arguments: { sessionId, chatId: '15557770001@c.us', text: 'nope' },
       })) as CallToolResult;
-      expect(errorOf(result)).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+      expect(toolError(result)).toMatchObject({ code: 'FORBIDDEN_ROLE' });
       await client.close();
     });
   });
