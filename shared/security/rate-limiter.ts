@@ -1,7 +1,8 @@
 /**
- * Fixed-window request counter per subject (client IP). Memory is bounded: past `maxKeys` subjects the one whose
- * window began longest ago is evicted (a Map keeps insertion order, and a subject is re-inserted when its window
- * renews: an approximate least-recently-seen order that costs no Map write on the other hits of a window).
+ * Fixed-window request counter per subject (a client IP, a key). Memory is bounded: past `maxKeys` subjects the one
+ * seen least recently is evicted (a Map keeps insertion order and every hit moves its subject to the end), so a flood
+ * of new subjects evicts idle ones, never one that keeps calling: a caller being refused cannot win a fresh window by
+ * having its entry pushed out.
  */
 export interface RateDecision {
   allowed: boolean;
@@ -20,14 +21,12 @@ export class FixedWindowRateLimiter {
 
   hit(subject: string, nowMs: number): RateDecision {
     let window = this.windows.get(subject);
-    if (!window || nowMs - window.start >= this.windowMs) {
-      window = { start: nowMs, count: 0 };
-      this.windows.delete(subject);
-      this.windows.set(subject, window);
-      if (this.windows.size > this.maxKeys) {
-        const oldest = this.windows.keys().next().value;
-        if (oldest !== undefined) this.windows.delete(oldest);
-      }
+    if (!window || nowMs - window.start >= this.windowMs) window = { start: nowMs, count: 0 };
+    this.windows.delete(subject);
+    this.windows.set(subject, window);
+    if (this.windows.size > this.maxKeys) {
+      const leastRecent = this.windows.keys().next().value;
+      if (leastRecent !== undefined) this.windows.delete(leastRecent);
     }
     window.count += 1;
     const retryAfterSeconds = Math.max(1, Math.ceil((window.start + this.windowMs - nowMs) / 1000));

@@ -17,7 +17,7 @@ describe('FixedWindowRateLimiter', () => {
     expect(limiter.hit('a', 1000).allowed).toBe(true);
   });
 
-  it('bounds memory by evicting the subject whose window began longest ago', () => {
+  it('bounds memory by evicting the subject seen least recently', () => {
     const limiter = new FixedWindowRateLimiter(1, 60_000, 2);
     limiter.hit('a', 0);
     limiter.hit('b', 0);
@@ -35,5 +35,15 @@ describe('FixedWindowRateLimiter', () => {
     limiter.hit('c', 1100); // evicts b
     expect(limiter.hit('a', 1200).allowed).toBe(false);
     expect(limiter.hit('b', 1200).allowed).toBe(true);
+  });
+
+  it('keeps a subject that keeps calling in its window, a refused one too, evicting one idle since', () => {
+    const limiter = new FixedWindowRateLimiter(1, 60_000, 2);
+    limiter.hit('attacker', 0);
+    limiter.hit('idle', 10);
+    expect(limiter.hit('attacker', 20).allowed).toBe(false);
+    limiter.hit('newcomer', 30); // evicts idle, not the attacker whose window began first
+    expect(limiter.hit('attacker', 40).allowed).toBe(false);
+    expect(limiter.hit('idle', 50).allowed).toBe(true);
   });
 });
