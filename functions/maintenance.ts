@@ -1,11 +1,10 @@
 /**
- * The maintenance Lambda (aws mode), scheduled daily by serverless.yml: retention of the audit log
- * (AUDIT_RETENTION_DAYS) and of webhook delivery-failure rows (WEBHOOK_FAILURE_RETENTION_DAYS) through the same use
- * cases the embedded host runs at startup and every 24 hours (host/maintenance.ts). 0 or less keeps everything.
- * Also the sweep of expired status updates and their files (the hosts run it hourly as well).
+ * The maintenance Lambda (aws mode), scheduled daily by serverless.yml: the retention sweep of the audit log
+ * (AUDIT_RETENTION_DAYS) and of webhook delivery-failure rows (WEBHOOK_FAILURE_RETENTION_DAYS), the same use case the
+ * embedded host runs at startup and every 24 hours (host/maintenance.ts); 0 or less keeps a table whole. Also the
+ * sweep of expired status updates and their files (the hosts run it hourly as well).
  */
-import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
-import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { applyRetention, retentionPolicy } from '#shared/use-cases/maintenance/retention.js';
 import { sweepExpiredStatuses } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { depsReady, getDeps } from './deps.js';
 
@@ -21,22 +20,22 @@ export interface MaintenanceResult {
 export async function handler(): Promise<MaintenanceResult> {
   await depsReady();
   const deps = getDeps();
-  const { AUDIT_RETENTION_DAYS, WEBHOOK_FAILURE_RETENTION_DAYS } = deps.env;
-  const auditRemoved = await pruneAudit(deps.main.audit, deps.clock, AUDIT_RETENTION_DAYS);
-  const deliveryFailuresRemoved = await pruneDeliveryFailures(
-    deps.data.deliveryFailures,
-    deps.clock,
-    WEBHOOK_FAILURE_RETENTION_DAYS,
-  );
-  const statusesRemoved = await sweepExpiredStatuses({ ...deps, statuses: deps.data.statuses });
+  const policy = retentionPolicy(deps.env);
+  // Side by side and both to the end: a failing table leaves the other work done, then fails the run (reported).
+  const [retention, statuses] = await Promise.allSettled([
+    applyRetention(
+      { audit: deps.main.audit, deliveryFailures: deps.data.deliveryFailures },
+      deps.clock,
+      policy,
+    ),
+    sweepExpiredStatuses({ ...deps, statuses: deps.data.statuses }),
+  ]);
+  if (retention.status === 'rejected') throw retention.reason;
+  if (statuses.status === 'rejected') throw statuses.reason;
+  const { audit: auditRemoved, deliveryFailures: deliveryFailuresRemoved } = retention.value;
+  const statusesRemoved = statuses.value;
   deps.logger.info(
-    {
-      auditRemoved,
-      deliveryFailuresRemoved,
-      statusesRemoved,
-      AUDIT_RETENTION_DAYS,
-      WEBHOOK_FAILURE_RETENTION_DAYS,
-    },
+    { auditRemoved, deliveryFailuresRemoved, statusesRemoved, retentionDays: policy },
     'maintenance: retention applied',
   );
   return { auditRemoved, deliveryFailuresRemoved, statusesRemoved };

@@ -16,8 +16,7 @@ import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
-import { pruneAudit } from '#shared/use-cases/audit/audit-log.js';
-import { pruneDeliveryFailures } from '#shared/use-cases/maintenance/prune-delivery-failures.js';
+import { retentionJobs, retentionPolicy } from '#shared/use-cases/maintenance/retention.js';
 import { sweepExpiredStatuses } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
@@ -210,18 +209,11 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
 
   const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
   const stopRetention = scheduleRetention(
-    [
-      {
-        name: 'audit entries',
-        retentionDays: env.AUDIT_RETENTION_DAYS,
-        run: () => pruneAudit(main.audit, clock, env.AUDIT_RETENTION_DAYS),
-      },
-      {
-        name: 'webhook delivery failures',
-        retentionDays: env.WEBHOOK_FAILURE_RETENTION_DAYS,
-        run: () => pruneDeliveryFailures(data.deliveryFailures, clock, env.WEBHOOK_FAILURE_RETENTION_DAYS),
-      },
-    ],
+    retentionJobs(
+      { audit: main.audit, deliveryFailures: data.deliveryFailures },
+      clock,
+      retentionPolicy(env),
+    ),
     logger,
   );
   const stopStatusSweep = scheduleHourly(

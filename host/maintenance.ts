@@ -1,18 +1,13 @@
 /**
  * Periodic housekeeping of the host process: retention at startup and then every 24 hours (the audit log, and
- * webhook delivery-failure rows). In aws mode the maintenance Lambda does it instead (hosts get retention 0).
+ * webhook delivery-failure rows; shared/use-cases/maintenance/retention.ts), and the hourly sweep of expired status
+ * updates. In aws mode the maintenance Lambda runs the retention instead (serverless.yml gives hosts retention 0).
+ * Neither timer keeps the process alive.
  */
 import type { Logger } from '#shared/ports/logger.port.js';
+import type { RetentionJob } from '#shared/use-cases/maintenance/retention.js';
 
 const DAY_MS = 86_400_000;
-
-export interface RetentionJob {
-  /** What is pruned, for the log line. */
-  name: string;
-  retentionDays: number | null;
-  /** Prunes; answers how many rows went. */
-  run(): Promise<number>;
-}
 
 const HOUR_MS = 3_600_000;
 
@@ -31,7 +26,10 @@ export function scheduleHourly(name: string, sweep: () => Promise<number>, logge
 }
 
 /** Runs every job now, then daily; jobs whose retention is off are skipped. Answers a function that cancels it. */
-export function scheduleRetention(jobs: readonly RetentionJob[], logger: Logger): () => void {
+export function scheduleRetention(
+  jobs: readonly Pick<RetentionJob, 'name' | 'retentionDays' | 'run'>[],
+  logger: Logger,
+): () => void {
   const active = jobs.filter((job) => job.retentionDays !== null);
   if (active.length === 0) return () => {};
   const run = () => {

@@ -19,6 +19,9 @@ export interface AuditLogStore {
   append(entries: readonly AuditEntry[]): Promise<void>;
   /** Entries matching the filter, newest first, and the unpaginated total. */
   query(filter: AuditFilter, page: Page): Promise<{ data: AuditEntry[]; total: number }>;
-  /** Deletes entries created before `cutoff`; answers how many. */
-  pruneBefore(cutoff: Date): Promise<number>;
+  /**
+   * Retention: deletes at most `limit` entries created before `cutoff`, oldest first; answers how many. Callers repeat
+   * until it answers less than `limit`, so one call never holds the store (SQLite: the process) for long.
+   */
+  pruneOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

@@ -23,6 +23,9 @@ export interface DeliveryFailureStore {
   list(filter: DeliveryFailureFilter, page: Page): Promise<DeliveryFailure[]>;
   /** Deletes every record of an idempotency key (a later delivery of that event succeeded); answers how many. */
   deleteByIdempotencyKey(idempotencyKey: string): Promise<number>;
-  /** Deletes records created before `cutoff` (retention); answers how many. */
-  pruneOlderThan(cutoff: Date): Promise<number>;
+  /**
+   * Retention: deletes at most `limit` records created before `cutoff`, oldest first; answers how many. Callers repeat
+   * until it answers less than `limit`, so one call never holds the store (SQLite: the process) for long.
+   */
+  pruneOlderThan(cutoff: Date, limit: number): Promise<number>;
 }

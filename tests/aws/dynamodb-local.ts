@@ -3,6 +3,7 @@
  * declarations, so it is imported dynamically and given its shape here).
  */
 import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** A running DynamoDB Local. */
 export interface DynamoDbLocal {
@@ -25,4 +26,31 @@ export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
   const script = fileURLToPath(new URL('../../scripts/dynamodb-local.mjs', import.meta.url));
   const loaded = (await import(script)) as DynamoDbLocalScript;
   return loaded.startDynamoDbLocal({ port: 0 });
+}
+
+/**
+ * DynamoDB Local for the tests of one file: started in its beforeAll with a client on it, both ended in its afterAll.
+ * Read `client` inside the tests (it is set once beforeAll has run).
+ */
+export function useDynamoDbLocal(): { readonly client: DynamoDBClient } {
+  let local: DynamoDbLocal | undefined;
+  let client: DynamoDBClient | undefined;
+  beforeAll(async () => {
+    local = await startDynamoDbLocal();
+    client = new DynamoDBClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    client?.destroy();
+    await local?.stop();
+  });
+  return {
+    get client() {
+      if (!client) throw new Error('DynamoDB Local is not started yet (read `client` inside a test)');
+      return client;
+    },
+  };
 }

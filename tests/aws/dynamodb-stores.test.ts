@@ -2,7 +2,7 @@
  * Every store contract against the DynamoDB adapters on DynamoDB Local (one JVM per file). Each opened store gets
  * fresh tables under a unique prefix, deleted again on close, so tests never see each other's items.
  */
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { messageKey } from '#shared/adapters/dynamodb/dynamodb-message-items.js';
 import { openDynamoDbDataStore, openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
@@ -38,24 +38,14 @@ import {
   aWebhook,
   T0,
 } from '#tests/helpers/builders.js';
-import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
+import { useDynamoDbLocal } from './dynamodb-local.js';
 
-let local: DynamoDbLocal;
+const dynamo = useDynamoDbLocal();
 let client: DynamoDBClient;
 let prefixes = 0;
 
-beforeAll(async () => {
-  local = await startDynamoDbLocal();
-  client = new DynamoDBClient({
-    endpoint: local.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  client?.destroy();
-  await local?.stop();
+beforeAll(() => {
+  client = dynamo.client;
 });
 
 /** Fresh tables under a new prefix; `drop` deletes them. */

@@ -179,7 +179,7 @@ export function auditLogStoreContract(name: string, open: () => Promise<OpenedAu
       });
     });
 
-    describe('pruneBefore', () => {
+    describe('pruneOlderThan', () => {
       it('deletes entries strictly older than the cutoff and answers how many', async () => {
         await store.append([
           anAuditEntry({ id: 'old1', createdAt: at(-20) }),
@@ -187,13 +187,27 @@ export function auditLogStoreContract(name: string, open: () => Promise<OpenedAu
           anAuditEntry({ id: 'edge', createdAt: at(0) }),
           anAuditEntry({ id: 'new', createdAt: at(5) }),
         ]);
-        expect(await store.pruneBefore(T0)).toBe(2);
+        expect(await store.pruneOlderThan(T0, 100)).toBe(2);
         expect(ids(await store.query({}, ALL))).toEqual(['new', 'edge']);
+      });
+
+      it('deletes at most `limit` entries a call, oldest first, of every session', async () => {
+        await store.append([
+          anAuditEntry({ id: 'b-second', sessionId: 's1', createdAt: at(-20) }),
+          anAuditEntry({ id: 'a-first', sessionId: 's2', createdAt: at(-30) }),
+          anAuditEntry({ id: 'c-third', createdAt: at(-10) }),
+          anAuditEntry({ id: 'kept', sessionId: 's1', createdAt: at(1) }),
+        ]);
+        expect(await store.pruneOlderThan(T0, 1)).toBe(1);
+        expect(ids(await store.query({}, ALL))).toEqual(['kept', 'c-third', 'b-second']);
+        expect(await store.pruneOlderThan(T0, 2)).toBe(2);
+        expect(await store.pruneOlderThan(T0, 2)).toBe(0);
+        expect(ids(await store.query({}, ALL))).toEqual(['kept']);
       });
 
       it('answers 0 when nothing is old enough', async () => {
         await store.append([anAuditEntry({ createdAt: at(1) })]);
-        expect(await store.pruneBefore(T0)).toBe(0);
+        expect(await store.pruneOlderThan(T0, 100)).toBe(0);
         expect(await store.query({}, ALL)).toMatchObject({ total: 1 });
       });
     });

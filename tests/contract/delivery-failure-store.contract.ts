@@ -97,9 +97,23 @@ export function deliveryFailureStoreContract(
         aDeliveryFailure({ createdAt: at(0) }),
         aDeliveryFailure({ createdAt: at(5) }),
       );
-      expect(await store.pruneOlderThan(T0)).toBe(2);
-      expect(await store.pruneOlderThan(T0)).toBe(0);
+      expect(await store.pruneOlderThan(T0, 100)).toBe(2);
+      expect(await store.pruneOlderThan(T0, 100)).toBe(0);
       expect(ids(await store.list({}, ALL))).toEqual([newer!.id, kept!.id]);
+    });
+
+    it('prunes at most `limit` records a call, oldest first, of every session', async () => {
+      const [, second, third, kept] = await seed(
+        aDeliveryFailure({ sessionId: S2, createdAt: at(-30) }),
+        aDeliveryFailure({ sessionId: S1, createdAt: at(-20) }),
+        aDeliveryFailure({ sessionId: S2, createdAt: at(-10) }),
+        aDeliveryFailure({ sessionId: S1, createdAt: at(1) }),
+      );
+      expect(await store.pruneOlderThan(T0, 1)).toBe(1);
+      expect(ids(await store.list({}, ALL))).toEqual([kept!.id, third!.id, second!.id]);
+      expect(await store.pruneOlderThan(T0, 2)).toBe(2);
+      expect(await store.pruneOlderThan(T0, 2)).toBe(0);
+      expect(ids(await store.list({}, ALL))).toEqual([kept!.id]);
     });
   });
 }

@@ -2,7 +2,7 @@
  * The audit log in DynamoDB. Each entry is its own item (a known id is skipped by condition); gsi1 orders every
  * entry by time and gsi2 the entries of one session, so a `sessionId` query reads only that session. The other
  * filters (action, severity, apiKeyId, a scope of several sessions) are filter expressions over the time index;
- * the log is bounded by pruneBefore, and these are operator queries, not hot paths.
+ * the log is bounded by pruneOlderThan (retention), and these are operator queries, not hot paths.
  */
 import {
   type DynamoDBDocumentClient,
@@ -19,7 +19,7 @@ import {
   guard,
   type Item,
   putNew,
-  queryAll,
+  queryOffset,
   queryPage,
 } from './dynamodb-support.js';
 
@@ -141,15 +141,21 @@ export class DynamoDbAuditLogStore implements AuditLogStore {
     });
   }
 
-  pruneBefore(cutoff: Date): Promise<number> {
+  pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
     return guard(STORE, async () => {
-      const old = await queryAll(this.doc, {
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-        ExpressionAttributeValues: { ':pk': 'AUDIT', ':cutoff': cutoff.toISOString() },
-        ProjectionExpression: 'id',
-      });
+      // By time on gsi1, oldest first (not DynamoDB TTL: the retention is a setting that may change after a write).
+      const old = await queryOffset(
+        this.doc,
+        {
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+          ExpressionAttributeValues: { ':pk': 'AUDIT', ':cutoff': cutoff.toISOString() },
+          ProjectionExpression: 'id',
+          Limit: limit,
+        },
+        { offset: 0, limit },
+      );
       // Deleting through transactions of 100 keeps this simple; prune runs rarely and in the background.
       for (const chunk of chunks(old, TRANSACTION_SIZE)) {
         await this.doc.send(

@@ -106,15 +106,21 @@ export class DynamoDbDeliveryFailureStore implements DeliveryFailureStore {
     });
   }
 
-  pruneOlderThan(cutoff: Date): Promise<number> {
+  pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
     return guard(STORE, async () => {
-      const old = await queryAll(this.doc, {
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-        ExpressionAttributeValues: { ':pk': ALL_FAILURES, ':cutoff': cutoff.toISOString() },
-        ProjectionExpression: 'pk, sk',
-      });
+      // By time on gsi1, oldest first (not DynamoDB TTL: the retention is a setting that may change after a write).
+      const old = await queryOffset(
+        this.doc,
+        {
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+          ExpressionAttributeValues: { ':pk': ALL_FAILURES, ':cutoff': cutoff.toISOString() },
+          ProjectionExpression: 'pk, sk',
+          Limit: limit,
+        },
+        { offset: 0, limit },
+      );
       await batchDelete(this.doc, this.table, keysOf(old));
       return old.length;
     });

@@ -2,7 +2,7 @@
 import type { AuditEntry } from '#shared/domain/audit.js';
 import type { Page } from '#shared/domain/common.js';
 import type { AuditFilter, AuditLogStore } from '#shared/ports/audit-log-store.port.js';
-import { jsonCopy, newestFirst } from './memory-support.js';
+import { jsonCopy, newestFirst, oldestBefore } from './memory-support.js';
 
 function copyEntry(entry: AuditEntry): AuditEntry {
   return {
@@ -51,15 +51,9 @@ export class MemoryAuditLogStore implements AuditLogStore {
     };
   }
 
-  async pruneBefore(cutoff: Date): Promise<number> {
-    const bound = cutoff.toISOString();
-    let removed = 0;
-    for (const [id, entry] of this.byId) {
-      if (entry.createdAt < bound) {
-        this.byId.delete(id);
-        removed += 1;
-      }
-    }
-    return removed;
+  async pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const doomed = oldestBefore(this.byId.values(), cutoff, limit);
+    for (const entry of doomed) this.byId.delete(entry.id);
+    return doomed.length;
   }
 }

@@ -6,7 +6,7 @@ import type {
   DeliveryFailureFilter,
   DeliveryFailureStore,
 } from '#shared/ports/delivery-failure-store.port.js';
-import { newestFirst } from './memory-support.js';
+import { newestFirst, oldestBefore } from './memory-support.js';
 
 /** Field-by-field copy, so stray fields are dropped (every field is a primitive). */
 function copyFailure(failure: DeliveryFailure): DeliveryFailure {
@@ -48,9 +48,10 @@ export class MemoryDeliveryFailureStore implements DeliveryFailureStore {
     return this.deleteWhere((failure) => failure.idempotencyKey === idempotencyKey);
   }
 
-  async pruneOlderThan(cutoff: Date): Promise<number> {
-    const bound = cutoff.toISOString();
-    return this.deleteWhere((failure) => failure.createdAt < bound);
+  async pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const doomed = oldestBefore(this.byId.values(), cutoff, limit);
+    for (const failure of doomed) this.byId.delete(failure.id);
+    return doomed.length;
   }
 
   private deleteWhere(doomed: (failure: DeliveryFailure) => boolean): number {

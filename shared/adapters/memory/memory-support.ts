@@ -20,6 +20,15 @@ export function oldestFirst(a: Ordered, b: Ordered): number {
   return 0;
 }
 
+/** Retention's next batch: at most `limit` of `rows` created before `cutoff`, oldest first (as SQLite picks them). */
+export function oldestBefore<T extends Ordered>(rows: Iterable<T>, cutoff: Date, limit: number): T[] {
+  const bound = cutoff.toISOString();
+  return [...rows]
+    .filter((row) => row.createdAt < bound)
+    .sort(oldestFirst)
+    .slice(0, limit);
+}
+
 /** The reverse of `oldestFirst`: (createdAt, id) descending. */
 export function newestFirst(a: Ordered, b: Ordered): number {
   return oldestFirst(b, a);

@@ -107,7 +107,7 @@ function whereOf(filter: AuditFilter): { where: string; params: Record<string, u
 /** The audit log in SQLite, newest first by (created_at, id). */
 export class SqliteAuditLogStore implements AuditLogStore {
   private readonly insertRow: LazyStatement<AuditRow>;
-  private readonly deleteBefore: LazyStatement<[string]>;
+  private readonly deleteOldest: LazyStatement<[string, number]>;
   private readonly appendBatch: Database.Transaction<(entries: readonly AuditEntry[]) => void>;
   private readonly readPage: Database.Transaction<
     (filter: AuditFilter, page: Page) => { data: AuditEntry[]; total: number }
@@ -124,7 +124,12 @@ export class SqliteAuditLogStore implements AuditLogStore {
          @ip_address, @user_agent, @method, @path, @status_code, @metadata, @error_message, @created_at)
        ON CONFLICT (id) DO NOTHING`,
     );
-    this.deleteBefore = new LazyStatement(db, 'DELETE FROM audit_logs WHERE created_at < ?');
+    // A batch at a time on the (created_at, id) index: one DELETE of a large backlog blocks the process for seconds.
+    this.deleteOldest = new LazyStatement(
+      db,
+      `DELETE FROM audit_logs WHERE rowid IN
+         (SELECT rowid FROM audit_logs WHERE created_at < ? ORDER BY created_at, id LIMIT ?)`,
+    );
     this.rows = new StatementCache(db);
     this.totals = new StatementCache(db);
     this.appendBatch = db.transaction((entries: readonly AuditEntry[]) => {
@@ -159,7 +164,7 @@ export class SqliteAuditLogStore implements AuditLogStore {
     return runSql(STORE, () => this.readPage.deferred(filter, page));
   }
 
-  async pruneBefore(cutoff: Date): Promise<number> {
-    return runSql(STORE, () => this.deleteBefore.run(cutoff.toISOString()).changes);
+  async pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
+    return runSql(STORE, () => this.deleteOldest.run(cutoff.toISOString(), limit).changes);
   }
 }

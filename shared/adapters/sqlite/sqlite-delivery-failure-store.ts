@@ -64,7 +64,7 @@ function toRow(failure: DeliveryFailure): FailureRow {
 export class SqliteDeliveryFailureStore implements DeliveryFailureStore {
   private readonly insertRow: LazyStatement<FailureRow>;
   private readonly deleteByKey: LazyStatement<[string]>;
-  private readonly deleteBefore: LazyStatement<[string]>;
+  private readonly deleteOldest: LazyStatement<[string, number]>;
   private readonly rows: StatementCache<FailureRow>;
 
   constructor(db: SqliteDb) {
@@ -79,7 +79,12 @@ export class SqliteDeliveryFailureStore implements DeliveryFailureStore {
       db,
       'DELETE FROM webhook_delivery_failures WHERE idempotency_key = ?',
     );
-    this.deleteBefore = new LazyStatement(db, 'DELETE FROM webhook_delivery_failures WHERE created_at < ?');
+    // A batch at a time on the created_at index: one DELETE of a large backlog blocks the process for seconds.
+    this.deleteOldest = new LazyStatement(
+      db,
+      `DELETE FROM webhook_delivery_failures WHERE rowid IN
+         (SELECT rowid FROM webhook_delivery_failures WHERE created_at < ? ORDER BY created_at, id LIMIT ?)`,
+    );
     this.rows = new StatementCache(db);
   }
 
@@ -107,7 +112,7 @@ export class SqliteDeliveryFailureStore implements DeliveryFailureStore {
     return runSql(STORE, () => this.deleteByKey.run(idempotencyKey).changes);
   }
 
-  async pruneOlderThan(cutoff: Date): Promise<number> {
-    return runSql(STORE, () => this.deleteBefore.run(cutoff.toISOString()).changes);
+  async pruneOlderThan(cutoff: Date, limit: number): Promise<number> {
+    return runSql(STORE, () => this.deleteOldest.run(cutoff.toISOString(), limit).changes);
   }
 }

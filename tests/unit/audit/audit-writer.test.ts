@@ -43,7 +43,8 @@ class FlakyStore implements AuditLogStore {
     throw new Error('store unavailable');
   }
   query: AuditLogStore['query'] = (filter, page) => this.inner.query(filter, page);
-  pruneBefore: AuditLogStore['pruneBefore'] = (cutoff) => this.inner.pruneBefore(cutoff);
+  pruneOlderThan: AuditLogStore['pruneOlderThan'] = (cutoff, limit) =>
+    this.inner.pruneOlderThan(cutoff, limit);
 
   async actions(): Promise<string[]> {
     return (await this.inner.query({}, { limit: 200, offset: 0 })).data.map((entry) => entry.action).sort();
