@@ -199,7 +199,7 @@ export class Host implements HostGateway {
     }
     const runner = new SessionRunner(
       this.deps,
-      { id: session.id, name: session.name, config: session.config },
+      { id: session.id, name: session.name, config: session.config, proxyUrl: session.proxyUrl },
       (ended) => this.forget(ended),
     );
     this.runners.set(session.id, runner);

@@ -4,6 +4,8 @@ import { createSessionRoute } from './create-session.route.js';
 import { deleteSessionRoute } from './delete-session.route.js';
 import { forceKillSessionRoute } from './force-kill-session.route.js';
 import { getSessionRoute } from './get-session.route.js';
+import { getSessionConfigRoute } from './get-session-config.route.js';
+import { getSessionProxyRoute } from './get-session-proxy.route.js';
 import { getSessionQrRoute } from './get-session-qr.route.js';
 import { listSessionsRoute } from './list-sessions.route.js';
 import { logoutSessionRoute } from './logout-session.route.js';
@@ -11,6 +13,8 @@ import { requestPairingCodeRoute } from './request-pairing-code.route.js';
 import { sessionStatsRoute } from './session-stats.route.js';
 import { startSessionRoute } from './start-session.route.js';
 import { stopSessionRoute } from './stop-session.route.js';
+import { updateSessionConfigRoute } from './update-session-config.route.js';
+import { updateSessionProxyRoute } from './update-session-proxy.route.js';
 
 export const sessionRoutes: readonly AnyRoute[] = [
   createSessionRoute,
@@ -24,4 +28,8 @@ export const sessionRoutes: readonly AnyRoute[] = [
   forceKillSessionRoute,
   getSessionQrRoute,
   requestPairingCodeRoute,
+  getSessionConfigRoute,
+  updateSessionConfigRoute,
+  getSessionProxyRoute,
+  updateSessionProxyRoute,
 ];

@@ -19,6 +19,11 @@ export interface EngineSession {
   id: string;
   name: string;
   config: SessionConfig;
+  /**
+   * The proxy the engine connects through (its WhatsApp connection and media transfers), as stored; null: direct.
+   * It carries credentials: never log it or put it in an error (name the proxy by host:port instead).
+   */
+  proxyUrl: string | null;
 }
 
 /**

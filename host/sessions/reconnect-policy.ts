@@ -4,10 +4,11 @@
  * a `session.reconnect_loop` signal on every 5th consecutive attempt; and, per session, the streak of lost
  * connections since it was last ready, with the `lastError` each leaves and whether it is audited.
  */
+
 import type { SessionConfig } from '#shared/domain/session.js';
+import { resolveSessionConfig } from '#shared/domain/session-config.js';
 
 export const MAX_RECONNECT_DELAY_MS = 300_000;
-const DEFAULT_BASE_DELAY_MS = 5_000;
 
 export interface ReconnectConfig {
   /** null: unlimited. */
@@ -15,20 +16,10 @@ export interface ReconnectConfig {
   baseDelayMs: number;
 }
 
-const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
-
-/** Reads the session config defensively: out-of-range values are clamped, non-numbers use the defaults. */
+/** Reads the session config defensively (resolveSessionConfig): out-of-range values clamped, others defaulted. */
 export function resolveReconnectConfig(config: SessionConfig): ReconnectConfig {
-  const attempts = config.maxReconnectAttempts;
-  const base = config.reconnectBaseDelay;
-  return {
-    maxAttempts:
-      typeof attempts === 'number' && Number.isFinite(attempts) ? clamp(Math.floor(attempts), 0, 20) : null,
-    baseDelayMs:
-      typeof base === 'number' && Number.isFinite(base)
-        ? clamp(Math.floor(base), 1_000, 300_000)
-        : DEFAULT_BASE_DELAY_MS,
-  };
+  const resolved = resolveSessionConfig(config);
+  return { maxAttempts: resolved.maxReconnectAttempts, baseDelayMs: resolved.reconnectBaseDelay };
 }
 
 export type ReconnectDecision =

@@ -1,5 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Page } from '#shared/domain/common.js';
-import { type Session, Session as SessionSchema, type SessionStatus } from '#shared/domain/session.js';
+import {
+  type Session,
+  type SessionConfig,
+  Session as SessionSchema,
+  type SessionStatus,
+} from '#shared/domain/session.js';
 import type { OutboxEntry } from './event-outbox.port.js';
 
 export type SessionPatch = Partial<Omit<Session, 'id' | 'createdAt'>>;
@@ -29,6 +35,11 @@ export interface SessionUpdateOptions {
    * function writes for a session no host runs, so it can never overwrite a live owner's state.
    */
   expectUnownedAt?: Date;
+  /**
+   * The stored `config` still equals this one (read, merged, written back): of two concurrent config changes made
+   * from the same read, exactly one is written and the other answers conflict instead of silently undoing the first.
+   */
+  expectConfig?: SessionConfig;
 }
 
 /** An update's conditions, and what it writes beside the row. */
@@ -131,5 +142,7 @@ export function updateConditionsHold(session: Session, options: SessionUpdateOpt
   if (options.expectStatus !== undefined && !options.expectStatus.includes(session.status)) return false;
   if (options.expectOwner !== undefined && session.nodeId !== options.expectOwner) return false;
   if (options.expectUnownedAt !== undefined && leaseLiveAt(session, options.expectUnownedAt)) return false;
+  if (options.expectConfig !== undefined && !isDeepStrictEqual(session.config, options.expectConfig))
+    return false;
   return true;
 }

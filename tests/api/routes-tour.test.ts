@@ -89,10 +89,14 @@ describe('every route once', () => {
     ok(await call('DELETE', `/api/auth/api-keys/${created.id}`), 204);
   });
 
-  it('sessions: list, read, stats, QR, pairing code, stop, force-kill, logout, delete', async () => {
+  it('sessions: list, read, stats, config, proxy, QR, pairing code, stop, force-kill, logout, delete', async () => {
     ok(await call('GET', '/api/sessions'), 200);
     ok(await call('GET', `/api/sessions/${sessionId}`), 200);
     ok(await call('GET', '/api/sessions/stats/overview'), 200);
+    ok(await call('GET', `/api/sessions/${sessionId}/config`), 200);
+    ok(await call('PATCH', `/api/sessions/${sessionId}/config`, { autoRejectCalls: false }), 200);
+    ok(await call('GET', `/api/sessions/${sessionId}/proxy`), 200);
+    ok(await call('PATCH', `/api/sessions/${sessionId}/proxy`, { proxyUrl: null }), 200);
     ok(await call('GET', `/api/sessions/${sessionId}/chats`), 200);
     const fresh = ok(await call('POST', '/api/sessions', { name: 'tour-fresh' }), 201);
     await startTo(gw, fresh.id, 'qr_ready');

@@ -7,6 +7,7 @@ import type { Session } from '#shared/domain/session.js';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type { SessionStore, TeardownFenceStore } from '#shared/ports/session-store.port.js';
 import { aSession, at, T0 } from '#tests/helpers/builders.js';
+import { sessionConfigContract } from './session-config.contract.js';
 import { sessionLeaseContract } from './session-lease.contract.js';
 
 export interface OpenedSessionStore {
@@ -263,6 +264,7 @@ export function sessionStoreContract(name: string, open: () => Promise<OpenedSes
   });
 
   sessionLeaseContract(name, open);
+  sessionConfigContract(name, open);
 }
 
 export function teardownFenceStoreContract(name: string, open: () => Promise<OpenedFenceStore>): void {

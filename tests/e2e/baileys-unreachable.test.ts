@@ -18,6 +18,7 @@ import {
   settledAudit,
   waitForAudit,
 } from '#tests/api/sessions-support.js';
+import { closedPort } from '#tests/helpers/closed-port.js';
 import { type GatewayProcess, spawnGateway } from '#tests/helpers/gateway-process.js';
 import {
   type SessionBody,
@@ -31,15 +32,6 @@ unrefBaileysUploadTimeouts();
 
 const UNREACHABLE =
   /^Cannot reach the WhatsApp server \((.+)\); reconnecting in [\d a-z]+ \(attempt (\d+)\)$/;
-
-/** A local port nothing listens on (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('Baileys engine: a server it cannot reach', () => {
   const cleanups: (() => Promise<void>)[] = [];

@@ -19,6 +19,7 @@ import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import { type ConnectStage, describeClose } from './baileys-disconnect.js';
+import { baileysProxyOf } from './baileys-proxy.js';
 
 export interface BaileysConnectionOptions {
   authState: AuthStateStore;
@@ -124,10 +125,13 @@ export class BaileysConnection {
   private async connect(): Promise<void> {
     const auth = await loadAuthState(this.options.authState, this.session.id, () => this.persisting);
     if (this.closed) return;
+    // A proxy that cannot be used fails the start: the session never connects around its proxy.
+    const proxy = baileysProxyOf(this.session.proxyUrl, this.options.webSocketUrl);
     const socket = makeWASocket({
       auth: auth.state,
       logger: this.options.logger,
       ...(this.options.webSocketUrl ? { waWebSocketUrl: this.options.webSocketUrl } : {}),
+      ...(proxy ? { agent: proxy.agent, fetchAgent: proxy.fetchAgent } : {}),
       markOnlineOnConnect: false,
       // Baileys applies connectTimeoutMs to the connect (WebSocket upgrade, Noise hello) and ALSO to every frame it
       // writes afterwards: each write arms a timer, captures two stack traces and builds an error, about a tenth of
@@ -163,7 +167,9 @@ export class BaileysConnection {
         this.events.emit('profileChanged', { pushName: name });
       }
     });
-    socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update, progress));
+    socket.ev.on('connection.update', (update) =>
+      this.onConnectionUpdate(socket, update, progress, proxy?.host),
+    );
     this.options.onSocket(socket);
     // Stored credentials reach the server in the handshake, once the WebSocket is open: a refused or unreachable
     // server never saw them, so the session stays `initializing` rather than showing `authenticating`.
@@ -207,6 +213,7 @@ export class BaileysConnection {
     socket: WASocket,
     update: Partial<ConnectionState>,
     progress: { stage: ConnectStage },
+    proxyHost: string | undefined,
   ): void {
     if (this.closed || socket !== this.socket) return;
     if (update.qr) this.events.emit('qr', { qr: update.qr });
@@ -249,7 +256,7 @@ export class BaileysConnection {
     }
     this.closed = true;
     this.events.emit('disconnected', {
-      reason: describeClose(update.lastDisconnect?.error, progress.stage, code),
+      reason: describeClose(update.lastDisconnect?.error, progress.stage, code, proxyHost),
       loggedOut: false,
     });
   }

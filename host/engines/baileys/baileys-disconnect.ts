@@ -31,11 +31,19 @@ function causeOf(error: unknown): string {
 }
 
 /**
- * e.g. "Cannot reach the WhatsApp server (getaddrinfo ENOTFOUND web.whatsapp.com)". Once the server was reached,
+ * e.g. "Cannot reach the WhatsApp server (getaddrinfo ENOTFOUND web.whatsapp.com)", or "Cannot reach the WhatsApp
+ * server through the proxy 10.0.0.1:3128 (…)" for a session with a proxy. Once the server was reached,
  * the status code Baileys gave the close follows the cause (before, it is only Baileys' stand-in for "no answer").
  */
-export function describeClose(error: unknown, stage: ConnectStage, code: number | undefined): string {
+export function describeClose(
+  error: unknown,
+  stage: ConnectStage,
+  code: number | undefined,
+  proxyHost?: string,
+): string {
   const cause = causeOf(error);
   const withCode = stage === 'connecting' || code === undefined ? cause : `${cause}; status ${code}`;
-  return `${LEAD[stage]} (${withoutCredentials(withCode)})`;
+  // Before the WebSocket opened, the proxy is the first suspect: the reason names it (by host:port only).
+  const via = stage === 'connecting' && proxyHost ? ` through the proxy ${proxyHost}` : '';
+  return `${LEAD[stage]}${via} (${withoutCredentials(withCode)})`;
 }

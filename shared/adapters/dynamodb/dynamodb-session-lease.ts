@@ -56,6 +56,12 @@ export function conditionClauses(options: SessionUpdateOptions, names: Names, va
   if (options.expectUnownedAt !== undefined) {
     clauses.push(unownedClause(options.expectUnownedAt, names, values));
   }
+  if (options.expectConfig !== undefined) {
+    // DynamoDB compares a map attribute with a map value as a whole (every key and value, in any order).
+    names['#config'] = 'config';
+    values[':expectConfig'] = options.expectConfig;
+    clauses.push('#config = :expectConfig');
+  }
   return clauses;
 }
 

@@ -16,7 +16,7 @@ import { aSession } from '#tests/helpers/builders.js';
 import { recordingEvents } from '#tests/helpers/recording-events.js';
 
 const events = {} as Parameters<EngineFactory['create']>[1];
-const engineSession = { id: 's1', name: 'one', config: {} };
+const engineSession = { id: 's1', name: 'one', config: {}, proxyUrl: null };
 
 describe('DeferredEngineFactory', () => {
   it('loads the engine library once, on the first engine it builds', async () => {
@@ -84,7 +84,7 @@ describe('DeferredEngineFactory', () => {
     } as unknown as RunnerDeps;
     const runner = new SessionRunner(
       deps,
-      { id: session.id, name: session.name, config: {} },
+      { id: session.id, name: session.name, config: {}, proxyUrl: null },
       () => undefined,
     );
     const launched = runner.launch();

@@ -90,7 +90,7 @@ describe('engine events', () => {
     const network = new TestNetwork();
     const { handlers } = recording();
     const engine = await new TestEngineFactory(network).create(
-      { id: 's1', name: 'one', config: {} },
+      { id: 's1', name: 'one', config: {}, proxyUrl: null },
       emitterOf(handlers),
     );
     network.storeCredentials('s1', { phone: '15550002222', pushName: null });

@@ -31,7 +31,7 @@ const OPTIONAL_PORTS = ENGINE_PORTS.filter(
 const CORE_METHODS = ['start', 'stop', 'logout', 'forceDestroy', 'send'] as const;
 
 const ignored = new Proxy({} as EngineEventHandlers, { get: () => () => undefined });
-const session = { id: 'ports', name: 'ports', config: {} };
+const session = { id: 'ports', name: 'ports', config: {}, proxyUrl: null };
 
 const baileys = () =>
   new BaileysEngineFactory({

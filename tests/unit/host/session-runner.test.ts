@@ -59,7 +59,7 @@ async function setup(config: SessionConfig = {}, logger: Logger = silentLogger) 
       teardownTimeoutMs: 50,
       random: () => 0.5,
     },
-    { id: session.id, name: session.name, config },
+    { id: session.id, name: session.name, config, proxyUrl: null },
     () => ended.push(session.id),
   );
   const status = async () => (await sessions.findById(session.id))?.status;
