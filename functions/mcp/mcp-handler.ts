@@ -1,29 +1,23 @@
 /**
  * POST /mcp (issue 38): the agent-tool endpoint, a stateless streamable HTTP MCP server. Each request stands alone:
  * the per-IP throttle, then the key (401 with `WWW-Authenticate: Bearer` before any method, initialize included; a
- * key bound to client IPs is refused, as an agent's calls carry none it vouches for), then a fresh SDK server and
- * transport answer it. Takes and answers API Gateway v2 events, as every function does, so the embedded gateway
- * mounts it beside the routes.
+ * key bound to client IPs is refused, as an agent's calls carry none it vouches for), then the SDK's server answers
+ * it (server.ts): a server of its own through the SDK's streamable HTTP transport, or, for the plain single request
+ * most calls are, a server shared by them without the transport (single-request.ts). Takes and answers API Gateway v2
+ * events, as every function does, so the embedded gateway mounts it beside the routes.
  */
 import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type Deps, depsReady, getDeps } from '#functions/deps.js';
+import { depsReady, getDeps } from '#functions/deps.js';
 import { presentedKey } from '#functions/http/http-handler.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import { AppError } from '#shared/errors/app-error.js';
 import { resolveClientIp } from '#shared/security/ip.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
-import { callTool } from './tool-call.js';
-import { type McpTool, mountedTools } from './tool-registry.js';
+import { type CallContext, mcpServer } from './server.js';
+import { SharedServer, singleRequest } from './single-request.js';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
@@ -36,38 +30,28 @@ function rpcError(status: number, message: string, headers: Record<string, strin
   };
 }
 
-function serverFor(
-  tools: readonly McpTool[],
-  caller: Caller & { key: CallerKey },
-  deps: Deps,
-  limiter: FixedWindowRateLimiter,
-) {
-  const byName = new Map(tools.map((tool) => [tool.row.name, tool]));
-  const server = new Server({ name: 'waygate', version: deps.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ row, inputSchema, outputSchema }) => ({
-      name: row.name,
-      description: row.description,
-      inputSchema,
-      outputSchema,
-      annotations: {
-        readOnlyHint: row.tier === 'read',
-        destructiveHint: row.destructive ?? false,
-        idempotentHint: row.idempotent ?? row.tier === 'read',
-      },
-    })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return callTool(tool, request.params.arguments ?? {}, caller, deps, limiter);
+/** `event` answered through the SDK's HTTP transport, by a server of its own. */
+async function throughTransport(event: APIGatewayProxyEventV2, context: CallContext): Promise<Result> {
+  const { deps } = context;
+  const server = mcpServer(deps.env.MCP_READONLY, deps.version, () => context);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  const request = new Request(`http://localhost${event.rawPath}`, {
+    method: 'POST',
+    headers: event.headers as Record<string, string>,
+    ...(event.body === undefined ? {} : { body: event.body }),
   });
-  return server;
+  const response = await transport.handleRequest(request);
+  // The SSE stream of a stateless request ends with its answer: read whole, it is one Lambda-style result.
+  const body = await response.text();
+  await server.close();
+  return { statusCode: response.status, headers: Object.fromEntries(response.headers), body };
 }
 
-/** Builds the endpoint's handler; its limiters live as long as it (one per process, as REST's). */
+/** Builds the endpoint's handler; its limiters and shared servers live as long as it (one per process, as REST's). */
 export function createMcpHandler() {
   let limiters: { ip: FixedWindowRateLimiter; key: FixedWindowRateLimiter } | undefined;
+  const sharedServers = new Map<boolean, SharedServer>();
   return async (event: APIGatewayProxyEventV2): Promise<Result> => {
     await depsReady();
     const deps = getDeps();
@@ -105,19 +89,16 @@ export function createMcpHandler() {
       return rpcError(error.status, error.message, challenge);
     });
     if (!('role' in authenticated)) return authenticated;
-    const key: CallerKey = authenticated;
-    const server = serverFor(mountedTools(env.MCP_READONLY), { ...caller, key }, deps, limiters.key);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    await server.connect(transport);
-    const request = new Request(`http://localhost${event.rawPath}`, {
-      method: 'POST',
-      headers: event.headers as Record<string, string>,
-      ...(event.body === undefined ? {} : { body: event.body }),
-    });
-    const response = await transport.handleRequest(request);
-    // The SSE stream of a stateless request ends with its answer: read whole, it is one Lambda-style result.
-    const body = await response.text();
-    await server.close();
-    return { statusCode: response.status, headers: Object.fromEntries(response.headers), body };
+    const context: CallContext = { caller: { ...caller, key: authenticated }, deps, limiter: limiters.key };
+    const single = singleRequest(event);
+    if (!single) return throughTransport(event, context);
+    // A shared server per mode: in the aws mode's tests one handler serves gateways of both modes in turn.
+    const readOnly = env.MCP_READONLY;
+    let shared = sharedServers.get(readOnly);
+    if (!shared) {
+      shared = new SharedServer((contextOf) => mcpServer(readOnly, deps.version, contextOf));
+      sharedServers.set(readOnly, shared);
+    }
+    return shared.answer(single, context, event);
   };
 }

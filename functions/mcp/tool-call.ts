@@ -79,9 +79,10 @@ async function runTool(
   const result = await callRoute(tool.route, { caller, input }, deps);
   // What a REST client reads: the JSON of the body (undefined fields gone, dates as text).
   const body = result instanceof WithHeaders ? result.body : result;
-  const json: unknown = body === undefined ? null : JSON.parse(JSON.stringify(body));
+  const text = body === undefined ? 'null' : JSON.stringify(body);
+  const json: unknown = JSON.parse(text);
   const structuredContent = (tool.wrapsResult ? { [WRAPPED_RESULT]: json } : json) as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(json) }], structuredContent };
+  return { content: [{ type: 'text', text }], structuredContent };
 }
 
 /** Calls `tool` for an authenticated caller; a failure is the tool's in-band error, never a protocol error. */

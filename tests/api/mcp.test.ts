@@ -11,63 +11,8 @@ import { aMessage } from '#tests/helpers/builders.js';
 import { withGatewayDataStore } from '#tests/helpers/gateway-data-store.js';
 import { connectMcp, toolError } from '#tests/helpers/mcp-client.js';
 import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helpers/test-gateway.js';
+import { READ_TOOLS, WRITE_TOOLS } from './mcp-support.js';
 import { waitForAudit } from './sessions-support.js';
-
-const READ_TOOLS = [
-  'AutomationRuleFindAll',
-  'AutomationRuleFindOne',
-  'ContactCheckNumber',
-  'ContactFindAll',
-  'ContactFindOne',
-  'ContactGetProfilePicture',
-  'ContactResolvePhone',
-  'GroupFindAll',
-  'GroupFindOne',
-  'GroupGetInviteCode',
-  'LabelFindAll',
-  'LabelFindOne',
-  'LabelListChats',
-  'LabelListForChat',
-  'MessageGetReactions',
-  'MessageHistory',
-  'MessageList',
-  'SessionFindAll',
-  'SessionFindOne',
-  'SessionGetChats',
-  'SessionGetPresence',
-  'SessionGetStats',
-  'WebhookFindBySession',
-  'WebhookFindOne',
-  'WebhooksList',
-];
-const WRITE_TOOLS = [
-  'ContactBlock',
-  'ContactUnblock',
-  'GroupAddParticipants',
-  'GroupCreate',
-  'GroupSetDescription',
-  'GroupSetSubject',
-  'LabelAddToChat',
-  'LabelDelete',
-  'LabelRemoveFromChat',
-  'LabelUpsert',
-  'MessageForward',
-  'MessageReact',
-  'MessageReply',
-  'MessageSendAudio',
-  'MessageSendContact',
-  'MessageSendDocument',
-  'MessageSendImage',
-  'MessageSendLocation',
-  'MessageSendSticker',
-  'MessageSendTemplate',
-  'MessageSendText',
-  'MessageSendVideo',
-  'SessionMarkChatRead',
-  'SessionMarkChatUnread',
-  'SessionSendChatState',
-  'SessionSubscribePresence',
-];
 
 /** A raw request to /mcp (the gateway's test client checks answers against the OpenAPI document, which has no /mcp). */
 async function raw(gw: TestGateway, method: string, headers: Record<string, string> = {}, body?: unknown) {
@@ -82,6 +27,17 @@ async function raw(gw: TestGateway, method: string, headers: Record<string, stri
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** A JSON-RPC message posted to /mcp as an SDK client posts it (`contentType` aside): the answer, its date left out. */
+async function post(gw: TestGateway, key: string, message: unknown, contentType = 'application/json') {
+  const res = await fetch(`${gw.url}/mcp`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': contentType, accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(message),
+  });
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'date'));
+  return { status: res.status, headers, body: await res.text() };
 }
 
 describe('POST /mcp', () => {
@@ -205,6 +161,60 @@ describe('POST /mcp', () => {
       expect(toolError(result)).toMatchObject({ code: 'VALIDATION_FAILED' });
       expect(toolError(result).message).toContain('limit');
       await client.close();
+    });
+
+    it('answers a plain request as the SDK transport answers it (single-request.ts)', async () => {
+      // The literal content type takes the path without the transport; another spelling goes through the transport.
+      const { key } = await gw.createKey({ name: 'paths', role: 'viewer' });
+      // A result, an in-band error, protocol errors (unknown tool, invalid params, unknown method), a list, a ping.
+      const calls = [
+        { name: 'SessionFindOne', arguments: { sessionId } },
+        { name: 'MessageList', arguments: { sessionId, limit: 'many' } },
+        { name: 'NoSuchTool', arguments: {} },
+        { arguments: {} },
+      ].map((params, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params }));
+      const others = ['tools/list', 'ping', 'prompts/list'].map((method) => ({
+        jsonrpc: '2.0',
+        id: method,
+        method,
+      }));
+      for (const message of [...calls, ...others]) {
+        const plain = await post(gw, key, message);
+        expect(plain.body).toMatch(/^event: message\ndata: /);
+        expect(await post(gw, key, message, 'application/json; charset=utf-8')).toEqual(plain);
+      }
+    });
+
+    it('keeps concurrent plain requests apart, though their clients gave them the same id', async () => {
+      // They overlap on the shared server where a call awaits its store (the aws mode's DynamoDB); an embedded read
+      // of SQLite answers before the next request comes in.
+      const other = (await gw.createSession()).id;
+      const { key: any } = await gw.createKey({ name: 'any-session', role: 'viewer' });
+      const { key: scoped } = await gw.createKey({
+        name: 'other-only',
+        role: 'viewer',
+        allowedSessions: [other],
+      });
+      const calls = [any, scoped, any, scoped].flatMap((key) =>
+        [sessionId, other].map((id) => ({ key, id })),
+      );
+      const answers = await Promise.all(
+        calls.map(({ key, id }) => {
+          const params = { name: 'SessionFindOne', arguments: { sessionId: id } };
+          return post(gw, key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+        }),
+      );
+      const outcomes = answers.map(({ body }) => {
+        const data = JSON.parse(body.split('\n')[1]?.slice('data: '.length) ?? '{}');
+        const result = data.result as CallToolResult;
+        return {
+          id: data.id,
+          session: result.isError ? toolError(result).code : result.structuredContent?.id,
+        };
+      });
+      const expected = ({ key, id }: { key: string; id: string }) =>
+        key === scoped && id === sessionId ? 'FORBIDDEN_SESSION' : id;
+      expect(outcomes).toEqual(calls.map((call) => ({ id: 1, session: expected(call) })));
     });
 
     it('refuses a key scoped to another session in-band', async () => {

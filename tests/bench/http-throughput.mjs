@@ -5,10 +5,11 @@
 // (from /proc) is reported beside them: it depends less on what else the machine runs than the rates do.
 import {
   cpuSeconds,
+  createBenchSession,
   freePort,
   httpOk,
   load,
-  median,
+  spread,
   startEmbeddedGateway,
   startProcess,
   stopProcess,
@@ -17,14 +18,6 @@ import {
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const CONNECTIONS = 50;
-
-const round = (value, digits = 0) => Number(value.toFixed(digits));
-/** Median and range of one figure over the rounds. */
-const spread = (values, digits = 0) => ({
-  median: round(median(values), digits),
-  min: round(Math.min(...values), digits),
-  max: round(Math.max(...values), digits),
-});
 
 /** One timed run against `url`, with the CPU the server process `pid` spent per request. */
 async function measure(url, pid, headers = {}) {
@@ -50,16 +43,8 @@ export async function httpThroughput() {
   );
   const gateway = await startEmbeddedGateway();
   try {
-    const { base, key } = gateway;
-    const created = await fetch(`${base}/api/sessions`, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench-session' }),
-    }).then((res) => res.json());
-    const url = `${base}/api/sessions/${created.id}`;
-    const headers = { 'x-api-key': key };
-    const check = await fetch(url, { headers });
-    if (check.status !== 200) throw new Error(`gateway answered ${check.status}`);
+    const { url } = await createBenchSession(gateway.base, gateway.key);
+    const headers = { 'x-api-key': gateway.key };
     // Warm-up (JIT, statement cache) of both.
     await load(helloUrl, { connections: CONNECTIONS, duration: 2 });
     await load(url, { connections: CONNECTIONS, duration: 2, headers });

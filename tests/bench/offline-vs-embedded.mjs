@@ -6,27 +6,13 @@
 // not a prediction of a deployment's throughput.
 import fs from 'node:fs';
 import { generateAdminKey, startOffline } from '#scripts/offline-stack.mjs';
-import { freePort, load, startEmbeddedGateway, stopProcess } from './support.mjs';
+import { createBenchSession, freePort, load, startEmbeddedGateway, stopProcess } from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // serverless-offline runs one Lambda instance (a worker thread that loads the bundle) per concurrent request, as
 // Lambda does: the warm-up must last until all CONNECTIONS instances exist (about 6 s for 10 on 2 cores).
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 20);
-
-/** Creates a session with `key` and answers the load target (its GET URL) after one checked request. */
-async function sessionUrl(base, key) {
-  const created = await fetch(`${base}/api/sessions`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench-session' }),
-  });
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
-  const url = `${base}/api/sessions/${(await created.json()).id}`;
-  const check = await fetch(url, { headers: { 'x-api-key': key } });
-  if (check.status !== 200) throw new Error(`GET answered ${check.status}: ${await check.text()}`);
-  return url;
-}
 
 /** Warm-up (JIT, caches, Lambda instances) then the timed run. */
 async function measure(url, key) {
@@ -44,7 +30,7 @@ async function measure(url, key) {
 async function embeddedRun() {
   const gateway = await startEmbeddedGateway();
   try {
-    return await measure(await sessionUrl(gateway.base, gateway.key), gateway.key);
+    return await measure((await createBenchSession(gateway.base, gateway.key)).url, gateway.key);
   } finally {
     await stopProcess(gateway.child);
     fs.rmSync(gateway.dataDir, { recursive: true, force: true });
@@ -60,7 +46,7 @@ async function offlineRun() {
     env: { ENGINE: 'test', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' },
   });
   try {
-    return await measure(await sessionUrl(stack.url, key), key);
+    return await measure((await createBenchSession(stack.url, key)).url, key);
   } finally {
     await stack.stop();
   }

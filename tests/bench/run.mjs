@@ -15,6 +15,7 @@ import { groupReadBaileys } from './group-read-baileys.mjs';
 import { historySearch } from './history-search.mjs';
 import { httpThroughput } from './http-throughput.mjs';
 import { lambdaBundles } from './lambda-bundles.mjs';
+import { mcpVsRest } from './mcp-vs-rest.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
 import { restartScale } from './restart-scale.mjs';
 import { sendSustained } from './send-sustained.mjs';
@@ -160,6 +161,12 @@ const benches = {
             inline.latencyMs.p99 < 50 &&
             inline.throughput.deliveriesPerSecond >= 3000)),
     };
+  },
+  // Issue 38: SessionFindOne over /mcp against GET /api/sessions/{id}, same gateway and load: the rate of tool calls at
+  // half the REST rate or more, every answer the expected one.
+  'mcp-vs-rest': async () => {
+    const r = await mcpVsRest();
+    return { ...r, goals: { ratio: '>= 0.5', failed: '0' }, met: r.ratio >= 0.5 && r.failed === 0 };
   },
   // Each Lambda as `sls package` builds it: size and cold init (fresh process: import + one invoke). The goals are
   // the API functions'; maintenance is reported beside them, the MCP and delivery functions do not exist yet.

@@ -16,6 +16,12 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** Median, least and most of one figure over a bench's rounds, rounded to `digits`. */
+export function spread(values, digits = 0) {
+  const round = (value) => Number(value.toFixed(digits));
+  return { median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)) };
+}
+
 export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -122,9 +128,36 @@ export async function startEmbeddedGateway(extra = {}) {
   return { child, base, dataDir, key, output };
 }
 
-export function load(url, { connections = 50, duration = 10, headers = {} } = {}) {
+/**
+ * Creates a session with `key` on the gateway at `base` and answers its id and its GET URL (the load target of the
+ * read benches), after one checked request.
+ */
+export async function createBenchSession(base, key) {
+  const created = await fetch(`${base}/api/sessions`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-session' }),
+  });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+  const { id } = await created.json();
+  const url = `${base}/api/sessions/${id}`;
+  const check = await fetch(url, { headers: { 'x-api-key': key } });
+  if (check.status !== 200) throw new Error(`GET answered ${check.status}: ${await check.text()}`);
+  return { id, url };
+}
+
+/**
+ * One autocannon run against `url`. `method` and `body` make it send something else than a GET; with `expectBody`, every
+ * answer whose body differs is counted in the result's `mismatches` (an in-band error answered 200 is no success).
+ */
+export function load(url, { connections = 50, duration = 10, headers = {}, method, body, expectBody } = {}) {
+  const request = {
+    ...(method ? { method } : {}),
+    ...(body ? { body } : {}),
+    ...(expectBody ? { expectBody } : {}),
+  };
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers }, (error, result) =>
+    autocannon({ url, connections, duration, headers, ...request }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
