@@ -16,6 +16,7 @@ import { AppError } from '#shared/errors/app-error.js';
 import { resolveClientIp } from '#shared/security/ip.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
+import { originAllowed } from './origin.js';
 import { type CallContext, mcpServer } from './server.js';
 import { SharedServer, singleRequest } from './single-request.js';
 
@@ -63,6 +64,7 @@ export function createMcpHandler() {
     const http = event.requestContext.http;
     // Stateless: there is no stream to open (GET) nor session to end (DELETE).
     if (http.method !== 'POST') return rpcError(405, 'Method not allowed.', { allow: 'POST' });
+    if (!originAllowed(event.headers, env.MCP_ALLOWED_ORIGINS)) return rpcError(403, 'Origin not allowed');
     const ip = resolveClientIp(http.sourceIp || null, event.headers['x-forwarded-for'], env.TRUSTED_PROXIES);
     if (!limiters.ip.hit(ip ?? 'unknown', deps.clock.now().getTime()).allowed) {
       return rpcError(429, 'MCP rate limit exceeded');

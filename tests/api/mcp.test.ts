@@ -14,6 +14,8 @@ import { startTestGateway, type TestGateway, waitForStatus } from '#tests/helper
 import { READ_TOOLS, WRITE_TOOLS } from './mcp-support.js';
 import { waitForAudit } from './sessions-support.js';
 
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
 /** A raw request to /mcp (the gateway's test client checks answers against the OpenAPI document, which has no /mcp). */
 async function raw(gw: TestGateway, method: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(`${gw.url}/mcp`, {
@@ -66,7 +68,11 @@ describe('POST /mcp', () => {
     let gw: TestGateway;
     let sessionId: string;
     beforeAll(async () => {
-      gw = await startTestGateway({ MCP_ENABLED: 'true', MCP_RATE_LIMIT_MAX: '8' });
+      gw = await startTestGateway({
+        MCP_ENABLED: 'true',
+        MCP_RATE_LIMIT_MAX: '8',
+        MCP_ALLOWED_ORIGINS: 'https://agent.example.com',
+      });
       sessionId = (await gw.createSession()).id;
     });
     afterAll(() => gw.close());
@@ -80,6 +86,28 @@ describe('POST /mcp', () => {
         error: { code: -32000, message: 'Method not allowed.' },
         id: null,
       });
+    });
+
+    it('refuses a browser Origin that is neither a loopback page nor listed with 403, before the key', async () => {
+      const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+      const from = (origin: string) => raw(gw, 'POST', { 'x-api-key': gw.adminKey, origin }, ping);
+      for (const origin of ['http://evil.example.com', 'null', 'https://agent.example.com.evil.example'])
+        expect(await from(origin)).toMatchObject({
+          status: 403,
+          body: { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed' }, id: null },
+        });
+      expect((await raw(gw, 'POST', { origin: 'http://evil.example.com' }, ping)).status).toBe(403);
+      const reaches = async (headers: Record<string, string>) =>
+        (
+          await fetch(`${gw.url}/mcp`, {
+            method: 'POST',
+            headers: { ...JSON_HEADERS, ...headers },
+            body: JSON.stringify(ping),
+          })
+        ).status;
+      for (const origin of ['https://agent.example.com', 'http://localhost:8080', 'http://127.0.0.1:3000'])
+        expect(await reaches({ 'x-api-key': gw.adminKey, origin })).toBe(200);
+      expect(await reaches({ 'x-api-key': gw.adminKey })).toBe(200);
     });
 
     it('refuses a request without a key with 401 and WWW-Authenticate: Bearer, initialize included', async () => {

@@ -3,7 +3,7 @@
  * two rate limits (spec "Limits": a missing, blank, non-positive or non-numeric limit uses the default).
  */
 import { z } from 'zod';
-import { flag, limit } from './fields.js';
+import { commaList, flag, limit } from './fields.js';
 
 export const McpEnv = z.object({
   /** Mounts POST /mcp; without it the path is unknown (404) like any other. */
@@ -19,4 +19,9 @@ export const McpEnv = z.object({
   /** Requests to /mcp per client IP per window, counted before authentication. */
   MCP_IP_RATE_LIMIT_MAX: limit(120),
   MCP_IP_RATE_LIMIT_WINDOW_MS: limit(60_000),
+  /**
+   * Browser origins (`https://agent.example.com`) whose pages may call /mcp besides the gateway's own; a request with
+   * another Origin is refused (403), as the streamable HTTP transport asks against DNS rebinding. Empty by default.
+   */
+  MCP_ALLOWED_ORIGINS: commaList,
 });

@@ -15,7 +15,14 @@ describe('agent-tool configuration', () => {
       MCP_RATE_LIMIT_WINDOW_MS: 60_000,
       MCP_IP_RATE_LIMIT_MAX: 120,
       MCP_IP_RATE_LIMIT_WINDOW_MS: 60_000,
+      MCP_ALLOWED_ORIGINS: [],
     });
+  });
+
+  it('reads the allowed browser origins as a comma list', () => {
+    expect(
+      loadEnv({ MCP_ALLOWED_ORIGINS: ' https://agent.example.com, https://ops.example.org ,' }).MCP_ALLOWED_ORIGINS,
+    ).toEqual(['https://agent.example.com', 'https://ops.example.org']);
   });
 
   it('mounts /mcp with MCP_ENABLED=true', () => {
