@@ -14,16 +14,16 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type Deps, depsReady, getDeps } from '#functions/deps.js';
-import { presentedKey } from '#functions/http/http-handler.js';
+import { presentedKey } from '#functions/http/presented-key.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import { AppError } from '#shared/errors/app-error.js';
 import { resolveClientIp } from '#shared/security/ip.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
-import { callTool } from './tool-call.js';
-import { type McpTool, mountedTools } from './tool-registry.js';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
@@ -36,29 +36,56 @@ function rpcError(status: number, message: string, headers: Record<string, strin
   };
 }
 
+/**
+ * The SDK's JSON Schema validator, made on its first use and then shared: a server validates with it only what it
+ * asks a client for (elicitation), which this one never does, and the SDK's default made a fresh Ajv instance per
+ * server, that is per request (about 1 ms each, 25 ms for the first).
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    ajv ??= new AjvJsonSchemaValidator();
+    return ajv.getValidator(schema);
+  },
+};
+
+/**
+ * The tools (their rows, the routes they call with those routes' schemas, and the call path), loaded on the first
+ * listing or call: an agent's first request, initialize, needs none of it.
+ */
+let toolModules: Promise<[typeof import('./tool-registry.js'), typeof import('./tool-call.js')]> | undefined;
+const loadTools = () =>
+  (toolModules ??= Promise.all([import('./tool-registry.js'), import('./tool-call.js')]));
+
 function serverFor(
-  tools: readonly McpTool[],
+  readOnly: boolean,
   caller: Caller & { key: CallerKey },
   deps: Deps,
   limiter: FixedWindowRateLimiter,
 ) {
-  const byName = new Map(tools.map((tool) => [tool.row.name, tool]));
-  const server = new Server({ name: 'waygate', version: deps.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ row, inputSchema, outputSchema }) => ({
-      name: row.name,
-      description: row.description,
-      inputSchema,
-      outputSchema,
-      annotations: {
-        readOnlyHint: row.tier === 'read',
-        destructiveHint: row.destructive ?? false,
-        idempotentHint: row.idempotent ?? row.tier === 'read',
-      },
-    })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const tool = byName.get(request.params.name);
+  const server = new Server(
+    { name: 'waygate', version: deps.version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: sharedValidator },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const [{ mountedTools }] = await loadTools();
+    return {
+      tools: mountedTools(readOnly).map(({ row, inputSchema, outputSchema }) => ({
+        name: row.name,
+        description: row.description,
+        inputSchema,
+        outputSchema,
+        annotations: {
+          readOnlyHint: row.tier === 'read',
+          destructiveHint: row.destructive ?? false,
+          idempotentHint: row.idempotent ?? row.tier === 'read',
+        },
+      })),
+    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const [{ mountedTool }, { callTool }] = await loadTools();
+    const tool = mountedTool(readOnly, request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return callTool(tool, request.params.arguments ?? {}, caller, deps, limiter);
   });
@@ -105,7 +132,7 @@ export function createMcpHandler() {
     });
     if (!('role' in authenticated)) return authenticated;
     const key: CallerKey = authenticated;
-    const server = serverFor(mountedTools(env.MCP_READONLY), { ...caller, key }, deps, limiters.key);
+    const server = serverFor(env.MCP_READONLY, { ...caller, key }, deps, limiters.key);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     const request = new Request(`http://localhost${event.rawPath}`, {
