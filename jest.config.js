@@ -23,7 +23,8 @@ const common = {
 const CLOSE_STRAY = '<rootDir>/tests/helpers/close-stray-gateways.ts';
 const gateways = { setupFilesAfterEnv: [CLOSE_STRAY] };
 // The API files that run through serverless offline too (project api-offline): together they answer every documented
-// operation with a success, which that project's global teardown checks.
+// operation with a success, which that project's global teardown checks; mcp runs the SDK's client against the MCP
+// function as serverless.yml declares it (its stack parameters mcpEnabled and mcpReadonly).
 const API_OFFLINE_FILES = [
   'routes-tour',
   'bad-input',
@@ -32,6 +33,7 @@ const API_OFFLINE_FILES = [
   'ip-allowlist-proxy',
   'messages-media',
   'sessions-create',
+  'mcp',
 ];
 export default {
   // Each project's share of the run, printed at its end (.ci/run shows where CI's time goes).

@@ -54,31 +54,40 @@ export const externalPackagesButStartOnes = {
  * getters included: three of node:http's load undici (WebSocket, CloseEvent, MessageEvent: about 70 ms of each start,
  * for classes the gateway never uses), node:fs's load its streams and promises, node:crypto's webcrypto. The named
  * exports here are the plain values of this Node's builtin (the build's Node runs the bundle; build-manifest.mjs
- * rebuilds when it changes); importing a getter by name fails the build instead of loading what it guards.
+ * rebuilds when it changes); importing a getter by name fails the build instead of loading what it guards. `only`
+ * names the builtins it applies to (all of them when absent).
  */
-export const builtinsWithoutFacade = {
-  name: 'builtins-without-facade',
-  setup(build) {
-    build.onResolve({ filter: /^[a-z_]/ }, (args) => {
-      const name = args.path.replace(/^node:/, '');
-      if (!builtinModules.includes(name) || args.kind !== 'import-statement') return undefined;
-      return { path: `node:${name}`, namespace: 'builtin-cjs' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => {
-      const plain = Object.entries(Object.getOwnPropertyDescriptors(require(args.path)))
-        .filter(
-          ([name, descriptor]) =>
-            'value' in descriptor && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
-        )
-        .map(([name]) => name);
-      return {
-        contents: [
-          `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-          'export default builtin;',
-          plain.length ? `export const { ${plain.join(', ')} } = builtin;` : '',
-        ].join('\n'),
-        loader: 'js',
-      };
-    });
-  },
-};
+export function withoutFacade(only) {
+  return {
+    name: only ? `without-facade-${only.join('-')}` : 'builtins-without-facade',
+    setup: (build) => readWithoutFacade(build, only),
+  };
+}
+
+function readWithoutFacade(build, only) {
+  build.onResolve({ filter: /^[a-z_]/ }, (args) => {
+    const name = args.path.replace(/^node:/, '');
+    if (!builtinModules.includes(name) || args.kind !== 'import-statement') return undefined;
+    if (only && !only.includes(name)) return undefined;
+    return { path: `node:${name}`, namespace: 'builtin-cjs' };
+  });
+  build.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => {
+    const plain = Object.entries(Object.getOwnPropertyDescriptors(require(args.path)))
+      .filter(
+        ([name, descriptor]) =>
+          'value' in descriptor && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+      )
+      .map(([name]) => name);
+    return {
+      contents: [
+        `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        'export default builtin;',
+        plain.length ? `export const { ${plain.join(', ')} } = builtin;` : '',
+      ].join('\n'),
+      loader: 'js',
+    };
+  });
+}
+
+/** Every builtin read without its facade: the gateway's bundle (its Node runs it). */
+export const builtinsWithoutFacade = withoutFacade();

@@ -45,14 +45,16 @@ const gateway = await build({
 });
 
 // The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send
-// benchmark, tests/bench/baileys-send-dynamodb.mjs), and the SQLite data store with the search query parser (the
-// history benchmark, tests/bench/history-search.mjs); splitting keeps one copy of the code they share.
+// benchmark, tests/bench/baileys-send-dynamodb.mjs), the SQLite data store with the search query parser (the
+// history benchmark, tests/bench/history-search.mjs) and the embedded queue (tests/bench/queue-receive.mjs);
+// splitting keeps one copy of the code they share.
 const tools = await build({
   ...common,
   entryPoints: [
     'shared/adapters/caching/caching-auth-state-store.ts',
     'shared/adapters/dynamodb/dynamodb-auth-state-store.ts',
     'shared/adapters/dynamodb/dynamodb-tables.ts',
+    'shared/adapters/embedded-queue/open-embedded-queues.ts',
     'shared/adapters/sqlite/sqlite-stores.ts',
     'shared/domain/message-search.ts',
   ],

@@ -20,23 +20,17 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 export { freePort };
 
 /**
- * The table and queue helpers are TypeScript (shared/adapters/…): bundle them once per run into the package cache,
- * imports of packages left as they are, and load the result. Works from plain node and from jest alike.
+ * Loads TypeScript modules of the checkout from plain node (and from jest alike): `exports` (lines such as
+ * `export { createTables } from './shared/adapters/dynamodb/dynamodb-tables.ts';`) bundled into the package cache,
+ * imports of packages left as they are (so they resolve from node_modules), and the result imported.
  */
-async function loadSetupHelpers() {
+export async function importTypeScript(exports) {
   const { build } = await import('esbuild');
   const dir = path.join(ROOT, 'node_modules', '.cache', 'waygate-offline');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `setup-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   await build({
-    stdin: {
-      contents: [
-        "export { createTables, tableNames } from './shared/adapters/dynamodb/dynamodb-tables.ts';",
-        "export { createSqsQueues } from './shared/adapters/sqs/sqs-queues.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
+    stdin: { contents: exports.join('\n'), resolveDir: ROOT, loader: 'ts' },
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -51,6 +45,13 @@ async function loadSetupHelpers() {
     fs.rmSync(file, { force: true });
   }
 }
+
+/** The table and queue helpers (TypeScript), bundled once per run. */
+const loadSetupHelpers = () =>
+  importTypeScript([
+    "export { createTables, tableNames } from './shared/adapters/dynamodb/dynamodb-tables.ts';",
+    "export { createSqsQueues } from './shared/adapters/sqs/sqs-queues.ts';",
+  ]);
 
 /** The request a queue operation of the SQS emulator serves; lets a long poll notice that its client left. */
 const sqsRequests = new AsyncLocalStorage();

@@ -26,6 +26,7 @@ import {
   readIdempotencyKey,
   readQuery,
 } from './parse-request.js';
+import { bearerOf, presentedKey } from './presented-key.js';
 import { type AnyRoute, RawResponse, WithHeaders } from './route.js';
 import { callRoute, routeRequirement } from './route-call.js';
 import { RouteTable } from './route-table.js';
@@ -44,18 +45,6 @@ const STATE = Symbol('request-state');
 type StatefulEvent = Event & { [STATE]?: RequestState };
 const stateOf = (event: Event): RequestState | undefined => (event as StatefulEvent)[STATE];
 const REQUEST_ID = /^[\w.-]{1,128}$/;
-
-/** The `Authorization: Bearer …` token, if the request presented one. */
-function bearerOf(headers: Event['headers']): string | undefined {
-  const authorization = headers.authorization;
-  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-  return match?.[1];
-}
-
-/** The API key the request presented: `X-API-Key`, else a bearer token (the MCP endpoint reads it so too). */
-export function presentedKey(headers: Event['headers']): string | undefined {
-  return headers['x-api-key']?.trim() || bearerOf(headers);
-}
 
 function callerOf(event: Event, deps: Deps, requestId: string): Caller {
   const http = event.requestContext.http;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { depsReady, getDeps } from '#functions/deps.js';
-import { presentedKey } from '#functions/http/http-handler.js';
+import { presentedKey } from '#functions/http/presented-key.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import { AppError } from '#shared/errors/app-error.js';
 import { resolveClientIp } from '#shared/security/ip.js';

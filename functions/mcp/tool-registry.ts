@@ -1,11 +1,13 @@
 /**
- * The agent tools made from their rows (tools/*.ts): each row's route, found once, gives the tool its input schema
- * (the route's path, query and body schemas as one object), its output schema (the route's response schema) and
- * the way a call's arguments are handed back to the route as path, query and body. Nothing is written per tool.
+ * The agent tools made from their rows (tools/*.ts): each row's route gives the tool its input schema (the route's
+ * path, query and body schemas as one object), its output schema (the route's response schema) and the way a call's
+ * arguments are handed back to the route as path, query and body. Nothing is written per tool. A tool is made on its
+ * first use and kept for the process: a cold start answers `initialize` without converting any schema, a call makes
+ * its own tool only, and a listing makes the listed ones (zod to JSON Schema is most of a cold listing's cost).
  */
 import { z } from 'zod';
+import { engineOperationRoute } from '#functions/http/engine-operation-route.js';
 import type { AnyRoute } from '#functions/http/route.js';
-import { allRoutes } from '#functions/manifest.js';
 import { ENGINE_OPERATIONS } from '#shared/domain/engine-operations/engine-operations.js';
 import { CONTACT_TOOLS, GROUP_TOOLS } from './tools/contact-group-tools.js';
 import { AUTOMATION_TOOLS, LABEL_TOOLS, WEBHOOK_TOOLS } from './tools/label-webhook-automation-tools.js';
@@ -41,13 +43,13 @@ export const TOOL_ROWS: readonly ToolRow[] = [
   ...AUTOMATION_TOOLS,
 ];
 
-/** The route REST serves for the row: the module itself, or the manifest's route of the engine operation. */
-function routeOf(row: ToolRow, routes: readonly AnyRoute[]): AnyRoute {
-  if (!('operation' in row.calls)) return row.calls;
-  const { http } = ENGINE_OPERATIONS[row.calls.operation];
-  const route = routes.find((r) => r.method === http.method && r.path === http.path);
-  if (!route) throw new Error(`${row.name}: no route serves ${http.method} ${http.path}`);
-  return route;
+/**
+ * The route REST serves for the row: the module itself, or its engine operation's route, made from the operation's
+ * row as the manifest's groups make theirs (engineOperationRoute), so the function never loads the whole manifest
+ * (tests/unit/functions/mcp-tool-registry.test.ts checks that REST serves that same route).
+ */
+function routeOf(row: ToolRow): AnyRoute {
+  return 'operation' in row.calls ? engineOperationRoute(ENGINE_OPERATIONS[row.calls.operation]) : row.calls;
 }
 
 interface ObjectSchema {
@@ -89,8 +91,8 @@ function argumentName(route: AnyRoute, part: 'params' | 'query' | 'body', field:
     : field;
 }
 
-function buildTool(row: ToolRow, routes: readonly AnyRoute[]): McpTool {
-  const route = routeOf(row, routes);
+function buildTool(row: ToolRow): McpTool {
+  const route = routeOf(row);
   const properties: JsonObject = {};
   const required: string[] = [];
   const defs: JsonObject = {};
@@ -141,17 +143,28 @@ function buildTool(row: ToolRow, routes: readonly AnyRoute[]): McpTool {
   return { row, route, inputSchema, outputSchema, wrapsResult, parts };
 }
 
-let built: ReadonlyMap<string, McpTool> | undefined;
+/** The tools made so far in this process, by name. */
+const built = new Map<string, McpTool>();
 
-/** Every tool by name, built on first use (the manifest's routes must exist by then). */
-export function mcpTools(): ReadonlyMap<string, McpTool> {
-  if (built) return built;
-  const routes = allRoutes();
-  built = new Map(TOOL_ROWS.map((row) => [row.name, buildTool(row, routes)]));
-  return built;
+function toolOf(row: ToolRow): McpTool {
+  let tool = built.get(row.name);
+  if (!tool) {
+    tool = buildTool(row);
+    built.set(row.name, tool);
+  }
+  return tool;
 }
 
-/** The tools a server mounts: the read tools, and the write tools unless read-only. */
+/** Whether a server mounts the row: the read tools always, the write tools unless read-only. */
+const mounted = (row: ToolRow, readOnly: boolean) => !readOnly || row.tier === 'read';
+
+/** The tools a server mounts, in listing order, each made on its first use. */
 export function mountedTools(readOnly: boolean): McpTool[] {
-  return [...mcpTools().values()].filter((tool) => !readOnly || tool.row.tier === 'read');
+  return TOOL_ROWS.filter((row) => mounted(row, readOnly)).map(toolOf);
+}
+
+/** The mounted tool of that name, made on its first use; undefined when no mounted row has the name. */
+export function mountedTool(readOnly: boolean, name: string): McpTool | undefined {
+  const row = TOOL_ROWS.find((candidate) => candidate.name === name);
+  return row && mounted(row, readOnly) ? toolOf(row) : undefined;
 }

@@ -2,10 +2,13 @@
 // serverless.yml's options and plugins) into a temporary folder; each function's zip is unpacked, its source map
 // checked for packages that must never reach a Lambda (better-sqlite3, Baileys, libsignal), then `runs` fresh node
 // processes each import the bundle and invoke it once with a real API Gateway v2 event (a scheduled event for the
-// maintenance function, an empty SQS batch for the webhook delivery function), with the function's environment from
-// the CloudFormation template pointed at DynamoDB Local and the SQS emulator (scripts/offline-stack.mjs). "init" is import + first invoke, measured in the child;
-// "process" is the child's time from its own start (node boot included) to the answer.
+// maintenance function, an empty SQS batch for the webhook delivery function; lambda-events.mjs), with the function's
+// environment from the CloudFormation template pointed at DynamoDB Local and the SQS emulator
+// (scripts/offline-stack.mjs). "init" is import + first invoke, measured in the child; "initCpu" the CPU time that
+// took; "process" is the child's time from its own start (node boot included) to the answer. The MCP function is
+// measured again as a stack with mcpEnabled runs it (VARIANTS): an agent's first request, and a cold tools listing.
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,79 +16,12 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { startEmulators } from '#scripts/offline-emulators.mjs';
+import { EVENTS, eventFor, PLANNED, seedAdminKey, VARIANTS } from './lambda-events.mjs';
 import { ROOT } from './support.mjs';
 
 const RUNS = Number(process.env.BENCH_LAMBDA_RUNS ?? 10);
 const FORBIDDEN =
   /node_modules\/(better-sqlite3|@whiskeysockets|libsignal|@signalapp|whatsapp-web\.js|puppeteer)/;
-const SESSION_ID = '0b6e6a52-1f7e-4a38-9d6e-3d1b2f0c9a11';
-/** What each function is asked on its cold start: unauthenticated requests answer 401 after the whole stack ran. */
-const EVENTS = {
-  sessions: { method: 'GET', path: '/api/sessions', expect: 401 },
-  messages: { method: 'GET', path: `/api/sessions/${SESSION_ID}/messages`, expect: 401 },
-  webhooks: { method: 'GET', path: `/api/sessions/${SESSION_ID}/webhooks`, expect: 401 },
-  automation: { method: 'GET', path: `/api/sessions/${SESSION_ID}/automation-rules`, expect: 401 },
-  templates: { method: 'GET', path: `/api/sessions/${SESSION_ID}/templates`, expect: 401 },
-  auth: { method: 'GET', path: '/api/auth/api-keys', expect: 401 },
-  audit: { method: 'GET', path: '/api/audit', expect: 401 },
-  contacts: { method: 'GET', path: `/api/sessions/${SESSION_ID}/contacts`, expect: 401 },
-  chats: { method: 'GET', path: `/api/sessions/${SESSION_ID}/chats`, expect: 401 },
-  groups: { method: 'GET', path: `/api/sessions/${SESSION_ID}/groups`, expect: 401 },
-  labels: { method: 'GET', path: `/api/sessions/${SESSION_ID}/labels`, expect: 401 },
-  statuses: { method: 'GET', path: `/api/sessions/${SESSION_ID}/status`, expect: 401 },
-  health: { method: 'GET', path: '/api/health', expect: 200 },
-  docs: { method: 'GET', path: '/api/openapi.json', expect: 200 },
-  maintenance: { scheduled: true },
-  // An empty batch: the cold start builds the delivery's dependencies and answers no failures, sending nothing.
-  webhookDelivery: { sqs: true },
-  // Deployed with MCP_ENABLED false (serverless.yml's default): the module, the SDK included, loads all the same.
-  mcp: { method: 'POST', path: '/mcp', expect: 404 },
-};
-/** Planned Lambdas that later issues add (DESIGN §5); reported as absent until serverless.yml defines them. */
-const PLANNED = {};
-
-function apiGatewayEvent({ method, path: rawPath }) {
-  const now = new Date();
-  return {
-    version: '2.0',
-    routeKey: `${method} ${rawPath}`,
-    rawPath,
-    rawQueryString: '',
-    headers: { host: 'bench.execute-api.local', 'user-agent': 'lambda-bundles-bench', accept: '*/*' },
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench.execute-api.local',
-      domainPrefix: 'bench',
-      http: {
-        method,
-        path: rawPath,
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.7',
-        userAgent: 'lambda-bundles-bench',
-      },
-      requestId: `bench-${process.hrtime.bigint()}`,
-      routeKey: `${method} ${rawPath}`,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-  };
-}
-
-const scheduledEvent = () => ({
-  version: '0',
-  id: 'bench',
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '000000000000',
-  time: new Date().toISOString(),
-  region: 'us-east-1',
-  resources: [],
-  detail: {},
-});
-
 /** The entries of a zip file (stored or deflated), by name. Enough for serverless-esbuild's archives. */
 function unzip(file) {
   const buffer = fs.readFileSync(file);
@@ -155,6 +91,7 @@ function functionsOf(dir) {
 
 const CHILD = `
 const [bundle, eventJson] = process.argv.slice(2);
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const mod = await import(bundle);
 const t1 = performance.now();
@@ -162,7 +99,9 @@ const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTime
   callbackWaitsForEmptyEventLoop: false };
 const result = await mod.handler(JSON.parse(eventJson), context);
 const t2 = performance.now();
+const cpu = process.cpuUsage(cpu0);
 process.stdout.write(JSON.stringify({ importMs: t1 - t0, invokeMs: t2 - t1, processMs: t2,
+  cpuMs: (cpu.user + cpu.system) / 1000,
   status: result && typeof result === 'object' && 'statusCode' in result ? result.statusCode : 'ok' }));
 process.exit(0);
 `;
@@ -238,6 +177,8 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
     const packageMs = await packageArtefacts(artefacts);
     const childFile = path.join(work, 'cold-start.mjs');
     fs.writeFileSync(childFile, CHILD);
+    const adminKey = `wg_${randomBytes(32).toString('hex')}`;
+    await seedAdminKey(emulators, adminKey);
     // Unpack every function first, then take the samples round-robin (one process per function in turn, and one
     // bare node process), so a burst of load on the machine weighs on every function alike.
     const prepared = functionsOf(artefacts).map((fn) => {
@@ -260,16 +201,16 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
       const env = localEnvironment(fn.environment, emulators);
       return { ...fn, code, map, forbidden, spec, env, bundle: path.join(dir, handlerFile), samples: [] };
     });
+    for (const [name, { of, env, ...spec }] of Object.entries(VARIANTS)) {
+      const base = prepared.find((fn) => fn.name === of);
+      if (!base) throw new Error(`variant ${name}: no function ${of}`);
+      prepared.push({ ...base, name, spec, env: { ...base.env, ...env }, samples: [] });
+    }
     // The same clock for an empty process: node's own boot, which processMs includes.
     const baseline = [];
     for (let i = 0; i < runs; i++) {
       for (const fn of prepared) {
-        const event = fn.spec.scheduled
-          ? scheduledEvent()
-          : fn.spec.sqs
-            ? { Records: [] }
-            : apiGatewayEvent(fn.spec);
-        fn.samples.push(await runChild(childFile, fn.bundle, event, fn.env));
+        fn.samples.push(await runChild(childFile, fn.bundle, eventFor(fn.spec, adminKey), fn.env));
       }
       const { stdout } = await promisify(execFile)(process.execPath, [
         '-e',
@@ -288,7 +229,7 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
           ? 'scheduled'
           : spec.sqs
             ? 'empty SQS batch'
-            : `${spec.method} ${spec.path} → ${statuses[0]}`,
+            : `${spec.method} ${spec.path}${spec.body ? ` ${JSON.parse(spec.body).method}` : ''} → ${statuses[0]}`,
         bytes: code.length,
         mapBytes: map?.length ?? 0,
         zipBytes: fs.statSync(zip).size,
@@ -298,6 +239,9 @@ export async function lambdaBundles({ runs = RUNS } = {}) {
         importMs: stats(samples.map((s) => s.importMs)).median,
         firstInvokeMs: stats(samples.map((s) => s.invokeMs)).median,
         processMs: stats(samples.map((s) => s.processMs)).median,
+        // The CPU the init took in its process (both threads of V8's compiler and GC included): on a loaded machine
+        // it moves far less than the wall time, which also counts the time other processes held the cores.
+        initCpuMs: stats(samples.map((s) => s.cpuMs)).median,
       };
     }
     return {

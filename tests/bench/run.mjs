@@ -17,6 +17,7 @@ import { httpThroughput } from './http-throughput.mjs';
 import { lambdaBundles } from './lambda-bundles.mjs';
 import { mcpVsRest } from './mcp-vs-rest.mjs';
 import { offlineVsEmbedded } from './offline-vs-embedded.mjs';
+import { queueReceive } from './queue-receive.mjs';
 import { restartScale } from './restart-scale.mjs';
 import { sendSustained } from './send-sustained.mjs';
 import { startupTime } from './startup.mjs';
@@ -147,6 +148,16 @@ const benches = {
       met: r.historyMs.byChat.p99 < 20 && r.historyMs.byFrom.p99 < 20 && r.searchMs.mixed.p99 < 50,
     };
   },
+  // The embedded queue's empty receive (the host's idle poll) against a COUNT on the same file, FIFO and standard: a
+  // select SQLite re-plans on every call shows as a ratio near 8 (tests/bench/queue-receive.mjs).
+  'queue-receive': async () => {
+    const r = await queueReceive();
+    return {
+      ...r,
+      goals: { receiveToDepth: '< 4' },
+      met: r.fifo.receiveToDepth < 4 && r.standard.receiveToDepth < 4,
+    };
+  },
   // Webhooks end to end in each mode: latency and fan-out rate (goals: embedded inline), and the reliability run.
   webhooks: async () => {
     const r = await webhookReliability();
@@ -169,14 +180,21 @@ const benches = {
     return { ...r, goals: { ratio: '>= 0.5', failed: '0' }, met: r.ratio >= 0.5 && r.failed === 0 };
   },
   // Each Lambda as `sls package` builds it: size and cold init (fresh process: import + one invoke). The goals are
-  // the API functions'; maintenance is reported beside them, the MCP and delivery functions do not exist yet.
+  // the API functions' and the MCP function's as deployed (its endpoint off, issue 38); the others, and the MCP
+  // function with its endpoint on, are reported beside them.
   'lambda-bundles': async () => {
     const r = await lambdaBundles();
     const api = ['sessions', 'messages', 'webhooks', 'automation', 'auth', 'audit', 'health', 'docs'].map(
       (name) => r.functions[name],
     );
     const ok = (f) => f.bytes < 1_000_000 && f.initMs.median < 150 && f.forbiddenPackages.length === 0;
-    return { ...r, goals: { apiBytes: '< 1 MB', apiInitMedianMs: '< 150' }, met: api.every(ok) };
+    const { mcp } = r.functions;
+    const mcpOk = mcp.bytes < 1_500_000 && mcp.initMs.median < 250 && mcp.forbiddenPackages.length === 0;
+    return {
+      ...r,
+      goals: { apiBytes: '< 1 MB', apiInitMedianMs: '< 150', mcpBytes: '< 1.5 MB', mcpInitMedianMs: '< 250' },
+      met: api.every(ok) && mcpOk,
+    };
   },
 };
 if (only && !(only in benches)) {

@@ -56,6 +56,21 @@ export { TEST_DEFAULTS } from './test-defaults.mjs';
 export const apiTarget: 'embedded' | 'offline' =
   process.env.WAYGATE_API_TARGET === 'offline' ? 'offline' : 'embedded';
 
+/** `fn.skip` (and its `.each`) with `note` appended to every test's name, so every skip says why in the report. */
+function skippedWith(fn: typeof it | typeof describe, note: string): unknown {
+  const skip = fn.skip as unknown as {
+    (name: string, ...rest: unknown[]): void;
+    each(...table: unknown[]): (name: string, ...rest: unknown[]) => void;
+  };
+  const label = (name: string) => `${name} [${note}]`;
+  const skipped = (name: string, ...rest: unknown[]) => skip(label(name), ...rest);
+  skipped.each =
+    (...table: unknown[]) =>
+    (name: string, ...rest: unknown[]) =>
+      skip.each(...table)(label(name), ...rest);
+  return skipped;
+}
+
 /**
  * `it` or `describe` (and their `.each`) for behaviour only the embedded gateway has. Against the aws mode the tests
  * are skipped, with `reason` (why the aws mode differs) in their names, so every skip says why in the report.
@@ -63,18 +78,17 @@ export const apiTarget: 'embedded' | 'offline' =
 export function embeddedOnly(fn: typeof it, reason: string): typeof it.skip;
 export function embeddedOnly(fn: typeof describe, reason: string): typeof describe.skip;
 export function embeddedOnly(fn: typeof it | typeof describe, reason: string): unknown {
-  if (apiTarget === 'embedded') return fn;
-  const skip = fn.skip as unknown as {
-    (name: string, ...rest: unknown[]): void;
-    each(...table: unknown[]): (name: string, ...rest: unknown[]) => void;
-  };
-  const label = (name: string) => `${name} [embedded only: ${reason}]`;
-  const skipped = (name: string, ...rest: unknown[]) => skip(label(name), ...rest);
-  skipped.each =
-    (...table: unknown[]) =>
-    (name: string, ...rest: unknown[]) =>
-      skip.each(...table)(label(name), ...rest);
-  return skipped;
+  return apiTarget === 'embedded' ? fn : skippedWith(fn, `embedded only: ${reason}`);
+}
+
+/**
+ * `it` (and its `.each`) for behaviour that needs every request of a test on one instance of a function: serverless
+ * offline (project api-offline) runs a function, as Lambda does, in as many instances as requests overlap, each with
+ * its own memory. Skipped there, with `reason` in its name; api-aws runs each function's handler once, in-process.
+ */
+export function oneInstanceOnly(fn: typeof it, reason: string): typeof it.skip {
+  const offline = process.env.WAYGATE_TEST_FUNCTIONS === 'offline';
+  return (offline ? skippedWith(fn, `not under serverless offline: ${reason}`) : fn) as typeof it.skip;
 }
 
 /**
