@@ -21,7 +21,8 @@ describe('agent-tool configuration', () => {
 
   it('reads the allowed browser origins as a comma list', () => {
     expect(
-      loadEnv({ MCP_ALLOWED_ORIGINS: ' https://agent.example.com, https://ops.example.org ,' }).MCP_ALLOWED_ORIGINS,
+      loadEnv({ MCP_ALLOWED_ORIGINS: ' https://agent.example.com, https://ops.example.org ,' })
+        .MCP_ALLOWED_ORIGINS,
     ).toEqual(['https://agent.example.com', 'https://ops.example.org']);
   });
 
