@@ -19,6 +19,7 @@ import { resolveClientIp } from '#shared/security/ip.js';
 import { authenticate } from '#shared/use-cases/auth/authenticate.js';
 import { errorResponse, jsonResponse } from './error-response.js';
 import { executionModeLean } from './execution-mode.js';
+import { flushAfterRequest } from './flush-after-request.js';
 import {
   decodePathParameters,
   parseJsonBody,
@@ -134,17 +135,6 @@ function observe(): middy.MiddlewareObj<Event, Result> {
       return flushAfterRequest();
     },
   };
-}
-
-/**
- * Lambda: buffered writes go out before the answer; a failure is logged, the answer stands. Without a flush
- * (embedded) nothing is returned, so the request takes no extra turn of the event loop.
- */
-function flushAfterRequest(): Promise<void> | undefined {
-  const deps = getDeps();
-  return deps
-    .flushAfterRequest?.()
-    .catch((error: unknown) => deps.logger.error({ err: error }, 'flush failed'));
 }
 
 /** The request's logger, created only when something is logged (a child logger per request costs). */

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { depsReady, getDeps } from '#functions/deps.js';
+import { flushAfterRequest } from '#functions/http/flush-after-request.js';
 import { presentedKey } from '#functions/http/presented-key.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import { AppError } from '#shared/errors/app-error.js';
@@ -53,7 +54,7 @@ async function throughTransport(event: APIGatewayProxyEventV2, context: CallCont
 export function createMcpHandler() {
   let limiters: { ip: FixedWindowRateLimiter; key: FixedWindowRateLimiter } | undefined;
   const sharedServers = new Map<boolean, SharedServer>();
-  return async (event: APIGatewayProxyEventV2): Promise<Result> => {
+  const answer = async (event: APIGatewayProxyEventV2): Promise<Result> => {
     await depsReady();
     const deps = getDeps();
     const { env } = deps;
@@ -102,5 +103,13 @@ export function createMcpHandler() {
       sharedServers.set(readOnly, shared);
     }
     return shared.answer(single, context, event);
+  };
+  // As the REST stack does: what a call audited in the background is written before a Lambda instance may freeze.
+  return async (event: APIGatewayProxyEventV2): Promise<Result> => {
+    try {
+      return await answer(event);
+    } finally {
+      await flushAfterRequest();
+    }
   };
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import { installDeps } from '#functions/deps.js';
 import { createFunctionDeps } from '#functions/function-deps.js';
+import { createMcpHandler } from '#functions/mcp/mcp-handler.js';
 import { handler as sessionsHandler } from '#functions/sessions/handler.js';
 import { InProcessMessageOutcomes } from '#shared/adapters/memory/in-process-message-outcomes.js';
 import { MemoryMediaStorage } from '#shared/adapters/memory/memory-media-storage.js';
@@ -68,7 +69,19 @@ async function lambda() {
       {} as Context,
     );
   const actions = () => audit.appended.map((entry) => entry.action).sort();
-  return { call, plaintext, actions };
+  const mcp = createMcpHandler();
+  /** A tools/list posted to /mcp as an SDK client posts it. */
+  const callMcp = (key: string) => {
+    const event = lambdaEvent({
+      method: 'POST',
+      path: '/mcp',
+      key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    event.headers.accept = 'application/json, text/event-stream';
+    return mcp(event);
+  };
+  return { call, callMcp, plaintext, actions };
 }
 
 describe('Lambda requests and the audit log', () => {
@@ -76,6 +89,12 @@ describe('Lambda requests and the audit log', () => {
     const { call, plaintext, actions } = await lambda();
     const res = await call('GET', plaintext);
     expect(res.statusCode).toBe(200);
+    expect(actions()).toEqual(['api_key_used']);
+  });
+
+  it('stores what an MCP request left to the background before answering, as REST does', async () => {
+    const { callMcp, plaintext, actions } = await lambda();
+    expect((await callMcp(plaintext)).statusCode).toBe(200);
     expect(actions()).toEqual(['api_key_used']);
   });
 
