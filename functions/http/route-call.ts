@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Deps } from '#functions/deps.js';
 import type { Caller } from '#shared/domain/caller.js';
 import { callerChatScope, callerMayAddressChat } from '#shared/domain/chat-scope.js';
-import { ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
+import { type AppError, ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
 import { type AccessRequirement, accessRefusal } from '#shared/use-cases/auth/authenticate.js';
 import { assertSafeBody, parseInput, requireBody, withoutEmptyValues } from './parse-request.js';
 import { type AnyRoute, scopedSessionParam } from './route.js';
@@ -52,6 +52,28 @@ export function routeRequirement(route: AnyRoute, params: RouteInput['params']):
 }
 
 /**
+ * Refuses the caller's key as REST's authentication does: audited as api_key_auth_failed, stored before the error is
+ * thrown (the next request reads it).
+ */
+export async function refuseKey(
+  deps: Deps,
+  caller: Caller,
+  error: AppError,
+  sessionId?: string,
+): Promise<never> {
+  await deps.audit.record(caller, {
+    action: 'api_key_auth_failed',
+    severity: 'warn',
+    apiKeyId: caller.key?.id ?? null,
+    apiKeyName: caller.key?.name ?? null,
+    sessionId: sessionId?.slice(0, 36) ?? null,
+    statusCode: error.status,
+    errorMessage: error.message,
+  });
+  throw error;
+}
+
+/**
  * 403 FORBIDDEN_CHAT when the parsed input names a chat the caller's key is not limited to (the fields the route's
  * `chats.addresses` names, a string or a list of them, wherever the input has them), audited as a refused key.
  */
@@ -73,20 +95,12 @@ async function assertChatsAddressable(
         (id): id is string => typeof id === 'string' && !callerMayAddressChat(caller, id),
       );
       if (refused === undefined) continue;
-      const error = new ForbiddenError(
-        'FORBIDDEN_CHAT',
-        `API key is not allowed to address the chat ${refused}`,
+      await refuseKey(
+        deps,
+        caller,
+        new ForbiddenError('FORBIDDEN_CHAT', `API key is not allowed to address the chat ${refused}`),
+        sessionId,
       );
-      await deps.audit.record(caller, {
-        action: 'api_key_auth_failed',
-        severity: 'warn',
-        apiKeyId: caller.key?.id ?? null,
-        apiKeyName: caller.key?.name ?? null,
-        sessionId: sessionId?.slice(0, 36) ?? null,
-        statusCode: error.status,
-        errorMessage: error.message,
-      });
-      throw error;
     }
   }
 }

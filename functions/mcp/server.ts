@@ -16,7 +16,7 @@ import type { Deps } from '#functions/deps.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
 import type { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import { callTool } from './tool-call.js';
-import { type McpTool, mountedTools } from './tool-registry.js';
+import { mountedTool, mountedTools } from './tool-registry.js';
 
 /** What a tool call runs with: the caller of its request, the process's dependencies, the per-key limiter. */
 export interface CallContext {
@@ -28,21 +28,14 @@ export interface CallContext {
 /** The request a handler of the SDK runs for, as the SDK describes it (`extra.requestId`). */
 export type RequestExtra = { requestId: string | number };
 
-/** What every server of one mode (read-only or not) shares: its tools, by name, and their listing. */
-interface Mounted {
-  byName: ReadonlyMap<string, McpTool>;
-  listed: ListToolsResult;
-}
+/** The listing every server of one mode (read-only or not) answers, built on first use. */
+const listings = new Map<boolean, ListToolsResult>();
 
-const modes = new Map<boolean, Mounted>();
-
-/** The tools of a mode and their listing, built on first use. */
-function mounted(readOnly: boolean): Mounted {
-  const known = modes.get(readOnly);
+function listing(readOnly: boolean): ListToolsResult {
+  const known = listings.get(readOnly);
   if (known) return known;
-  const tools = mountedTools(readOnly);
   const listed: ListToolsResult = {
-    tools: tools.map(({ row, inputSchema, outputSchema }) => ({
+    tools: mountedTools(readOnly).map(({ row, inputSchema, outputSchema }) => ({
       name: row.name,
       description: row.description,
       inputSchema,
@@ -54,9 +47,8 @@ function mounted(readOnly: boolean): Mounted {
       },
     })),
   };
-  const fresh = { byName: new Map(tools.map((tool) => [tool.row.name, tool])), listed };
-  modes.set(readOnly, fresh);
-  return fresh;
+  listings.set(readOnly, listed);
+  return listed;
 }
 
 /**
@@ -71,15 +63,14 @@ export function mcpServer(
   version: string,
   contextOf: (extra: RequestExtra) => CallContext,
 ): Server {
-  const tools = mounted(readOnly);
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: 'waygate', version },
     { capabilities: { tools: {} }, jsonSchemaValidator: validator },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => tools.listed);
+  server.setRequestHandler(ListToolsRequestSchema, () => listing(readOnly));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const tool = tools.byName.get(request.params.name);
+    const tool = mountedTool(readOnly, request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     const { caller, deps, limiter } = contextOf(extra);
     return callTool(tool, request.params.arguments ?? {}, caller, deps, limiter);

@@ -8,11 +8,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '#functions/deps.js';
 import { errorResponse } from '#functions/http/error-response.js';
 import { WithHeaders } from '#functions/http/route.js';
-import { callRoute, type RouteInput, routeRequirement } from '#functions/http/route-call.js';
+import { callRoute, type RouteInput, refuseKey, routeRequirement } from '#functions/http/route-call.js';
 import type { Caller, CallerKey } from '#shared/domain/caller.js';
-import { type AppError, RateLimitedError } from '#shared/errors/app-error.js';
+import { RateLimitedError } from '#shared/errors/app-error.js';
 import type { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
-import { type AccessRequirement, accessRefusal } from '#shared/use-cases/auth/authenticate.js';
+import {
+  type AccessRequirement,
+  accessRefusal,
+  sessionRefusal,
+} from '#shared/use-cases/auth/authenticate.js';
 import { type McpTool, WRAPPED_RESULT } from './tool-registry.js';
 
 /** A tool's arguments handed back to its route as path, query and body, as a REST client would send them. */
@@ -32,20 +36,6 @@ function routeInput(tool: McpTool, args: Record<string, unknown>): RouteInput {
   return { params, query, ...(hasBody ? { body } : {}) };
 }
 
-/** Refuses the key as REST's authentication does: audited as api_key_auth_failed before the answer. */
-async function refuse(deps: Deps, caller: Caller, key: CallerKey, error: AppError, sessionId?: string) {
-  await deps.audit.record(caller, {
-    action: 'api_key_auth_failed',
-    severity: 'warn',
-    apiKeyId: key.id,
-    apiKeyName: key.name,
-    sessionId: sessionId?.slice(0, 36) ?? null,
-    statusCode: error.status,
-    errorMessage: error.message,
-  });
-  throw error;
-}
-
 async function runTool(
   tool: McpTool,
   args: Record<string, unknown>,
@@ -57,10 +47,9 @@ async function runTool(
   const requirement: AccessRequirement | null = routeRequirement(tool.route, input.params);
   const { key } = caller;
   const sessionId = requirement?.sessionId;
-  // The session scope alone comes first (the least role, the chats left to the full check after the rate limit).
-  const outOfScope =
-    sessionId === undefined ? null : accessRefusal(key, { role: 'viewer', sessionId, chats: true });
-  if (outOfScope) await refuse(deps, caller, key, outOfScope, sessionId);
+  // The session scope comes first; the role and the chats are checked with the route's requirement after the limit.
+  const outOfScope = sessionId === undefined ? null : sessionRefusal(key, sessionId);
+  if (outOfScope) await refuseKey(deps, caller, outOfScope, sessionId);
   const decision = keyLimiter.hit(key.id, deps.clock.now().getTime());
   if (!decision.allowed) {
     void deps.audit.record(caller, {
@@ -75,7 +64,7 @@ async function runTool(
     });
   }
   const refusal = requirement ? accessRefusal(key, requirement) : null;
-  if (refusal) await refuse(deps, caller, key, refusal, sessionId);
+  if (refusal) await refuseKey(deps, caller, refusal, sessionId);
   const result = await callRoute(tool.route, { caller, input }, deps);
   // What a REST client reads: the JSON of the body (undefined fields gone, dates as text).
   const body = result instanceof WithHeaders ? result.body : result;

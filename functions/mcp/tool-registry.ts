@@ -163,8 +163,11 @@ export function mountedTools(readOnly: boolean): McpTool[] {
   return TOOL_ROWS.filter((row) => mounted(row, readOnly)).map(toolOf);
 }
 
+/** The rows by name: a tool call finds its row without walking the list. */
+const ROWS_BY_NAME = new Map(TOOL_ROWS.map((row) => [row.name, row]));
+
 /** The mounted tool of that name, made on its first use; undefined when no mounted row has the name. */
 export function mountedTool(readOnly: boolean, name: string): McpTool | undefined {
-  const row = TOOL_ROWS.find((candidate) => candidate.name === name);
+  const row = ROWS_BY_NAME.get(name);
   return row && mounted(row, readOnly) ? toolOf(row) : undefined;
 }

@@ -8,18 +8,17 @@
  */
 import { z } from 'zod';
 import type { Caller } from './caller.js';
+import { ChatId } from './message.js';
+import { BARE_PHONE, chatIdOf } from './wa-ids.js';
 
 export const MAX_ALLOWED_CHATS = 100;
-
-const BARE_PHONE = /^\+?([0-9]{5,20})$/;
-const NEUTRAL_CHAT = /^[0-9]{5,20}@c\.us$|^[0-9]{5,20}@lid$|^[0-9]{5,20}(-[0-9]{5,20})?@g\.us$/;
 
 /** One entry of a chat allowlist, as a client may write it. */
 const AllowedChat = z
   .string()
   .max(128)
   .refine(
-    (value) => BARE_PHONE.test(value) || NEUTRAL_CHAT.test(value),
+    (value) => BARE_PHONE.test(value) || ChatId.safeParse(value).success,
     'must be <number>@c.us, <id>@lid, <group id>@g.us or a bare phone number',
   )
   .meta({
@@ -27,17 +26,11 @@ const AllowedChat = z
       'A chat: `<number>@c.us`, `<id>@lid`, `<group id>@g.us`, or a bare phone number (stored as <number>@c.us).',
   });
 
-/** The id a chat allowlist holds for `value`: a bare phone number becomes `<number>@c.us`. */
-export function allowedChatId(value: string): string {
-  const phone = BARE_PHONE.exec(value);
-  return phone ? `${phone[1]}@c.us` : value;
-}
-
 /** A key's chat allowlist in a request body: 1–100 chats (empty clears it), none repeated once normalized. */
 export const ChatIdList = z
   .array(AllowedChat)
   .max(MAX_ALLOWED_CHATS)
-  .transform((list) => list.map(allowedChatId))
+  .transform((list) => list.map(chatIdOf))
   .refine((list) => new Set(list).size === list.length, 'must not repeat a chat')
   .meta({
     uniqueItems: true,
@@ -56,7 +49,7 @@ export function callerChatScope(caller: Caller): readonly string[] | undefined {
 /** True when `chatId` is one the caller may address (any chat, for an unlimited caller). */
 export function callerMayAddressChat(caller: Caller, chatId: string): boolean {
   const scope = callerChatScope(caller);
-  return scope === undefined || scope.includes(allowedChatId(chatId));
+  return scope === undefined || scope.includes(chatIdOf(chatId));
 }
 
 /** `items` without those whose chat the caller may not see (all of them for an unlimited caller). */
@@ -67,5 +60,5 @@ export function filterToCallerChats<T>(
 ): T[] {
   const scope = callerChatScope(caller);
   if (scope === undefined) return [...items];
-  return items.filter((item) => scope.includes(allowedChatId(chatOf(item))));
+  return items.filter((item) => scope.includes(chatIdOf(chatOf(item))));
 }

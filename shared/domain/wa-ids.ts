@@ -17,6 +17,14 @@ export function personalChatId(phone: string): string {
   return `${phone}@c.us`;
 }
 
+/** A bare phone number as a client may write one for a chat: an optional `+`, then 5–20 digits. */
+export const BARE_PHONE = /^\+?[0-9]{5,20}$/;
+
+/** The chat id a value names: a bare phone number becomes `<number>@c.us`, any other value is already an id. */
+export function chatIdOf(value: string): string {
+  return BARE_PHONE.test(value) ? personalChatId(value.replace(/^\+/, '')) : value;
+}
+
 export function isGroupChat(chatId: string): boolean {
   return chatId.endsWith('@g.us');
 }

@@ -3,6 +3,7 @@
  * "Filters shape") and the pure evaluator that decides whether an event passes them ("Evaluation").
  */
 import { z } from 'zod';
+import { BARE_PHONE, chatIdOf } from './wa-ids.js';
 
 export const FILTER_OPERATORS = ['is', 'isNot', 'contains', 'equals'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -68,8 +69,6 @@ export const MAX_FILTER_CONDITIONS = 20;
 export const MAX_FILTER_VALUES = 100;
 export const MAX_FILTER_TEXT = 1000;
 
-/** A bare phone number (an optional `+`, then digits), which id comparisons read as `<number>@c.us`. */
-const BARE_PHONE = /^\+?[0-9]{5,20}$/;
 /** `<user>@<server>` without whitespace: `…@c.us`, `…@g.us`, `…@lid` and whatever the network adds later. */
 const WA_ID = /^[^\s@]+@[^\s@]+$/;
 
@@ -225,11 +224,7 @@ function holds(rule: FieldRule, condition: FilterCondition, actual: FieldValue):
 }
 
 function normalise(kind: FieldKind, value: string, caseSensitive: boolean): string {
-  const canonical = (kind === 'id' || kind === 'idList') && BARE_PHONE.test(value) ? phoneId(value) : value;
+  // A bare phone number is compared as its chat id `<number>@c.us`.
+  const canonical = kind === 'id' || kind === 'idList' ? chatIdOf(value) : value;
   return caseSensitive ? canonical : canonical.toLowerCase();
-}
-
-/** `+4915…` or `4915…` → `4915…@c.us`. */
-function phoneId(phone: string): string {
-  return `${phone.replace(/^\+/, '')}@c.us`;
 }

@@ -101,12 +101,22 @@ export async function authenticate(
   };
 }
 
+/** 403 FORBIDDEN_SESSION when a key scoped to sessions (a non-empty `allowedSessions`) names another one. */
+export function sessionRefusal(
+  key: Pick<CallerKey, 'allowedSessions'>,
+  sessionId: string,
+): ForbiddenError | null {
+  return restricts(key.allowedSessions) && !key.allowedSessions?.includes(sessionId)
+    ? new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session')
+    : null;
+}
+
 /**
  * Why a key of `role` with `allowedSessions` (null or empty: every session) may not do what `requirement` asks, or
  * null when it may: a role too low, a session-scoped key on a route for unscoped keys only, a session outside the
- * key's list, or a key limited to chats on a route that neither addresses nor lists chats (the chats an input
- * addresses are checked once it is parsed: functions/http/route-call.ts). `authenticate` audits and throws it; a transport-neutral call checks its caller with it
- * (functions/http/route-call.ts).
+ * key's list (sessionRefusal), or a key limited to chats on a route that neither addresses nor lists chats (the
+ * chats an input addresses are checked once it is parsed). `authenticate` audits and throws it; a transport-neutral
+ * call checks its caller with it (functions/http/route-call.ts).
  */
 export function accessRefusal(
   key: Pick<CallerKey, 'role' | 'allowedSessions' | 'allowedChats'>,
@@ -115,20 +125,14 @@ export function accessRefusal(
   if (!roleAllows(key.role, requirement.role)) {
     return new ForbiddenError('FORBIDDEN_ROLE', `Insufficient permissions. Required: ${requirement.role}`);
   }
-  const scoped = key.allowedSessions !== null && key.allowedSessions.length > 0;
-  if (requirement.unscoped && scoped) {
+  if (requirement.unscoped && restricts(key.allowedSessions)) {
     return new ForbiddenError(
       'FORBIDDEN_SCOPED_KEY',
       'Session-scoped API keys are not permitted on this route',
     );
   }
-  if (
-    scoped &&
-    requirement.sessionId !== undefined &&
-    !key.allowedSessions?.includes(requirement.sessionId)
-  ) {
-    return new ForbiddenError('FORBIDDEN_SESSION', 'API key not authorized for this session');
-  }
+  const outOfScope = requirement.sessionId === undefined ? null : sessionRefusal(key, requirement.sessionId);
+  if (outOfScope) return outOfScope;
   if (!requirement.chats && restricts(key.allowedChats)) {
     return new ForbiddenError('FORBIDDEN_CHAT_RESTRICTED', 'API key is restricted to selected chats');
   }
