@@ -1,14 +1,17 @@
 /**
- * A session's proxy with the real Baileys engine against the simulator: its connection goes through a real local
- * HTTP CONNECT proxy (which counts the tunnels and the credentials it was shown) and links to ready; a proxy that
- * refuses (a closed port, a 403 to CONNECT) leaves a lastError that names the proxy by host:port, and no answer,
- * error or lastError ever carries the proxy URL's credentials.
+ * A session's proxy with the real Baileys engine against the simulator, for every proxy type a session may name:
+ * its connection goes through a real local proxy (an HTTP CONNECT proxy, a SOCKS5 one with username and password,
+ * a SOCKS4a one), links to ready, and its media uploads and downloads go through the same proxy (the proxy saw
+ * tunnels to the simulator's media host, and the bytes arrived whole both ways). A proxy that refuses (a closed
+ * port, a 403 to CONNECT, wrong SOCKS5 credentials) leaves a lastError that names the proxy by host:port, and no
+ * answer, error or lastError ever carries the proxy URL's credentials.
  */
-import http from 'node:http';
-import net from 'node:net';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Message } from '#shared/domain/message.js';
 import { closedPort } from '#tests/helpers/closed-port.js';
 import { phoneSequence } from '#tests/helpers/link-session.js';
+import { fetchMedia } from '#tests/helpers/served-media.js';
 import { type SimulatorProcess, startSimulatorProcess } from '#tests/helpers/simulator-process.js';
 import {
   sessionName,
@@ -17,56 +20,16 @@ import {
   waitFor,
   waitForStatus,
 } from '#tests/helpers/test-gateway.js';
+import { startConnectProxy, startSocksProxy, type TestProxy } from '#tests/helpers/test-proxies.js';
 import { unrefBaileysUploadTimeouts } from '#tests/wa-sim/harness/baileys-timers.js';
 
 unrefBaileysUploadTimeouts();
 
 const SECRET = 'pr0xy-s3cret';
 const nextPhone = phoneSequence('1557');
-
-/** A local HTTP CONNECT proxy: tunnels to whatever is asked (or answers `refuse` instead), counting what it saw. */
-interface Proxy {
-  port: number;
-  tunnels: string[];
-  authorizations: (string | undefined)[];
-  close(): Promise<void>;
-}
-
-async function startProxy(refuse?: number): Promise<Proxy> {
-  const tunnels: string[] = [];
-  const authorizations: (string | undefined)[] = [];
-  const open = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => res.writeHead(405).end());
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    open.add(client);
-    authorizations.push(req.headers['proxy-authorization']);
-    if (refuse !== undefined) {
-      client.end(`HTTP/1.1 ${refuse} ${http.STATUS_CODES[refuse]}\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
-    tunnels.push(req.url ?? '');
-    const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    open.add(upstream);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    tunnels,
-    authorizations,
-    close: async () => {
-      for (const socket of open) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+const CONTACT = `1557${String(process.pid % 10_000).padStart(4, '0')}900`;
+const CONTACT_ID = `${CONTACT}@c.us`;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 interface SessionBody {
   id: string;
@@ -77,11 +40,19 @@ interface SessionBody {
 describe('Baileys engine: the session proxy', () => {
   let sim: SimulatorProcess;
   let gw: TestGateway;
-  const proxies: Proxy[] = [];
+  let mediaHost: string;
+  const proxies: TestProxy[] = [];
+  const track = async (started: Promise<TestProxy>) => {
+    const proxy = await started;
+    proxies.push(proxy);
+    return proxy;
+  };
 
   beforeAll(async () => {
     sim = await startSimulatorProcess();
     gw = await startTestGateway(sim.gatewayEnv);
+    mediaHost = new URL(sim.mediaUrl).host;
+    await sim.admin.ok('/contacts', { number: CONTACT, name: 'Petra' });
   }, 30_000);
   afterAll(async () => {
     await gw?.close();
@@ -102,27 +73,55 @@ describe('Baileys engine: the session proxy', () => {
     return id;
   }
 
-  /** The session once its first connection attempt failed (lastError set). */
-  const firstError = (id: string) =>
-    waitFor(async () => {
-      const current = (await gw.request<SessionBody>('GET', `/api/sessions/${id}`)).body;
-      return current.lastError ? current : null;
-    }, 15_000);
-
-  it('connects through the proxy, with its credentials, and links to ready', async () => {
-    const proxy = await startProxy();
-    proxies.push(proxy);
-    const id = await startWithProxy(`http://waygate:${SECRET}@127.0.0.1:${proxy.port}`);
+  /** Starts a session through `proxyUrl` and links it by QR to `phone`; resolves once ready. */
+  async function linkThrough(proxyUrl: string, phone: string): Promise<string> {
+    const id = await startWithProxy(proxyUrl);
     await waitForStatus(gw, id, 'qr_ready', 15_000);
     const qrCode: string = (await gw.request('GET', `/api/sessions/${id}/qr`)).body.qrCode;
-    await sim.admin.ok('/mock-phone/scan-qr', { qr: qrCode, phone: nextPhone() });
+    await sim.admin.ok('/mock-phone/scan-qr', { qr: qrCode, phone });
     await waitForStatus(gw, id, 'ready', 15_000);
+    return id;
+  }
 
-    const simHost = new URL(sim.gatewayEnv.WA_WEBSOCKET_URL ?? '').host;
-    expect(proxy.tunnels.length).toBeGreaterThan(0);
-    expect(proxy.tunnels).toContain(simHost);
+  const mediaTunnels = (proxy: TestProxy) => proxy.tunnels.filter((target) => target === mediaHost).length;
+
+  /** An image sent (uploaded) and one received (downloaded), each through `proxy`, both arriving whole. */
+  async function mediaBothWaysThrough(proxy: TestProxy, id: string, phone: string): Promise<void> {
+    const before = mediaTunnels(proxy);
+    const sent = randomBytes(5_000);
+    const res = await gw.request('POST', `/api/sessions/${id}/messages/send-image`, {
+      body: { chatId: CONTACT_ID, data: sent.toString('base64'), mimetype: 'image/png' },
+    });
+    expect(res.status).toBe(201);
+    const waMessageId = (res.body as Message).waMessageId ?? '';
+    await sim.admin.receivedOne(CONTACT, waMessageId, 20_000);
+    expect((await sim.admin.media(CONTACT, waMessageId)).sha256).toBe(sha256(sent));
+    const afterUpload = mediaTunnels(proxy);
+    expect(afterUpload).toBeGreaterThan(before);
+
+    const received = randomBytes(6_000);
+    const { id: inboundId } = await sim.admin.ok<{ id: string }>(`/contacts/${CONTACT}/messages`, {
+      to: phone,
+      content: { type: 'image', data: received.toString('base64'), mimetype: 'image/png' },
+    });
+    const row = await waitFor(async () => {
+      const page = await gw.request('GET', `/api/sessions/${id}/messages?chatId=${CONTACT_ID}`);
+      return (page.body.messages as Message[]).find((m) => m.waMessageId === inboundId);
+    }, 20_000);
+    expect(row.metadata?.media).not.toHaveProperty('omitted');
+    const file = await fetchMedia(gw, id, CONTACT_ID, inboundId);
+    expect(sha256(file.bytes)).toBe(sha256(received));
+    expect(mediaTunnels(proxy)).toBeGreaterThan(afterUpload);
+  }
+
+  it('http: connects through the proxy with its credentials, links, and moves media both ways through it', async () => {
+    const proxy = await track(startConnectProxy());
+    const phone = nextPhone();
+    const id = await linkThrough(`http://waygate:${SECRET}@127.0.0.1:${proxy.port}`, phone);
+    expect(proxy.tunnels).toContain(new URL(sim.gatewayEnv.WA_WEBSOCKET_URL ?? '').host);
+    await mediaBothWaysThrough(proxy, id, phone);
     const basic = `Basic ${Buffer.from(`waygate:${SECRET}`).toString('base64')}`;
-    expect(proxy.authorizations.every((value) => value === basic)).toBe(true);
+    expect(proxy.credentials.every((value) => value === basic)).toBe(true);
 
     const masked = await gw.request('GET', `/api/sessions/${id}/proxy`);
     expect(masked.body).toEqual({
@@ -132,23 +131,50 @@ describe('Baileys engine: the session proxy', () => {
       hasCredentials: true,
     });
     expect(masked.text).not.toContain(SECRET);
+  }, 90_000);
+
+  it('socks5 with username and password: links and moves media both ways through the proxy', async () => {
+    const proxy = await track(startSocksProxy({ user: 'waygate', pass: SECRET }));
+    const phone = nextPhone();
+    const id = await linkThrough(`socks5://waygate:${SECRET}@127.0.0.1:${proxy.port}`, phone);
+    // Host names reach the proxy unresolved (the proxy resolves them), IP literals as such.
+    expect(proxy.tunnels).toContain(new URL(sim.gatewayEnv.WA_WEBSOCKET_URL ?? '').host);
+    await mediaBothWaysThrough(proxy, id, phone);
+    expect(proxy.credentials.every((value) => value === `waygate:${SECRET}`)).toBe(true);
+    expect((await gw.request('GET', `/api/sessions/${id}/proxy`)).body).toMatchObject({
+      proxyType: 'socks5',
+      hasCredentials: true,
+    });
+  }, 90_000);
+
+  it('socks4: links to ready through the proxy', async () => {
+    const proxy = await track(startSocksProxy());
+    await linkThrough(`socks4://waygate@127.0.0.1:${proxy.port}`, nextPhone());
+    expect(proxy.tunnels).toContain(new URL(sim.gatewayEnv.WA_WEBSOCKET_URL ?? '').host);
+    expect(proxy.credentials.every((value) => value === 'waygate')).toBe(true);
   }, 60_000);
 
+  /** The session once its first connection attempt failed (lastError set). */
+  const firstError = (id: string) =>
+    waitFor(async () => {
+      const current = (await gw.request<SessionBody>('GET', `/api/sessions/${id}`)).body;
+      return current.lastError ? current : null;
+    }, 15_000);
+
   it.each([
-    ['a closed port', async () => closedPort()],
+    ['a closed port', 'http', async () => closedPort()],
+    ['a 403 to CONNECT', 'http', async () => (await track(startConnectProxy(403))).port],
+    ['a closed SOCKS5 port', 'socks5', async () => closedPort()],
     [
-      'a 403 to CONNECT',
-      async () => {
-        const proxy = await startProxy(403);
-        proxies.push(proxy);
-        return proxy.port;
-      },
+      'wrong SOCKS5 credentials',
+      'socks5',
+      async () => (await track(startSocksProxy({ user: 'waygate', pass: 'other' }))).port,
     ],
   ])(
     'a proxy that refuses (%s): lastError names the proxy, never its credentials',
-    async (_label, portOf) => {
+    async (_label, scheme, portOf) => {
       const port = await portOf();
-      const id = await startWithProxy(`http://waygate:${SECRET}@127.0.0.1:${port}`, {
+      const id = await startWithProxy(`${scheme}://waygate:${SECRET}@127.0.0.1:${port}`, {
         reconnectBaseDelay: 60_000,
       });
       const down = await firstError(id);
@@ -162,13 +188,4 @@ describe('Baileys engine: the session proxy', () => {
     },
     30_000,
   );
-
-  it('a socks proxy refuses the start (not supported yet) instead of connecting directly', async () => {
-    const id = await startWithProxy(`socks5://waygate:${SECRET}@127.0.0.1:1080`, {
-      reconnectBaseDelay: 60_000,
-    });
-    const down = await firstError(id);
-    expect(down.lastError).toContain('socks5 proxies are not supported yet (proxy 127.0.0.1:1080)');
-    expect(down.lastError).not.toContain(SECRET);
-  }, 30_000);
 });

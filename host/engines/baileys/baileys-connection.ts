@@ -14,12 +14,13 @@ import makeWASocket, {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { ILogger } from '@whiskeysockets/baileys/lib/Utils/logger.js';
+import type { Dispatcher } from 'undici';
 import type { EngineSession } from '#host/engines/engine.port.js';
 import type { EngineEmitter } from '#host/engines/engine-events.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import { loadAuthState } from './baileys-auth-state.js';
 import { type ConnectStage, describeClose } from './baileys-disconnect.js';
-import { baileysProxyOf } from './baileys-proxy.js';
+import { type BaileysProxy, baileysProxyOf } from './baileys-proxy.js';
 
 export interface BaileysConnectionOptions {
   authState: AuthStateStore;
@@ -50,12 +51,18 @@ export class BaileysConnection {
   private closed = false;
   private credentialsWiped = false;
   private logoutInFlight: Promise<void> | null = null;
+  private proxy: BaileysProxy | null | undefined;
 
   constructor(
     private readonly session: EngineSession,
     private readonly events: EngineEmitter,
     private readonly options: BaileysConnectionOptions,
   ) {}
+
+  /** The dispatcher media downloads take: through the session's proxy, or undefined (direct). */
+  get mediaDispatcher(): Dispatcher | undefined {
+    return this.proxy?.dispatcher;
+  }
 
   /** The open socket, or null (not connected yet, restarting after a link, or closed). */
   get current(): WASocket | null {
@@ -125,8 +132,10 @@ export class BaileysConnection {
   private async connect(): Promise<void> {
     const auth = await loadAuthState(this.options.authState, this.session.id, () => this.persisting);
     if (this.closed) return;
-    // A proxy that cannot be used fails the start: the session never connects around its proxy.
-    const proxy = baileysProxyOf(this.session.proxyUrl, this.options.webSocketUrl);
+    // A proxy that cannot be used fails the start: the session never connects around its proxy. The session's
+    // proxy is fixed for the engine's life (a change applies on the next start), so reconnects reuse its agents.
+    this.proxy ??= baileysProxyOf(this.session.proxyUrl, this.options.webSocketUrl);
+    const proxy = this.proxy;
     const socket = makeWASocket({
       auth: auth.state,
       logger: this.options.logger,

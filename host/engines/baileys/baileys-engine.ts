@@ -87,7 +87,7 @@ export class BaileysEngine implements MessagingEngine {
       persisting: () => this.connection.persisting,
       logger: options.logger,
     });
-    const inbound = new BaileysInbound(events, options.media);
+    const inbound = new BaileysInbound(events, options.media, () => this.connection.mediaDispatcher);
     this.connection = new BaileysConnection(session, events, {
       authState: options.authState,
       webSocketUrl: options.webSocketUrl,

@@ -5,6 +5,7 @@
  * undecryptable, too slow) is described as omitted while the message itself is stored.
  */
 import { downloadMediaMessage, type WAMessage } from '@whiskeysockets/baileys';
+import type { Dispatcher } from 'undici';
 import type { InboundMessage, InboundStatus } from '#host/engines/engine-events.js';
 import type { MediaMetadata } from '#shared/domain/message-metadata.js';
 
@@ -13,6 +14,8 @@ export interface InboundMediaOptions {
   maxBytes: number;
   /** How long one download may take before the message is stored without its file. */
   timeoutMs: number;
+  /** The session's proxy for the download, or undefined to fetch directly. */
+  dispatcher?: Dispatcher | undefined;
 }
 
 /** `inbound` with its file attached, or with `metadata.media.omitted` saying why there is none. */
@@ -52,7 +55,15 @@ async function downloadFile(
   let timer: NodeJS.Timeout | undefined;
   try {
     const bytes = await Promise.race([
-      downloadMediaMessage(message, 'buffer', {}),
+      // Baileys hands `options` to fetch: a proxied session's download goes through its proxy's dispatcher.
+      downloadMediaMessage(
+        message,
+        'buffer',
+        options.dispatcher
+          ? // @types/node types fetch's dispatcher with its own copy of undici's types (undici-types).
+            { options: { dispatcher: options.dispatcher } as unknown as RequestInit }
+          : {},
+      ),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('media download timed out')), options.timeoutMs);
       }),

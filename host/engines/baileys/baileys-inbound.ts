@@ -12,6 +12,7 @@
  */
 import { AsyncResource } from 'node:async_hooks';
 import { jidDecode, type proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
+import type { Dispatcher } from 'undici';
 import type {
   EngineEmitter,
   InboundChange,
@@ -39,6 +40,8 @@ export class BaileysInbound {
   constructor(
     private readonly events: EngineEmitter,
     private readonly media: InboundMediaOptions,
+    /** The session's proxy for media downloads (undefined: direct), read per download. */
+    private readonly mediaDispatcher: () => Dispatcher | undefined,
   ) {
     this.handOver = AsyncResource.bind((item: Received) =>
       'kind' in item
@@ -59,8 +62,9 @@ export class BaileysInbound {
 
   /** A media message or status with its file downloaded (or its omission noted); anything else as it is. */
   private complete(message: WAMessage, inbound: Received): Promise<Received> {
-    if ('kind' in inbound) return withStatusFile(message, inbound, this.media);
-    return 'change' in inbound ? Promise.resolve(inbound) : withMediaFile(message, inbound, this.media);
+    const media = { ...this.media, dispatcher: this.mediaDispatcher() };
+    if ('kind' in inbound) return withStatusFile(message, inbound, media);
+    return 'change' in inbound ? Promise.resolve(inbound) : withMediaFile(message, inbound, media);
   }
 
   private reportAliases(message: WAMessage): void {

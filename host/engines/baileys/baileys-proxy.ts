@@ -1,17 +1,16 @@
 /**
- * The session's proxy for a Baileys socket: its WebSocket to the WhatsApp server (`agent`) and its media uploads
- * (`fetchAgent`, which Baileys' Node upload path hands to https.request) each go through an agent that opens every
- * connection as an HTTP CONNECT tunnel through the proxy (an http or https proxy; credentials from the URL as Basic
- * Proxy-Authorization), then speaks TLS inside it for a secure target. Node's built-in modules only: no proxy
- * package is installed, so a socks4/socks5 proxy refuses the start (its lastError says so) rather than letting the
- * session connect directly. Media downloads go through the global fetch, which takes an undici dispatcher only,
- * and are not proxied yet. Errors name the proxy by host:port, never by its URL.
+ * The session's proxy for a Baileys socket, of any type the session may name (http, https, socks4, socks5): its
+ * WebSocket to the WhatsApp server (`agent`), its media uploads (`fetchAgent`, which Baileys' Node upload path hands
+ * to https.request) and its media downloads (`dispatcher`, which Baileys hands to the global fetch, an undici
+ * dispatcher) each open every connection as a tunnel through the proxy (`#host/engines/proxy-tunnel.js`), with TLS
+ * inside it for a secure target. Errors name the proxy by host:port, never by its URL.
  */
 import http from 'node:http';
 import https from 'node:https';
-import type net from 'node:net';
 import type { Duplex } from 'node:stream';
-import tls from 'node:tls';
+import type tls from 'node:tls';
+import { Agent as UndiciAgent } from 'undici';
+import { openProxiedConnection } from '#host/engines/proxy-tunnel.js';
 import { type ProxyTarget, parseProxyUrl, proxyHostOf } from '#shared/domain/session-proxy.js';
 
 /** The agents a socket is given, and how errors and logs name the proxy. */
@@ -23,59 +22,21 @@ export interface BaileysProxy {
   agent: https.Agent;
   /** For media uploads (always https). */
   fetchAgent: https.Agent;
+  /** For media downloads: the dispatcher Baileys passes to fetch. */
+  dispatcher: UndiciAgent;
   /** `host:port`. */
   host: string;
 }
 
 type Callback = (error: Error | null, socket?: Duplex) => void;
 
-/** A raw TCP stream to `host:port` through the proxy, once it answered 200 to CONNECT. */
-function openTunnel(proxy: ProxyTarget, host: string, port: number): Promise<net.Socket> {
-  const name = proxyHostOf(proxy);
-  const credentials = `${proxy.username ?? ''}:${proxy.password ?? ''}`;
-  const authorization =
-    proxy.username !== undefined || proxy.password !== undefined
-      ? { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` }
-      : {};
-  const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return new Promise((resolve, reject) => {
-    const request = (proxy.type === 'https' ? https : http).request({
-      host: proxy.host,
-      port: proxy.port,
-      method: 'CONNECT',
-      path: target,
-      agent: false,
-      headers: { host: target, ...authorization },
-    });
-    request.once('connect', (response, socket, head) => {
-      if (response.statusCode !== 200) {
-        socket.destroy();
-        reject(
-          new Error(`proxy ${name} refused the tunnel: ${response.statusCode} ${response.statusMessage}`),
-        );
-        return;
-      }
-      if (head.length > 0) socket.unshift(head);
-      resolve(socket);
-    });
-    request.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(`proxy ${name} unreachable: ${error.code ?? error.message}`)),
-    );
-    request.end();
-  });
-}
-
-/** `createConnection` of a tunnelling agent: the tunnel, with TLS inside it for a secure target. */
+/** `createConnection` of a tunnelling node:http(s) agent. */
 function tunnelConnection(proxy: ProxyTarget, secure: boolean) {
   return (options: https.RequestOptions & tls.ConnectionOptions, callback: Callback): undefined => {
     const host = options.hostname ?? options.host ?? 'localhost';
     const port = Number(options.port) || (secure ? 443 : 80);
-    openTunnel(proxy, host, port).then(
-      (socket) =>
-        callback(
-          null,
-          secure ? tls.connect({ ...options, socket, servername: options.servername ?? host }) : socket,
-        ),
+    openProxiedConnection(proxy, { host, port, secure, tls: options }).then(
+      (socket) => callback(null, socket),
       (error: Error) => callback(error),
     );
     return undefined;
@@ -96,9 +57,27 @@ class TunnelHttpsAgent extends https.Agent {
   }
 }
 
+/** An undici dispatcher whose every connection is a tunnel through the proxy. */
+function tunnelDispatcher(proxy: ProxyTarget): UndiciAgent {
+  return new UndiciAgent({
+    connect: (options, callback) => {
+      const secure = options.protocol === 'https:';
+      openProxiedConnection(proxy, {
+        host: options.hostname,
+        port: Number(options.port) || (secure ? 443 : 80),
+        secure,
+        tls: options.servername ? { servername: options.servername } : {},
+      }).then(
+        (socket) => callback(null, socket),
+        (error: Error) => callback(error, null),
+      );
+    },
+  });
+}
+
 /**
  * The proxy of a session's sockets, or null (direct). `webSocketUrl` is the server's (plain `ws:` on a private
- * server, `wss:` by default). Throws, naming the proxy by host:port, for a proxy it cannot use.
+ * server, `wss:` by default). Throws, naming nothing of the URL, for a stored URL that is no proxy URL.
  */
 export function baileysProxyOf(
   proxyUrl: string | null,
@@ -107,14 +86,8 @@ export function baileysProxyOf(
   if (proxyUrl === null) return null;
   const target = parseProxyUrl(proxyUrl);
   if (!target) throw new Error('the session proxy URL is not a proxy URL; set it again');
-  const host = proxyHostOf(target);
-  if (target.type === 'socks4' || target.type === 'socks5') {
-    throw new Error(
-      `${target.type} proxies are not supported yet (proxy ${host}); the session was not connected`,
-    );
-  }
   const fetchAgent = new TunnelHttpsAgent(target);
   const plain = webSocketUrl !== undefined && new URL(webSocketUrl).protocol === 'ws:';
   const agent = plain ? (new TunnelHttpAgent(target) as unknown as https.Agent) : fetchAgent;
-  return { agent, fetchAgent, host };
+  return { agent, fetchAgent, dispatcher: tunnelDispatcher(target), host: proxyHostOf(target) };
 }
