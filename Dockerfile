@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The Waygate host for the aws mode (README "AWS mode"): the long-lived process that runs the engines, consumes
+# The Waygate host for the aws mode (docs/aws.md): the long-lived process that runs the engines, consumes
 # the command queue and answers the functions' RPC calls on HOST_PORT. Runs the same code as `npm start`.
 #
 #   docker build -t waygate-host .
@@ -9,7 +9,8 @@
 # stages (its context resolved as .dockerignore says, its npm and node steps run as written) and starts the host
 # from the result until /healthz answers.
 
-# The Node that CI tests on (.nvmrc; README "Node version"): the same exact version, so the image runs what passed.
+# The Node that CI tests on (.nvmrc; "Node version" in docs/development.md): the same exact version, so the image
+# runs what passed.
 ARG NODE_VERSION=24.21.0
 
 # ── deps: a production install, what the image ships in node_modules ────────────────────────────────────────
@@ -65,5 +66,5 @@ EXPOSE 2786
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HOST_PORT||2786)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node is PID 1 (the shell execs it) and handles SIGTERM itself (graceful shutdown within SHUTDOWN_GRACE_MS). The heap
-# limit (WAYGATE_HEAP_MB, README "Sizing") keeps V8 from growing toward the container's memory.
+# limit (WAYGATE_HEAP_MB, docs/operations.md "Sizing") keeps V8 from growing toward the container's memory.
 CMD ["sh", "-c", "exec node --min-semi-space-size=4 --max-old-space-size=${WAYGATE_HEAP_MB:-1024} dist/host/main.js"]

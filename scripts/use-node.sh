@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck shell=bash
-# The Node that Waygate is built, tested and shipped on (the version in .nvmrc; README "Node version"), for a
-# machine whose own Node is another major line. Downloads that exact version once from the npm registry (the
+# The Node that Waygate is built, tested and shipped on (the version in .nvmrc; docs/development.md), for a machine
+# whose own Node is another major line. Downloads that exact version once from the npm registry (the
 # official binaries are published there as node-linux-<arch>), caches it outside the repository, and puts it first
 # on PATH with npm_config_nodedir at its headers, so node-gyp builds any native addon for that Node (the user npmrc
 # here sets nodedir=/usr, the system Node's headers).

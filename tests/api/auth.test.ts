@@ -57,7 +57,7 @@ describe('authentication', () => {
 
     embeddedOnly(
       it,
-      'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; README), not at once',
+      'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; docs/configuration.md), not at once',
     )('a revoked key is refused and the body never echoes the key', async () => {
       const { id, key } = await gw.createKey({ name: 'revoked soon' });
       expect((await call('GET', '/api/sessions', key)).status).toBe(200);

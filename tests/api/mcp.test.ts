@@ -262,7 +262,7 @@ describe('POST /mcp', () => {
 
     oneInstanceOnly(
       it,
-      "a key's MCP limit is counted in each instance of the function (README), and serverless offline starts a " +
+      "a key's MCP limit is counted in each instance of the function (docs/configuration.md), and serverless offline starts a " +
         "second one whenever a request overlaps another (the SDK client's GET for a stream, answered 405)",
     )('limits tool calls per key (MCP_RATE_LIMIT_MAX)', async () => {
       const { key } = await gw.createKey({ name: 'limited', role: 'viewer' });

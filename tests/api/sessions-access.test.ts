@@ -152,7 +152,7 @@ describe('access to /api/sessions/{id} routes', () => {
 
   embeddedOnly(
     it,
-    'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; README), not at once',
+    'a revocation reaches other Lambda instances within API_KEY_CACHE_TTL_MS (their key cache; docs/configuration.md), not at once',
   )('a revoked key is refused (401) on a route it could use before', async () => {
     const created = await gw.createKey({ name: 'to-revoke', role: 'operator' });
     expect((await gw.request('GET', `/api/sessions/${b.id}`, { key: created.key })).status).toBe(200);

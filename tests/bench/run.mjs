@@ -101,7 +101,8 @@ const benches = {
     );
     // Each goal judged on its own: the REST goal as the messaging issue sets it (50 clients back to back: the rate
     // against the engine's, and the requests' p99), the open-loop check this bench adds, and the engine's own goal
-    // from the bench's first issue (set on a faster machine than the 2-core one the README's figures come from).
+    // from the bench's first issue (set on a faster machine than the 2-core one the figures of docs/benchmarks.md
+    // come from).
     const metEach = {
       restToEngine: medians.restToEngine >= 0.6,
       restP99Ms: medians.restP99Ms < 100,

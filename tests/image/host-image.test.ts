@@ -87,7 +87,7 @@ afterAll(async () => {
 }, 30_000);
 
 /**
- * What the ECS task definition gives the container (README "The host container"), the emulators standing in; a
+ * What the ECS task definition gives the container (docs/aws.md "The host container"), the emulators standing in; a
  * NODE_ID of its own, so that /healthz shows which host answers.
  */
 async function containerEnv(): Promise<Record<string, string>> {
@@ -226,7 +226,8 @@ describe('the host image, replayed', () => {
     for (const pkg of ['@whiskeysockets/baileys', 'libsignal', 'better-sqlite3', 'patch-package']) {
       expect(fs.existsSync(path.join(modules, pkg, 'package.json'))).toBe(true);
     }
-    // About 100 MB of files when measured (127 MB on disk, README "The host container"); dev tools would add hundreds.
+    // About 100 MB of files when measured (127 MB on disk, docs/aws.md "The host container"); dev tools would add
+    // hundreds.
     expect(bytesUnder(modules) / 1e6).toBeLessThan(130);
   });
 

@@ -28,7 +28,8 @@ export const HostsEnv = z.object({
   MAX_CONCURRENT_SESSIONS: optional(z.coerce.number().int().min(0)),
   /**
    * Sessions connecting at once (a restart resumes every session through this many slots). Reconnecting is CPU-bound
-   * on the host's thread: more slots barely shorten a restart and hold the API's answers longer (README, Sizing).
+   * on the host's thread: more slots barely shorten a restart and hold the API's answers longer (Sizing in
+   * docs/operations.md).
    */
   SESSION_CONNECT_CONCURRENCY: limit(3),
   COMMAND_VISIBILITY_TIMEOUT_S: limit(60),

@@ -1,5 +1,5 @@
 /**
- * Send pacing where a send is accepted (openwa-facts §7.6; README "Send pacing"): with SEND_PACING_ENABLED, a
+ * Send pacing where a send is accepted (openwa-facts §7.6; docs/send-pacing.md): with SEND_PACING_ENABLED, a
  * session may have accepted only so many sends per UTC day (the warm-up schedule, by its age in whole UTC days), and
  * only so many to chats without history (the cold schedule); while its breaker is open (send-breaker.ts) it may send
  * nothing paced. A refusal is 429 SEND_PACING_LIMITED with `retryAfterSeconds`, audited as `send_pacing_blocked`
