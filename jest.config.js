@@ -27,6 +27,7 @@ const gateways = { setupFilesAfterEnv: [CLOSE_STRAY] };
 // function as serverless.yml declares it (its stack parameters mcpEnabled and mcpReadonly).
 const API_OFFLINE_FILES = [
   'routes-tour',
+  'infra-data-modes',
   'bad-input',
   'bad-input-routing',
   'bad-input-body-size',

@@ -4,11 +4,13 @@
  * before they are buffered whole.
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createResourceHandler } from '#functions/http/http-handler.js';
 import { RouteTable } from '#functions/http/route-table.js';
+import { acceptStreamedBody, streamedBodyOf } from '#functions/http/streamed-body.js';
 import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
 import type { createMcpHandler } from '#functions/mcp/mcp-handler.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -221,11 +223,14 @@ async function handle(
     routeKey: matched?.routeKey ?? '$default',
     pathParameters: matched ? matched.params : undefined,
   });
+  acceptStreamedBody(event);
   // /mcp takes every method (non-POST answers 405 from the endpoint itself), outside the REST routes.
   const result =
     routes.mcp && rawPath === '/mcp'
       ? await routes.mcp(event)
       : await (matched?.value ?? routes.unmatched)(event, lambdaContext(requestId));
+  const pieces = streamedBodyOf(result);
+  if (pieces) return writePieces(res, result, pieces);
   // A binary answer (a media file) comes base64-encoded, as API Gateway takes it from a Lambda.
   const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
@@ -233,6 +238,27 @@ async function handle(
   // One write with a known length (no chunked encoding) keeps small responses to a single syscall.
   res.writeHead(result.statusCode ?? 200, responseHeaders);
   res.end(payload);
+}
+
+/**
+ * Writes a streamed answer (chunked), waiting for the socket to drain between pieces so a slow client holds the
+ * producer back instead of the pieces piling up in memory. A failure after the head is sent can only cut the
+ * connection (the client sees a truncated body, never a complete-looking one).
+ */
+async function writePieces(
+  res: http.ServerResponse,
+  result: APIGatewayProxyStructuredResultV2,
+  pieces: AsyncIterable<string>,
+): Promise<void> {
+  const responseHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+  res.writeHead(result.statusCode ?? 200, responseHeaders);
+  for await (const piece of pieces) {
+    if (res.destroyed) return;
+    // A client gone mid-body never drains: its close ends the wait, and the loop's exit closes the producer.
+    if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  res.end();
 }
 
 export interface RunningLocalGateway {

@@ -88,6 +88,14 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
   },
   auth: { description: 'API keys (/api/auth…)', role: 'AuthRole', callsHost: false },
   audit: { description: 'Audit log (/api/audit)', role: 'AuditRole', callsHost: false },
+  infra: {
+    description:
+      'Operations (/api/infra…): data export and import; an import stops running sessions over RPC when asked',
+    role: 'InfraRole',
+    // An import of a large document writes for as long as API Gateway waits (30 s); larger moves: README.
+    timeout: 29,
+    callsHost: true,
+  },
   health: { description: 'Liveness, readiness, metrics', role: 'HealthRole', callsHost: false },
   docs: {
     description: 'OpenAPI document and reference page; and the 405 or 404 of every request no route claims',

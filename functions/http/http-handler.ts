@@ -28,9 +28,10 @@ import {
   readQuery,
 } from './parse-request.js';
 import { bearerOf, presentedKey } from './presented-key.js';
-import { type AnyRoute, RawResponse, WithHeaders } from './route.js';
+import { type AnyRoute, RawResponse, StreamedResponse, WithHeaders } from './route.js';
 import { callRoute, routeRequirement } from './route-call.js';
 import { RouteTable } from './route-table.js';
+import { streamedResult } from './streamed-body.js';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -101,6 +102,8 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
     const encoded = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
     return { statusCode, headers: { ...result.headers }, body: encoded, isBase64Encoded: true };
   }
+  if (result instanceof StreamedResponse)
+    return streamedResult(event, result.statusCode, result.headers, result.pieces);
   if (result instanceof WithHeaders) return jsonResponse(route.success, result.body, { ...result.headers });
   if (route.success === 204) return { statusCode: 204, headers: {}, body: '' };
   return jsonResponse(route.success, result);

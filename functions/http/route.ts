@@ -23,6 +23,18 @@ export class RawResponse {
   ) {}
 }
 
+/**
+ * An answer whose body is written piece by piece as `pieces` yields them (the data export): memory stays one piece
+ * whatever the body's size. Transport-neutral: how it travels is streamed-body.ts's concern.
+ */
+export class StreamedResponse {
+  constructor(
+    readonly statusCode: number,
+    readonly pieces: AsyncIterable<string>,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
 /** A JSON body answered with extra response headers (a replayed send's `Idempotent-Replayed`). */
 export class WithHeaders {
   constructor(

@@ -67,6 +67,9 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IMPORT_INVALID'
+  | 'IMPORT_SESSIONS_RUNNING'
+  | 'EXPORT_TOO_LARGE'
   | 'INTERNAL';
 
 export type ErrorStatus =
@@ -174,6 +177,11 @@ export class PayloadTooLargeError extends AppError {
   constructor(limit: number) {
     super('PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`);
   }
+}
+
+/** 413: an answer larger than its transport carries (a buffered data export over the Lambda answer's cap). */
+export class AnswerTooLargeError extends AppError {
+  readonly status = 413;
 }
 
 /**

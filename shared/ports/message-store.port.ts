@@ -56,6 +56,13 @@ export type ContentChange =
 /** The outbox entry a content change stores with the row it updated; null stores none. */
 export type OutboxEntryOfChange = (change: { message: Message; previous: Message }) => OutboxEntry | null;
 
+/** One page of a whole-store scan: its messages and the cursor of the next page (null: the scan is over). */
+export interface MessageScanPage {
+  messages: Message[];
+  /** Opaque; hand it back as `after`. A page may hold fewer than `limit` messages (even none) and not be the last. */
+  next: string | null;
+}
+
 /** Stored messages of the data store. (sessionId, waMessageId) is unique when waMessageId is set. */
 export interface MessageStore {
   /**
@@ -116,4 +123,10 @@ export interface MessageStore {
    * an unknown chat answers [].
    */
   deleteByChat(sessionId: string, chatId: string): Promise<string[]>;
+  /**
+   * Every message of every session, a page at a time (the data export), in the store's own stable order: SQLite by
+   * rowid, DynamoDB by a table Scan, memory by insertion. `after` null starts; memory held is one page, whatever
+   * the store's size. Rows written during a scan may or may not appear in it.
+   */
+  scan(after: string | null, limit: number): Promise<MessageScanPage>;
 }

@@ -49,6 +49,13 @@ export interface DataStore {
   readonly chats: ChatStore;
   /** Status updates: contacts' posts (24 h) and the account's own. */
   readonly statuses: StatusStore;
+  /**
+   * Runs `work` (the data import's replacement) so that its writes through this store land all or none where the
+   * store can: SQLite runs it in one IMMEDIATE transaction, rolled back when `work` throws (what else writes on the
+   * connection meanwhile joins it, so callers quiesce first). DynamoDB has no transaction of that size: `work` runs
+   * as it is, and its writes stay when it fails (the import documents its batch sequence, which is rerun to finish).
+   */
+  atomically<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

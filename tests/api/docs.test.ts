@@ -11,6 +11,7 @@ import { contactRoutes } from '#functions/contacts/routes.js';
 import { groupRoutes } from '#functions/groups/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
+import { infraRoutes } from '#functions/infra/routes.js';
 import { labelRoutes } from '#functions/labels/routes.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
@@ -50,6 +51,7 @@ const ROUTES: AnyRoute[] = [
   ...templateRoutes,
   ...authRoutes,
   ...auditRoutes,
+  ...infraRoutes,
   ...healthRoutes,
 ];
 const DOC_ROUTES = [

@@ -228,4 +228,9 @@ describe('every route once', () => {
     ok(await call('DELETE', `${rules}/${rule.id}`), 204);
     ok(await call('GET', '/api/audit'), 200);
   });
+
+  it('data export and import (last: the import replaces what the tour wrote)', async () => {
+    const document = ok(await call('GET', '/api/infra/export-data'), 200);
+    ok(await call('POST', '/api/infra/import-data', { ...document, stopSessions: true }), 200);
+  });
 });

@@ -21,6 +21,7 @@ import { identityStoreContract } from '#tests/contract/identity-store.contract.j
 import { messageChangesContract } from '#tests/contract/message-changes.contract.js';
 import { messageChatsContract } from '#tests/contract/message-chats.contract.js';
 import { messageReadsContract } from '#tests/contract/message-reads.contract.js';
+import { messageScanContract } from '#tests/contract/message-scan.contract.js';
 import { messageStoreContract } from '#tests/contract/message-store.contract.js';
 import { sendIdempotencyStoreContract } from '#tests/contract/send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from '#tests/contract/send-pacing-store.contract.js';
@@ -105,6 +106,11 @@ messageStoreContract('dynamodb', async () => {
 eventOutboxContract('dynamodb', async () => {
   const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageScanContract('dynamodb', async () => {
+  const { store: data, close } = await opened(openDynamoDbDataStore, (store) => store)();
+  return { store: data.messages, sessions: data.sessions, close };
 });
 
 messageReadsContract('dynamodb', async () => {

@@ -11,6 +11,7 @@ import { baileysSendDynamoDb } from './baileys-send-dynamodb.mjs';
 import { chatList } from './chat-list.mjs';
 import { chatListAws } from './chat-list-aws.mjs';
 import { chatListVerdict } from './chat-seed.mjs';
+import { dataExport } from './data-export.mjs';
 import { groupReadBaileys } from './group-read-baileys.mjs';
 import { historySearch } from './history-search.mjs';
 import { httpThroughput } from './http-throughput.mjs';
@@ -148,6 +149,15 @@ const benches = {
       goals: { historyP99Ms: '< 20', searchP99Ms: '< 50' },
       met: r.historyMs.byChat.p99 < 20 && r.historyMs.byFrom.p99 < 20 && r.searchMs.mixed.p99 < 50,
     };
+  },
+  // Issue 39 item 1: export and import of 1,000,000 messages, time and peak RSS; the goal is an RSS that does not grow
+  // with the row count (tests/bench/data-export.mjs says what the import's whole-body read allows).
+  'data-export': async () => {
+    const r = await dataExport();
+    const peaks = r.results.map((size) => size.exportCappedHeap.peakRssMb);
+    const flat = Math.max(...peaks) <= Math.min(...peaks) * 1.25;
+    const goals = { exportCappedHeapPeakRss: 'independent of the row count (within 25 %)' };
+    return { ...r, goals, met: flat };
   },
   // The embedded queue's empty receive (the host's idle poll) against a COUNT on the same file, FIFO and standard: a
   // select SQLite re-plans on every call shows as a ratio near 8 (tests/bench/queue-receive.mjs).

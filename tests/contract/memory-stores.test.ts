@@ -15,6 +15,7 @@ import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageChatsContract } from './message-chats.contract.js';
 import { messageReadsContract } from './message-reads.contract.js';
+import { messageScanContract } from './message-scan.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from './send-pacing-store.contract.js';
@@ -61,6 +62,11 @@ deliveryFailureStoreContract('memory', async () => {
 eventOutboxContract('memory', async () => {
   const data = createMemoryDataStore();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close: () => data.close() };
+});
+
+messageScanContract('memory', async () => {
+  const data = createMemoryDataStore();
+  return { store: data.messages, sessions: data.sessions, close: () => data.close() };
 });
 
 messageReadsContract('memory', async () => {

@@ -24,6 +24,7 @@ import { identityStoreContract } from './identity-store.contract.js';
 import { messageChangesContract } from './message-changes.contract.js';
 import { messageChatsContract } from './message-chats.contract.js';
 import { messageReadsContract } from './message-reads.contract.js';
+import { messageScanContract } from './message-scan.contract.js';
 import { messageStoreContract } from './message-store.contract.js';
 import { sendIdempotencyStoreContract } from './send-idempotency-store.contract.js';
 import { sendPacingStoreContract } from './send-pacing-store.contract.js';
@@ -79,6 +80,11 @@ messageStoreContract('sqlite', async () => {
 eventOutboxContract('sqlite', async () => {
   const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
   return { outbox: data.outbox, messages: data.messages, sessions: data.sessions, close };
+});
+
+messageScanContract('sqlite', async () => {
+  const { store: data, close } = await onTempFile(openSqliteDataStore, (opened) => opened)();
+  return { store: data.messages, sessions: data.sessions, close };
 });
 
 messageReadsContract('sqlite', async () => {

@@ -133,6 +133,14 @@ export function startTestGateway(overrides: Record<string, string> = {}): Promis
   );
 }
 
+/**
+ * The embedded gateway whatever the project's target: what a test moving data between the deployment modes starts
+ * beside startTestGateway's.
+ */
+export function startEmbeddedGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
+  return watchGateway(startEmbeddedTestGateway(overrides));
+}
+
 async function startEmbeddedTestGateway(
   overrides: Record<string, string>,
   reuse?: ReuseState,

@@ -1,8 +1,8 @@
 /** The message items of the data table: their keys, history sort key and mapping to the Message record. */
 
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, type QueryCommandInput, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type Message, Message as MessageSchema } from '#shared/domain/message.js';
-import { filterIds, type MessageFilter } from '#shared/ports/message-store.port.js';
+import { filterIds, type MessageFilter, type MessageScanPage } from '#shared/ports/message-store.port.js';
 import type { Item } from './dynamodb-support.js';
 
 export const messageKey = (id: string) => ({ pk: `MESSAGE#${id}`, sk: 'MESSAGE' });
@@ -75,4 +75,46 @@ export function historyQuery(table: string, filter: MessageFilter): QueryCommand
     input.ExpressionAttributeValues = { ...input.ExpressionAttributeValues, ...values };
   }
   return input;
+}
+
+/** The table key a scan cursor names (base64url JSON of `pk`/`sk`); anything else starts over. */
+function scanStart(after: string | null): Item | undefined {
+  if (after === null) return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (key === null || typeof key !== 'object') return undefined;
+    const { pk, sk } = key as Item;
+    return typeof pk === 'string' && typeof sk === 'string' ? { pk, sk } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A page of a Scan of the whole data table keeping the message items (the data export). `limit` bounds the items
+ * read, so a page of a table holding other items too may keep fewer messages, or none, and still not be the last.
+ */
+export async function scanMessages(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  after: string | null,
+  limit: number,
+): Promise<MessageScanPage> {
+  const answer = await doc.send(
+    new ScanCommand({
+      TableName: table,
+      Limit: limit,
+      ExclusiveStartKey: scanStart(after),
+      FilterExpression: 'sk = :message',
+      ExpressionAttributeValues: { ':message': 'MESSAGE' },
+      ConsistentRead: true,
+    }),
+  );
+  const last = answer.LastEvaluatedKey;
+  return {
+    messages: (answer.Items ?? []).map(toMessage),
+    next: last
+      ? Buffer.from(JSON.stringify({ pk: last.pk, sk: last.sk }), 'utf8').toString('base64url')
+      : null,
+  };
 }

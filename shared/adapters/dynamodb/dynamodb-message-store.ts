@@ -20,6 +20,7 @@ import type { OutboxEntry, OutboxEntryFor, OutboxEntryOf } from '#shared/ports/e
 import type {
   ContentChange,
   MessageFilter,
+  MessageScanPage,
   MessageSearch,
   MessageSearchPage,
   MessageStore,
@@ -29,7 +30,14 @@ import type {
 import { outboxItem, outboxTaken } from './dynamodb-event-outbox.js';
 import { applyContentChange } from './dynamodb-message-changes.js';
 import { deleteMessages } from './dynamodb-message-deletes.js';
-import { historyQuery, messageKey, messageOrderKey, toMessage, waKey } from './dynamodb-message-items.js';
+import {
+  historyQuery,
+  messageKey,
+  messageOrderKey,
+  scanMessages,
+  toMessage,
+  waKey,
+} from './dynamodb-message-items.js';
 import {
   DEFAULT_SEARCH_SCAN_LIMIT,
   searchMessageItems,
@@ -134,6 +142,10 @@ export class DynamoDbMessageStore implements MessageStore {
       const { items, total } = await queryPage(this.doc, input, page);
       return { messages: items.map(toMessage), total };
     });
+  }
+
+  scan(after: string | null, limit: number): Promise<MessageScanPage> {
+    return guard(STORE, () => scanMessages(this.doc, this.table, after, limit));
   }
 
   search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {

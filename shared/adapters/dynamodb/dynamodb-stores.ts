@@ -81,6 +81,8 @@ export function openDynamoDbDataStore({
     batches: new DynamoDbBatchStore(doc, table),
     chats: new DynamoDbChatStore(doc, table),
     statuses: new DynamoDbStatusStore(doc, table),
+    // No transaction spans thousands of items: the import's batch sequence is rerun to finish (README).
+    atomically: (work) => work(),
     ...lifecycleOf(client, table, 'Data store'),
   };
 }

@@ -9,6 +9,7 @@ import {
   type ContentChange,
   filterIds,
   type MessageFilter,
+  type MessageScanPage,
   type MessageSearch,
   type MessageSearchPage,
   type MessageStore,
@@ -95,6 +96,15 @@ export class MemoryMessageStore implements MessageStore {
     this.byId.set(message.id, copyMessage(message));
     if (key !== null) this.idByWaKey.set(key, message.id);
     return true;
+  }
+
+  async scan(after: string | null, limit: number): Promise<MessageScanPage> {
+    // Insertion order; the cursor is the last id answered (a deleted one starts over, as an unknown cursor does).
+    const all = [...this.byId.values()];
+    const start = after === null ? 0 : all.findIndex((message) => message.id === after) + 1;
+    const messages = all.slice(start, start + limit).map(copyMessage);
+    const last = messages.at(-1);
+    return { messages, next: start + limit < all.length && last ? last.id : null };
   }
 
   async findById(sessionId: string, id: string): Promise<Message | null> {

@@ -80,6 +80,7 @@ export function createMemoryDataStore(): DataStore {
     batches: new MemoryBatchStore(),
     chats: new MemoryChatStore(),
     statuses: new MemoryStatusStore(outbox),
+    atomically: (work) => work(),
     ...lifecycle('Data store'),
   };
 }

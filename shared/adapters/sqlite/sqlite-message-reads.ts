@@ -11,6 +11,7 @@ import type { SearchTerm } from '#shared/domain/message-search.js';
 import {
   filterIds,
   type MessageFilter,
+  type MessageScanPage,
   type MessageSearch,
   type MessageSearchPage,
 } from '#shared/ports/message-store.port.js';
@@ -75,6 +76,12 @@ function matchOf(search: MessageSearch): string {
   return `scope : "${scope}" AND body : (${search.terms.map(phrase).join(' AND ')})`;
 }
 
+/** The rowid a scan cursor names (a decimal rowid); anything else starts over, as a cursor is opaque. */
+function rowidOf(after: string | null): number {
+  const rowid = after === null ? 0 : Number.parseInt(after, 10);
+  return Number.isSafeInteger(rowid) && rowid > 0 ? rowid : 0;
+}
+
 /** History and search over the messages table and its full-text index. */
 export class SqliteMessageReads {
   private readonly rows: StatementCache<MessageRow>;
@@ -83,9 +90,15 @@ export class SqliteMessageReads {
   private readonly pageHits: LazyStatement<Record<string, unknown>, MessageRow>;
   private readonly listTx: Database.Transaction<ListFn>;
   private readonly searchTx: Database.Transaction<SearchFn>;
+  private readonly scanPage: LazyStatement<[number, number], MessageRow & { rid: number }>;
 
   constructor(db: SqliteDb) {
     this.rows = new StatementCache(db);
+    // The table's own B-tree order: each page is one range read, however deep the scan is.
+    this.scanPage = new LazyStatement(
+      db,
+      'SELECT rowid AS rid, * FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    );
     this.totals = new StatementCache(db);
     this.countHits = new LazyStatement(
       db,
@@ -154,5 +167,15 @@ export class SqliteMessageReads {
             })
             .map(toMessage);
     return { messages, total, truncated: counted > search.maxMatches };
+  }
+
+  /** A page of the whole table in rowid order (the data export). */
+  scan(after: string | null, limit: number): MessageScanPage {
+    const rows = this.scanPage.all(rowidOf(after), limit);
+    const last = rows.at(-1);
+    return {
+      messages: rows.map(({ rid: _rid, ...row }) => toMessage(row)),
+      next: rows.length < limit || last === undefined ? null : String(last.rid),
+    };
   }
 }

@@ -15,6 +15,7 @@ import type { OutboxEntryFor, OutboxEntryOf } from '#shared/ports/event-outbox.p
 import type {
   ContentChange,
   MessageFilter,
+  MessageScanPage,
   MessageSearch,
   MessageSearchPage,
   MessageStore,
@@ -192,6 +193,10 @@ export class SqliteMessageStore implements MessageStore {
 
   async search(search: MessageSearch, page: Page): Promise<MessageSearchPage> {
     return runSql(STORE, () => this.reads.search(search, page));
+  }
+
+  async scan(after: string | null, limit: number): Promise<MessageScanPage> {
+    return runSql(STORE, () => this.reads.scan(after, limit));
   }
 
   async advanceStatus(

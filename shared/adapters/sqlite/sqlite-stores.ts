@@ -57,6 +57,22 @@ function lifecycleOf(db: SqliteDb, store: string): Lifecycle {
   };
 }
 
+/**
+ * Runs `work` inside one IMMEDIATE transaction of the connection: the stores' own transactions become savepoints
+ * in it (better-sqlite3 nests them so), and a throw rolls everything back.
+ */
+async function atomically<T>(db: SqliteDb, work: () => Promise<T>): Promise<T> {
+  runSql('Data store', () => db.exec('BEGIN IMMEDIATE'));
+  try {
+    const result = await work();
+    runSql('Data store', () => db.exec('COMMIT'));
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 /** The main store (API keys and audit log) in the SQLite file `file`, migrated to the current schema. */
 export function openSqliteMainStore(file: string): MainStore {
   const db = openMigrated(file, MAIN_STORE_MIGRATIONS, 'Main store');
@@ -86,6 +102,7 @@ export function openSqliteDataStore(file: string): DataStore {
     batches: new SqliteBatchStore(db),
     chats: new SqliteChatStore(db),
     statuses: new SqliteStatusStore(db),
+    atomically: (work) => atomically(db, work),
     ...lifecycleOf(db, 'Data store'),
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * The data export document (GET /api/infra/export-data, POST /api/infra/import-data): a versioned envelope and one
+ * key per table, each an array of rows in the shape the ports return (the domain records), never SQLite columns or
+ * DynamoDB items, so a document moves between deployment modes. What the spec hides stays out of it: webhook
+ * secrets and headers, and the credentials in a session's proxy URL.
+ */
+import { z } from 'zod';
+import { ApiKey } from './api-key.js';
+import { AutomationRule } from './automation-rule.js';
+import { IsoTimestamp } from './common.js';
+import { Message } from './message.js';
+import { Session } from './session.js';
+import { Template } from './template.js';
+import { Webhook } from './webhook.js';
+
+/** The document's `format`: what it is, whoever reads it. */
+export const EXPORT_FORMAT = 'waygate-data-export';
+/** The version of the document's shape; an import refuses any other (a later version adds, the reader must know). */
+export const EXPORT_FORMAT_VERSION = 1;
+
+/**
+ * The tables a document holds, in the order they are written and replaced (sessions first: every other row names
+ * its session). Messages come last, so a reader streaming the document meets the large table at its end.
+ */
+export const EXPORT_TABLES = [
+  'sessions',
+  'apiKeys',
+  'webhooks',
+  'automationRules',
+  'templates',
+  'messages',
+] as const;
+export type ExportTable = (typeof EXPORT_TABLES)[number];
+
+/** The row schema of each table: the domain record its port stores. */
+export const EXPORT_ROW_SCHEMAS = {
+  sessions: Session,
+  apiKeys: ApiKey,
+  webhooks: Webhook,
+  automationRules: AutomationRule,
+  templates: Template,
+  messages: Message,
+} as const satisfies Record<ExportTable, z.ZodType>;
+
+/** A row of a table, as the document holds it. */
+export type ExportRow<T extends ExportTable> = z.output<(typeof EXPORT_ROW_SCHEMAS)[T]>;
+
+/** The envelope, every table a list of rows still to be validated row by row (the import names bad rows). */
+export const ExportDocument = z
+  .object({
+    format: z.literal(EXPORT_FORMAT),
+    formatVersion: z.literal(EXPORT_FORMAT_VERSION),
+    gatewayVersion: z.string().describe('The version of the gateway that wrote the document.'),
+    mode: z.enum(['embedded', 'aws']).describe('The deployment mode that wrote the document.'),
+    exportedAt: IsoTimestamp,
+    tables: z.object(
+      Object.fromEntries(EXPORT_TABLES.map((table) => [table, z.array(z.unknown()).optional()])) as Record<
+        ExportTable,
+        z.ZodOptional<z.ZodArray<z.ZodUnknown>>
+      >,
+    ),
+  })
+  .meta({ id: 'DataExport' });
+export type ExportDocument = z.infer<typeof ExportDocument>;
+
+/** A session's proxy URL without its user and password (the spec never lets them out). */
+export function withoutProxyCredentials(proxyUrl: string | null): string | null {
+  if (proxyUrl === null) return null;
+  try {
+    const url = new URL(proxyUrl);
+    if (url.username === '' && url.password === '') return proxyUrl;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    // A stored value that is no URL carries nothing to strip that we could find; leave it out entirely.
+    return null;
+  }
+}
+
+/** How a row leaves in the document: the hidden fields blanked, the rest as stored. */
+export const EXPORT_REDACTIONS: { [T in ExportTable]?: (row: ExportRow<T>) => ExportRow<T> } = {
+  sessions: (session) => ({ ...session, proxyUrl: withoutProxyCredentials(session.proxyUrl) }),
+  webhooks: (webhook) => ({ ...webhook, secret: null, headers: {} }),
+};

@@ -1,0 +1,112 @@
+/**
+ * The data export (GET /api/infra/export-data): the document of shared/domain/data-export.ts written as text pieces
+ * while the stores are read a page at a time, so memory holds one page whatever the history's length. Each row is
+ * one line, so the document is also readable line by line (the import's streamed reader relies on it).
+ */
+import type { Caller } from '#shared/domain/caller.js';
+import {
+  EXPORT_FORMAT,
+  EXPORT_FORMAT_VERSION,
+  EXPORT_REDACTIONS,
+  EXPORT_TABLES,
+  type ExportRow,
+  type ExportTable,
+} from '#shared/domain/data-export.js';
+import type { Session } from '#shared/domain/session.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+
+/** Rows read per store call: a page of messages is a few hundred kB at most. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** What an export reads, and how it names the deployment in the envelope. */
+export type ExportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'clock'> & {
+  version: string;
+  mode: 'embedded' | 'aws';
+};
+
+type RowPages<T extends ExportTable> = (sessions: readonly Session[]) => AsyncIterable<ExportRow<T>[]>;
+
+async function* oneAfterAnother<R>(
+  sessions: readonly Session[],
+  read: (sessionId: string) => Promise<R[]>,
+): AsyncIterable<R[]> {
+  for (const session of sessions) yield await read(session.id);
+}
+
+async function* messagePages(deps: ExportDeps): AsyncIterable<ExportRow<'messages'>[]> {
+  let after: string | null = null;
+  do {
+    const page = await deps.data.messages.scan(after, EXPORT_PAGE_SIZE);
+    yield page.messages;
+    after = page.next;
+  } while (after !== null);
+}
+
+/** Every session, in pages (the whole list stays: the per-session tables are read session by session). */
+async function allSessions(deps: ExportDeps): Promise<Session[]> {
+  const sessions: Session[] = [];
+  for (let offset = 0; ; offset += EXPORT_PAGE_SIZE) {
+    const page = await deps.data.sessions.list({}, { limit: EXPORT_PAGE_SIZE, offset });
+    sessions.push(...page);
+    if (page.length < EXPORT_PAGE_SIZE) return sessions;
+  }
+}
+
+function readers(deps: ExportDeps): { [T in ExportTable]: RowPages<T> } {
+  const { data } = deps;
+  return {
+    sessions: async function* (sessions) {
+      yield [...sessions];
+    },
+    // Hashes only: a key's secret is never stored. The document carries them so a moved deployment still admits
+    // its operators (the import adds them beside the target's own keys).
+    apiKeys: async function* () {
+      yield await deps.main.apiKeys.list();
+    },
+    webhooks: (sessions) => oneAfterAnother(sessions, (id) => data.webhooks.listBySession(id)),
+    automationRules: (sessions) => oneAfterAnother(sessions, (id) => data.automationRules.listBySession(id)),
+    templates: (sessions) => oneAfterAnother(sessions, (id) => data.templates.listBySession(id)),
+    messages: () => messagePages(deps),
+  };
+}
+
+async function* tablePieces<T extends ExportTable>(
+  table: T,
+  pages: AsyncIterable<ExportRow<T>[]>,
+): AsyncIterable<string> {
+  const redact = EXPORT_REDACTIONS[table] as ((row: ExportRow<T>) => ExportRow<T>) | undefined;
+  let first = true;
+  for await (const rows of pages) {
+    if (rows.length === 0) continue;
+    const lines = rows.map((row) => JSON.stringify(redact ? redact(row) : row));
+    yield `${first ? '\n' : ',\n'}${lines.join(',\n')}`;
+    first = false;
+  }
+}
+
+/**
+ * Audits the export and answers its document as text pieces, read from the stores as the consumer pulls them.
+ * Rows written during the export may or may not be in it (no snapshot spans the stores).
+ */
+export async function exportData(deps: ExportDeps, caller: Caller): Promise<AsyncIterable<string>> {
+  const exportedAt = deps.clock.now().toISOString();
+  await deps.audit.record(caller, { action: 'infra_data_exported', metadata: { exportedAt } });
+  const envelope = {
+    format: EXPORT_FORMAT,
+    formatVersion: EXPORT_FORMAT_VERSION,
+    gatewayVersion: deps.version,
+    mode: deps.mode,
+    exportedAt,
+  };
+  const read = readers(deps);
+  return (async function* () {
+    const sessions = await allSessions(deps);
+    yield `${JSON.stringify(envelope).slice(0, -1)},"tables":{`;
+    for (const [i, table] of EXPORT_TABLES.entries()) {
+      yield `${i === 0 ? '' : ','}\n${JSON.stringify(table)}:[`;
+      yield* tablePieces(table, (read[table] as RowPages<typeof table>)(sessions));
+      yield '\n]';
+    }
+    yield '\n}}\n';
+  })();
+}

@@ -1,0 +1,144 @@
+/**
+ * The data import (POST /api/infra/import-data): checks the whole document first and refuses it whole (400
+ * IMPORT_INVALID naming the first bad rows) before anything changes; refuses while sessions run (409
+ * IMPORT_SESSIONS_RUNNING) unless told to stop them; then replaces the data store's sessions and their rows with
+ * the document's inside `data.atomically` (SQLite: one transaction, all or nothing; DynamoDB: the batch sequence
+ * below, which a rerun of the same import finishes) and adds the document's API keys the target lacks.
+ *
+ * The DynamoDB sequence: (1) each existing session's rows and then the session are deleted, session by session;
+ * (2) the document's sessions are written, then webhooks, rules, templates, then messages a page at a time. Every
+ * step is keyed by the rows' own ids, so after a failure part-way the same request, sent again, starts over from
+ * (1) and ends with exactly the document's rows.
+ */
+import type { Caller } from '#shared/domain/caller.js';
+import { EXPORT_TABLES, type ExportDocument } from '#shared/domain/data-export.js';
+import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
+import { ConflictError, ValidationError } from '#shared/errors/app-error.js';
+import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { deleteSessionRows } from '#shared/use-cases/sessions/delete-session.js';
+import { stopSession } from '#shared/use-cases/sessions/engine-controls.js';
+import { EXPORT_PAGE_SIZE } from './export-data.js';
+import { checkImportRows, type ImportRows } from './import-validation.js';
+
+export type ImportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'host' | 'clock'>;
+
+export interface ImportOptions {
+  /** Stop the running sessions first instead of refusing (409) while any runs. */
+  stopSessions: boolean;
+}
+
+/** What an import wrote, by table, and which sessions it stopped first. */
+export interface ImportResult {
+  imported: Record<(typeof EXPORT_TABLES)[number], number>;
+  /** API keys of the document the target already held (same id or hash): kept as they are. */
+  apiKeysKept: number;
+  stoppedSessions: string[];
+}
+
+/** No cap on imported rows per session: the document is what a deployment held, caps included. */
+const UNCAPPED = { maxPerSession: 0 };
+
+async function runningSessions(deps: ImportDeps): Promise<Session[]> {
+  return deps.data.sessions.listByStatus([...RUNNING_STATUSES]);
+}
+
+/** Every existing session and its rows, removed as deleteSession does (media files stay: the rows may name them). */
+async function clearSessions(deps: ImportDeps): Promise<void> {
+  const { data } = deps;
+  const firstPage = () => data.sessions.list({}, { limit: EXPORT_PAGE_SIZE, offset: 0 });
+  for (let existing = await firstPage(); existing.length > 0; existing = await firstPage()) {
+    for (const { id } of existing) {
+      await deleteSessionRows(data, id);
+      await data.batches.deleteBySession(id);
+      await data.sessions.delete(id);
+    }
+  }
+}
+
+/**
+ * A session as the target stores it: none runs there yet, so a running status (an export taken while it ran) reads
+ * as disconnected and unleased; any other row is kept exactly.
+ */
+function quiesced(session: Session): Session {
+  if (!RUNNING_STATUSES.has(session.status)) return session;
+  return {
+    ...session,
+    status: 'disconnected',
+    nodeId: null,
+    nodeUrl: null,
+    claimedAt: null,
+    leaseExpiresAt: null,
+  };
+}
+
+async function writeRows(deps: ImportDeps, rows: ImportRows): Promise<void> {
+  const { data } = deps;
+  for (const session of rows.sessions) await data.sessions.create(quiesced(session));
+  for (const webhook of rows.webhooks) await data.webhooks.create(webhook, UNCAPPED);
+  for (const rule of rows.automationRules) await data.automationRules.create(rule, UNCAPPED);
+  for (const template of rows.templates) await data.templates.create(template, UNCAPPED);
+  // A page at a time side by side: SQLite's group commit writes a page in one batch, DynamoDB overlaps the calls.
+  for (let i = 0; i < rows.messages.length; i += EXPORT_PAGE_SIZE) {
+    await Promise.all(
+      rows.messages.slice(i, i + EXPORT_PAGE_SIZE).map((message) => data.messages.insert(message)),
+    );
+  }
+}
+
+/** Adds the document's keys the target lacks; keys it holds (same id or hash) stay, so nobody is locked out. */
+async function addApiKeys(deps: ImportDeps, rows: ImportRows): Promise<number> {
+  let kept = 0;
+  for (const key of rows.apiKeys) {
+    const held =
+      (await deps.main.apiKeys.findById(key.id)) ?? (await deps.main.apiKeys.findByHash(key.keyHash));
+    if (held) kept += 1;
+    else await deps.main.apiKeys.create(key);
+  }
+  return kept;
+}
+
+/** Checks, then replaces the data with the document's (see the module comment for what moves and how). */
+export async function importData(
+  deps: ImportDeps,
+  caller: Caller,
+  document: ExportDocument,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const check = checkImportRows(document.tables);
+  if (!check.ok) {
+    const first = check.problems[0];
+    throw new ValidationError(
+      `The document has invalid rows (first: ${first?.table}[${first?.index}] ${first?.path}: ${first?.message}); nothing was imported`,
+      { code: 'IMPORT_INVALID', details: { problems: check.problems } },
+    );
+  }
+  const running = await runningSessions(deps);
+  if (running.length > 0 && !options.stopSessions) {
+    throw new ConflictError(
+      'IMPORT_SESSIONS_RUNNING',
+      `${running.length} session(s) are running; stop them or import with stopSessions=true`,
+      { details: { sessions: running.map((session) => session.id) } },
+    );
+  }
+  for (const session of running) await stopSession(deps, caller, session.id);
+  const { rows } = check;
+  await deps.data.atomically(async () => {
+    await clearSessions(deps);
+    await writeRows(deps, rows);
+  });
+  const apiKeysKept = await addApiKeys(deps, rows);
+  const imported = Object.fromEntries(
+    EXPORT_TABLES.map((table) => [table, rows[table].length - (table === 'apiKeys' ? apiKeysKept : 0)]),
+  ) as ImportResult['imported'];
+  const result = { imported, apiKeysKept, stoppedSessions: running.map((session) => session.id) };
+  await deps.audit.record(caller, {
+    action: 'infra_data_imported',
+    metadata: {
+      ...result.imported,
+      apiKeysKept,
+      stoppedSessions: result.stoppedSessions.length,
+      from: document.mode,
+    },
+  });
+  return result;
+}
