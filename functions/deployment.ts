@@ -88,6 +88,16 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
   },
   auth: { description: 'API keys (/api/auth…)', role: 'AuthRole', callsHost: false },
   audit: { description: 'Audit log (/api/audit)', role: 'AuditRole', callsHost: false },
+  stats: {
+    description: 'Message statistics (/api/stats…): reads the sessions and the message counters',
+    role: 'StatsRole',
+    callsHost: false,
+  },
+  infra: {
+    description: 'Infrastructure status and run-time settings (/api/infra…)',
+    role: 'InfraRole',
+    callsHost: false,
+  },
   health: { description: 'Liveness, readiness, metrics', role: 'HealthRole', callsHost: false },
   docs: {
     description: 'OpenAPI document and reference page; and the 405 or 404 of every request no route claims',

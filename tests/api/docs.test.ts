@@ -11,9 +11,11 @@ import { contactRoutes } from '#functions/contacts/routes.js';
 import { groupRoutes } from '#functions/groups/routes.js';
 import { healthRoutes } from '#functions/health/routes.js';
 import type { AnyRoute } from '#functions/http/route.js';
+import { infraRoutes } from '#functions/infra/routes.js';
 import { labelRoutes } from '#functions/labels/routes.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
+import { statsRoutes } from '#functions/stats/routes.js';
 import { statusRoutes } from '#functions/statuses/routes.js';
 import { templateRoutes } from '#functions/templates/routes.js';
 import { webhookRoutes } from '#functions/webhooks/routes.js';
@@ -50,6 +52,8 @@ const ROUTES: AnyRoute[] = [
   ...templateRoutes,
   ...authRoutes,
   ...auditRoutes,
+  ...statsRoutes,
+  ...infraRoutes,
   ...healthRoutes,
 ];
 const DOC_ROUTES = [

@@ -22,6 +22,7 @@ export async function deleteSession(
   await Promise.all(
     [
       data.messages,
+      data.messageStats,
       data.webhooks,
       data.automationRules,
       data.templates,
