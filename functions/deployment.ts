@@ -88,11 +88,16 @@ export const GROUP_DEPLOYMENT: { readonly [Name in ResourceName]: GroupDeploymen
   },
   auth: { description: 'API keys (/api/auth…)', role: 'AuthRole', callsHost: false },
   audit: { description: 'Audit log (/api/audit)', role: 'AuditRole', callsHost: false },
+  stats: {
+    description: 'Message statistics (/api/stats…): reads the sessions and the message counters',
+    role: 'StatsRole',
+    callsHost: false,
+  },
   infra: {
     description:
-      'Operations (/api/infra…): data export and import; an import stops running sessions over RPC when asked',
+      'Operations (/api/infra…): status, run-time settings, data export and import; an import stops running sessions over RPC when asked',
     role: 'InfraRole',
-    // An import of a large document writes for as long as API Gateway waits (30 s); larger moves: README.
+    // An import of a large document writes for as long as API Gateway waits (30 s); larger moves: docs/operations.md.
     timeout: 29,
     callsHost: true,
   },

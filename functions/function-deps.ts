@@ -10,6 +10,7 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { LiveSettings } from '#shared/use-cases/infra/live-settings.js';
 import { type DraftFiles, MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
 
@@ -25,6 +26,8 @@ export interface Deps extends CoreDeps {
   pacing: SendPacer | null;
   /** Where media sends' files are fetched (through the SSRF guard) and archived. */
   files: DraftFiles;
+  /** The run-time settings in force (GET/PUT /api/infra/config), applied to the rate limiter and the logger. */
+  settings: LiveSettings;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
@@ -41,13 +44,27 @@ export function createFunctionDeps(
   const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
   const main = { ...core.main, apiKeys };
   const policy = sendPacingPolicy(core.env);
+  const rateLimiter = new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS);
+  const settings = new LiveSettings({
+    env: core.env,
+    store: core.data.settings,
+    clock: core.clock,
+    logger: core.logger,
+    appliers: [
+      (s) => rateLimiter.configure(s.RATE_LIMIT_MAX, s.RATE_LIMIT_WINDOW_MS),
+      (s) => {
+        if (core.logger.level !== undefined) core.logger.level = s.LOG_LEVEL;
+      },
+    ],
+  });
   return {
     ...core,
+    settings,
     engine: core.env.ENGINE,
     sessionLimit: core.env.MULTI_NODE ? 0 : core.env.MAX_CONCURRENT_SESSIONS,
     main,
     usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),
-    rateLimiter: new FixedWindowRateLimiter(core.env.RATE_LIMIT_MAX, core.env.RATE_LIMIT_WINDOW_MS),
+    rateLimiter,
     // Its pooled sockets are unref'd while idle, so it holds no process open and needs no close.
     http: new GuardedHttpClient({ allowedHosts: core.env.SSRF_ALLOWED_HOSTS }),
     files: {

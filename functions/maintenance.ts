@@ -4,7 +4,8 @@
  * embedded host runs at startup and every 24 hours (host/maintenance.ts); 0 or less keeps a table whole. Also the
  * sweep of expired status updates and their files (the hosts run it hourly as well).
  */
-import { applyRetention, retentionPolicy } from '#shared/use-cases/maintenance/retention.js';
+import { currentRetentionPolicy } from '#shared/use-cases/maintenance/live-retention.js';
+import { applyRetention } from '#shared/use-cases/maintenance/retention.js';
 import { sweepExpiredStatuses } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { depsReady, getDeps } from './deps.js';
 
@@ -20,7 +21,7 @@ export interface MaintenanceResult {
 export async function handler(): Promise<MaintenanceResult> {
   await depsReady();
   const deps = getDeps();
-  const policy = retentionPolicy(deps.env);
+  const policy = await currentRetentionPolicy(deps);
   // Side by side and both to the end: a failing table leaves the other work done, then fails the run (reported).
   const [retention, statuses] = await Promise.allSettled([
     applyRetention(

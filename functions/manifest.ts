@@ -16,6 +16,7 @@ import { infraRoutes } from './infra/routes.js';
 import { labelRoutes } from './labels/routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { statsRoutes } from './stats/routes.js';
 import { statusRoutes } from './statuses/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -52,6 +53,7 @@ export const API_RESOURCES = {
   templates: { routes: templateRoutes },
   auth: { routes: authRoutes },
   audit: { routes: auditRoutes },
+  stats: { routes: statsRoutes },
   infra: { routes: infraRoutes },
   health: { routes: healthRoutes },
   docs: { routes: createDocsRoutes(allRoutes), catchAll: true },

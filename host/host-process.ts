@@ -16,7 +16,7 @@ import { createMetrics, type Metrics } from '#shared/observability/metrics.js';
 import { type Clock, systemClock } from '#shared/ports/clock.port.js';
 import type { Logger } from '#shared/ports/logger.port.js';
 import { CommandQueue } from '#shared/queue/command-queue.js';
-import { retentionJobs, retentionPolicy } from '#shared/use-cases/maintenance/retention.js';
+import { liveRetentionJobs } from '#shared/use-cases/maintenance/live-retention.js';
 import { sweepExpiredStatuses } from '#shared/use-cases/maintenance/sweep-expired-statuses.js';
 import { MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendBreaker } from '#shared/use-cases/messages/send-breaker.js';
@@ -209,11 +209,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
 
   const bootstrap = await ensureBootstrapAdminKey(main.apiKeys, env, clock);
   const stopRetention = scheduleRetention(
-    retentionJobs(
-      { audit: main.audit, deliveryFailures: data.deliveryFailures },
-      clock,
-      retentionPolicy(env),
-    ),
+    liveRetentionJobs({ audit: main.audit, deliveryFailures: data.deliveryFailures }, clock, { env, data }),
     logger,
   );
   const stopStatusSweep = scheduleHourly(

@@ -46,8 +46,8 @@ const gateway = await build({
 
 // The auth-state adapters on their own, for tools that put them into a running gateway (the DynamoDB send
 // benchmark, tests/bench/baileys-send-dynamodb.mjs), the SQLite data store with the search query parser (the
-// history benchmark, tests/bench/history-search.mjs) and the embedded queue (tests/bench/queue-receive.mjs);
-// splitting keeps one copy of the code they share.
+// history benchmark, tests/bench/history-search.mjs), the statistics use cases (tests/bench/stats.mjs) and the
+// embedded queue (tests/bench/queue-receive.mjs); splitting keeps one copy of the code they share.
 const tools = await build({
   ...common,
   entryPoints: [
@@ -57,6 +57,9 @@ const tools = await build({
     'shared/adapters/embedded-queue/open-embedded-queues.ts',
     'shared/adapters/sqlite/sqlite-stores.ts',
     'shared/domain/message-search.ts',
+    'shared/use-cases/stats/message-stats.ts',
+    'shared/use-cases/stats/session-message-stats.ts',
+    'shared/use-cases/stats/stats-overview.ts',
   ],
   outbase: 'shared',
   outdir: 'dist/shared',

@@ -66,6 +66,9 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   if (state) state.route = route.path;
   const caller = callerOf(event, deps, state?.requestId ?? randomUUID());
 
+  // Settings saved by another process reach this one within SETTINGS_MAX_AGE_MS (no wait while fresh).
+  const refreshing = deps.settings.refreshIfStale();
+  if (refreshing) await refreshing;
   if (route.rateLimited !== false) {
     const decision = deps.rateLimiter.hit(caller.ip ?? 'unknown', deps.clock.now().getTime());
     if (!decision.allowed) {

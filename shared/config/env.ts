@@ -18,6 +18,7 @@ import { PacingEnv } from './env/pacing.js';
 import { ServerEnv } from './env/server.js';
 import { StorageEnv } from './env/storage.js';
 import { WebhooksEnv } from './env/webhooks.js';
+import { pinnedSettings, type RuntimeSettingName } from './runtime-settings.js';
 
 /** Every variable, from the fragment of its concern; one schema, so one parse reports every bad variable. */
 const EnvSchema = ServerEnv.extend(StorageEnv.shape)
@@ -63,6 +64,8 @@ export type Env = Omit<
   STORAGE_LOCAL_PATH: string;
   /** The most sessions this host runs at once; 0 = no limit. */
   MAX_CONCURRENT_SESSIONS: number;
+  /** The run-time settings (config/runtime-settings.ts) this environment sets: the API may not change them. */
+  ENV_PINNED: readonly RuntimeSettingName[];
 };
 
 /** Thrown at boot when any variable is bad; the message names each one. */
@@ -129,6 +132,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     NODE_ID: parsed.NODE_ID ?? `${hostname}-${randomBytes(4).toString('hex')}`,
     NODE_URL: parsed.NODE_URL ?? `http://${hostname}:${parsed.HOST_PORT}`,
     MAX_CONCURRENT_SESSIONS: parsed.MAX_CONCURRENT_SESSIONS ?? defaultSessionCapacity(usableMemory()),
+    ENV_PINNED: Object.freeze(pinnedSettings(source)),
   });
 }
 

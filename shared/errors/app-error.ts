@@ -4,6 +4,7 @@
  */
 export type ErrorCode =
   | 'VALIDATION_FAILED'
+  | 'SETTING_ENV_PINNED'
   | 'URL_NOT_ALLOWED'
   | 'INVALID_JSON'
   | 'UNSUPPORTED_MEDIA_TYPE'

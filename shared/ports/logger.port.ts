@@ -11,6 +11,8 @@ export interface Logger {
   error: LogFn;
   child(bindings: Record<string, unknown>): Logger;
   isLevelEnabled(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
+  /** The level, settable at run time (pino's); absent on a logger without levels. */
+  level?: string;
 }
 
 /** A logger that drops everything (unit tests). */

@@ -6,10 +6,12 @@ import type { ChatStore } from './chat-store.port.js';
 import type { DeliveryFailureStore } from './delivery-failure-store.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { IdentityStore } from './identity-store.port.js';
+import type { MessageStatsStore } from './message-stats-store.port.js';
 import type { MessageStore } from './message-store.port.js';
 import type { SendIdempotencyStore } from './send-idempotency-store.port.js';
 import type { SendPacingStore } from './send-pacing-store.port.js';
 import type { SessionStore, TeardownFenceStore } from './session-store.port.js';
+import type { SettingsStore } from './settings-store.port.js';
 import type { StatusStore } from './status-store.port.js';
 import type { TemplateStore } from './template-store.port.js';
 import type { WebhookStore } from './webhook-store.port.js';
@@ -31,6 +33,10 @@ export interface DataStore {
   readonly sessions: SessionStore;
   readonly fences: TeardownFenceStore;
   readonly messages: MessageStore;
+  /** The message counters the statistics read (kept by `messages` on write). */
+  readonly messageStats: MessageStatsStore;
+  /** The run-time settings' overrides (GET/PUT /api/infra/config). */
+  readonly settings: SettingsStore;
   /** Events waiting for delivery, written with the message rows they describe. */
   readonly outbox: EventOutbox;
   readonly webhooks: WebhookStore;

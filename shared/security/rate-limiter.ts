@@ -14,10 +14,16 @@ export class FixedWindowRateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
   constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
+    private max: number,
+    private windowMs: number,
     private readonly maxKeys = 50_000,
   ) {}
+
+  /** New limits, from the next hit on (a run-time setting changed); windows already open keep their start. */
+  configure(max: number, windowMs: number): void {
+    this.max = max;
+    this.windowMs = windowMs;
+  }
 
   hit(subject: string, nowMs: number): RateDecision {
     let window = this.windows.get(subject);

@@ -15,6 +15,7 @@ import { infraRoutes } from '#functions/infra/routes.js';
 import { labelRoutes } from '#functions/labels/routes.js';
 import { messageRoutes } from '#functions/messages/routes.js';
 import { sessionRoutes } from '#functions/sessions/routes.js';
+import { statsRoutes } from '#functions/stats/routes.js';
 import { statusRoutes } from '#functions/statuses/routes.js';
 import { templateRoutes } from '#functions/templates/routes.js';
 import { webhookRoutes } from '#functions/webhooks/routes.js';
@@ -51,6 +52,7 @@ const ROUTES: AnyRoute[] = [
   ...templateRoutes,
   ...authRoutes,
   ...auditRoutes,
+  ...statsRoutes,
   ...infraRoutes,
   ...healthRoutes,
 ];

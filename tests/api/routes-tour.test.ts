@@ -227,6 +227,12 @@ describe('every route once', () => {
     ok(await call('PUT', `${rules}/${rule.id}`, { replyText: 'Thank you' }), 200);
     ok(await call('DELETE', `${rules}/${rule.id}`), 204);
     ok(await call('GET', '/api/audit'), 200);
+    ok(await call('GET', '/api/stats/overview'), 200);
+    ok(await call('GET', '/api/stats/messages?period=7d'), 200);
+    ok(await call('GET', `/api/stats/sessions/${sessionId}`), 200);
+    ok(await call('GET', '/api/infra/status'), 200);
+    ok(await call('GET', '/api/infra/config'), 200);
+    ok(await call('PUT', '/api/infra/config', { RATE_LIMIT_WINDOW_MS: 60_000 }), 200);
   });
 
   it('data export and import (last: the import replaces what the tour wrote)', async () => {

@@ -16,7 +16,7 @@ const PAGE = { limit: 50, offset: 0 };
 const ME = '4915000000000@c.us';
 
 /** A seeded generator (mulberry32), so every run stores the same messages and asks the same questions. */
-function random(seed) {
+export function random(seed) {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -134,7 +134,7 @@ function fill(file, sessionId, words) {
   return { contacts, chats, sizes };
 }
 
-function percentiles(times) {
+export function percentiles(times) {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q) => Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2));
   return { runs: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1) };

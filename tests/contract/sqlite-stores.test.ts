@@ -226,6 +226,8 @@ describe('sqlite stores on disk', () => {
       '0014_message_counts',
       '0015_chats',
       '0016_status_updates',
+      '0017_message_stats',
+      '0018_runtime_settings',
     ]);
   });
 
@@ -260,6 +262,8 @@ describe('sqlite stores on disk', () => {
       '0014_message_counts',
       '0015_chats',
       '0016_status_updates',
+      '0017_message_stats',
+      '0018_runtime_settings',
     ]);
   });
 

@@ -11,6 +11,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '#shared/domain/common.js';
 import { isStatusAdvance, type Message, type MessageStatus } from '#shared/domain/message.js';
@@ -43,6 +44,7 @@ import {
   searchMessageItems,
   searchTextAttribute,
 } from './dynamodb-message-search.js';
+import { countFailed, countStored } from './dynamodb-message-stats.js';
 import {
   cancellationCodes,
   copy,
@@ -95,7 +97,6 @@ export class DynamoDbMessageStore implements MessageStore {
         await this.doc.send(
           new TransactWriteCommand({ TransactItems: [sessionCheck, put, ...lock, ...event] }),
         );
-        return true;
       } catch (error) {
         const codes = cancellationCodes(error);
         if (failedAt(codes, 0))
@@ -106,6 +107,8 @@ export class DynamoDbMessageStore implements MessageStore {
         if (event.length > 0 && failedAt(codes, 2 + lock.length)) throw outboxTaken();
         throw error;
       }
+      await countStored(this.doc, this.table, message);
+      return true;
     });
   }
 
@@ -209,6 +212,17 @@ export class DynamoDbMessageStore implements MessageStore {
       },
     };
     const entry = outbox?.({ outcome: 'updated', message: next });
+    const written = await this.writeStatusItem(update, entry, next);
+    if (written && status === 'failed') await countFailed(this.doc, this.table, current);
+    return written;
+  }
+
+  /** The status write of writeStatus, alone or with its outbox entry; null when its condition failed. */
+  private async writeStatusItem(
+    update: UpdateCommandInput & { UpdateExpression: string },
+    entry: OutboxEntry | null | undefined,
+    next: Message,
+  ): Promise<Message | null> {
     try {
       if (!entry) {
         const result = await this.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));

@@ -14,10 +14,12 @@ import { DynamoDbChatStore } from './dynamodb-chat-store.js';
 import { DynamoDbDeliveryFailureStore } from './dynamodb-delivery-failure-store.js';
 import { DynamoDbEventOutbox } from './dynamodb-event-outbox.js';
 import { DynamoDbIdentityStore } from './dynamodb-identity-store.js';
+import { DynamoDbMessageStatsStore } from './dynamodb-message-stats-store.js';
 import { DynamoDbMessageStore } from './dynamodb-message-store.js';
 import { DynamoDbSendIdempotencyStore } from './dynamodb-send-idempotency-store.js';
 import { DynamoDbSendPacingStore } from './dynamodb-send-pacing-store.js';
 import { DynamoDbSessionStore } from './dynamodb-session-store.js';
+import { DynamoDbSettingsStore } from './dynamodb-settings-store.js';
 import { DynamoDbStatusStore } from './dynamodb-status-store.js';
 import { documentClient, guard } from './dynamodb-support.js';
 import { tableNames } from './dynamodb-tables.js';
@@ -70,6 +72,8 @@ export function openDynamoDbDataStore({
     sessions: new DynamoDbSessionStore(doc, table),
     fences: new DynamoDbTeardownFenceStore(doc, table),
     messages: new DynamoDbMessageStore(doc, table, searchScanLimit),
+    messageStats: new DynamoDbMessageStatsStore(doc, table),
+    settings: new DynamoDbSettingsStore(doc, table),
     outbox: new DynamoDbEventOutbox(doc, table),
     webhooks: new DynamoDbWebhookStore(doc, table),
     deliveryFailures: new DynamoDbDeliveryFailureStore(doc, table),

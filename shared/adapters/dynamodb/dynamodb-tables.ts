@@ -50,6 +50,10 @@
  *                    items left out; the conditional put keeps batchIds unique per session); the items' JSON in
  *                    parts sk `BATCHPART#<batchId>#<i>` (`v`), written in the same transaction. While unfinished:
  *                    gsi1pk `BATCHES#UNFINISHED`, gsi1sk `<sessionId>#<created_at>#<batchId>` (cap count, resume).
+ * - settings         pk `SETTINGS`, sk `RUNTIME`: the run-time settings' overrides as JSON in `v`, `updatedAt`.
+ * - message stats    pk `STATS#<sessionId>` (sk `TOTAL`, and `H#<epoch hour>` with `ttl`) and `STATCHATS#<sessionId>`
+ *                    (sk `CHAT#<chatId>`, day counts, `ttl`): counters the message store bumps after each insert and
+ *                    failed send (dynamodb-message-stats.ts), which the statistics routes read.
  * - auth state       pk `AUTH#<sessionId>`: one partition per linked device (wipe = one Query + batched deletes).
  *                    Text in `v`. sk `CREDS` the credentials; `KEY#<category length>:<category>#<id length>:<id>`
  *                    a Signal key (lengths in UTF-16 units keep any characters unambiguous; `KEYH#<sha256>` when

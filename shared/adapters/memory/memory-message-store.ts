@@ -17,6 +17,7 @@ import {
   type StatusChange,
 } from '#shared/ports/message-store.port.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
+import { MemoryMessageStats } from './memory-message-stats.js';
 import { jsonCopy } from './memory-support.js';
 
 /** Field-by-field copy so callers never hold the stored object or its metadata, and stray fields are dropped. */
@@ -83,7 +84,11 @@ export class MemoryMessageStore implements MessageStore {
   private readonly byId = new Map<string, Message>();
   private readonly idByWaKey = new Map<string, string>();
 
-  constructor(private readonly outbox: MemoryEventOutbox = new MemoryEventOutbox()) {}
+  constructor(
+    private readonly outbox: MemoryEventOutbox = new MemoryEventOutbox(),
+    /** The counters this store keeps on write, as SQLite's triggers do. */
+    readonly stats: MemoryMessageStats = new MemoryMessageStats(),
+  ) {}
 
   async insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
     // The network id is checked first, as SQLite's ON CONFLICT (session_id, wa_message_id) DO NOTHING does.
@@ -95,6 +100,7 @@ export class MemoryMessageStore implements MessageStore {
     if (entry) this.outbox.writeEntry(entry);
     this.byId.set(message.id, copyMessage(message));
     if (key !== null) this.idByWaKey.set(key, message.id);
+    this.stats.record(message);
     return true;
   }
 
@@ -181,6 +187,7 @@ export class MemoryMessageStore implements MessageStore {
     }
     const next = { ...current, status, timestamp: current.timestamp ?? timestamp ?? null };
     this.byId.set(next.id, next);
+    if (status === 'failed') this.stats.recordFailed(current);
     return { outcome: 'updated', message: copyMessage(next) };
   }
 

@@ -16,6 +16,7 @@ import { MemoryMessageStore } from './memory-message-store.js';
 import { MemorySendIdempotencyStore } from './memory-send-idempotency-store.js';
 import { MemorySendPacingStore } from './memory-send-pacing-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
+import { MemorySettingsStore } from './memory-settings-store.js';
 import { MemoryStatusStore } from './memory-status-store.js';
 import { MemoryTeardownFenceStore } from './memory-teardown-fence-store.js';
 import { MemoryTemplateStore } from './memory-template-store.js';
@@ -65,10 +66,13 @@ export function createMemoryMainStore(): MainStore {
  */
 export function createMemoryDataStore(): DataStore {
   const outbox = new MemoryEventOutbox();
+  const messages = new MemoryMessageStore(outbox);
   return {
     sessions: new MemorySessionStore(outbox),
     fences: new MemoryTeardownFenceStore(),
-    messages: new MemoryMessageStore(outbox),
+    messages,
+    messageStats: messages.stats,
+    settings: new MemorySettingsStore(),
     outbox,
     webhooks: new MemoryWebhookStore(),
     deliveryFailures: new MemoryDeliveryFailureStore(),

@@ -5,6 +5,8 @@
  * batches' `messages`, `options`, `progress` and `results` are JSON text.
  */
 import { MESSAGING_MIGRATIONS } from './data-store-messaging.migrations.js';
+import { OPERATIONS_MIGRATIONS } from './data-store-operations.migrations.js';
+import { STATS_MIGRATIONS } from './data-store-stats.migrations.js';
 import type { Migration, SqliteDb } from './sqlite-database.js';
 
 /** Ordered steps for the data store file; ids never change once released. */
@@ -227,4 +229,6 @@ export const DATA_STORE_MIGRATIONS: Migration[] = [
     },
   },
   ...MESSAGING_MIGRATIONS,
+  ...STATS_MIGRATIONS,
+  ...OPERATIONS_MIGRATIONS,
 ];

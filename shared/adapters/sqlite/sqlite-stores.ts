@@ -15,10 +15,12 @@ import { type Migration, openSqlite, runMigrations, type SqliteDb } from './sqli
 import { SqliteDeliveryFailureStore } from './sqlite-delivery-failure-store.js';
 import { SqliteEventOutbox, SqliteOutboxWriter } from './sqlite-event-outbox.js';
 import { SqliteIdentityStore } from './sqlite-identity-store.js';
+import { SqliteMessageStatsStore } from './sqlite-message-stats-store.js';
 import { SqliteMessageStore } from './sqlite-message-store.js';
 import { SqliteSendIdempotencyStore } from './sqlite-send-idempotency-store.js';
 import { SqliteSendPacingStore } from './sqlite-send-pacing-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
+import { SqliteSettingsStore } from './sqlite-settings-store.js';
 import { SqliteStatusStore } from './sqlite-status-store.js';
 import { runSql } from './sqlite-store-support.js';
 import { SqliteTeardownFenceStore } from './sqlite-teardown-fence-store.js';
@@ -87,10 +89,16 @@ export function openSqliteMainStore(file: string): MainStore {
 export function openSqliteDataStore(file: string): DataStore {
   const db = openMigrated(file, DATA_STORE_MIGRATIONS, 'Data store');
   const outboxWriter = new SqliteOutboxWriter(db);
+  const messageStats = new SqliteMessageStatsStore(db);
+  // A timed fold that fails is retried by the next one, or by the next statistics read, which reports its error.
+  messageStats.rollup.start(() => {});
+  const lifecycle = lifecycleOf(db, 'Data store');
   return {
     sessions: new SqliteSessionStore(db, outboxWriter),
     fences: new SqliteTeardownFenceStore(db),
     messages: new SqliteMessageStore(db, outboxWriter),
+    messageStats,
+    settings: new SqliteSettingsStore(db),
     outbox: new SqliteEventOutbox(db, outboxWriter),
     webhooks: new SqliteWebhookStore(db),
     deliveryFailures: new SqliteDeliveryFailureStore(db),
@@ -103,6 +111,10 @@ export function openSqliteDataStore(file: string): DataStore {
     chats: new SqliteChatStore(db),
     statuses: new SqliteStatusStore(db),
     atomically: (work) => atomically(db, work),
-    ...lifecycleOf(db, 'Data store'),
+    ping: lifecycle.ping,
+    async close() {
+      messageStats.rollup.stop();
+      await lifecycle.close();
+    },
   };
 }

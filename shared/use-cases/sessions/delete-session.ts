@@ -13,6 +13,7 @@ export async function deleteSessionRows(data: DataStore, id: string): Promise<vo
   await Promise.all(
     [
       data.messages,
+      data.messageStats,
       data.webhooks,
       data.automationRules,
       data.templates,
