@@ -16,7 +16,7 @@ export const exportDataRoute = defineRoute({
   binaryResponse: {
     mediaType: 'application/json',
     description:
-      'The export document: `format`, `formatVersion`, `gatewayVersion`, `mode`, `exportedAt` and `tables` (sessions, apiKeys, webhooks, automationRules, templates, messages), one row per line. Webhook secrets and headers and proxy credentials are left out.',
+      'The export document: `format`, `formatVersion`, `gatewayVersion`, `mode`, `exportedAt` and `tables` (sessions, apiKeys, settings, webhooks, automationRules, templates, chats, identities, statuses, deliveryFailures, messages), one row per line. Webhook secrets and headers and proxy credentials are left out.',
     headers: { 'Content-Disposition': 'attachment; filename="waygate-export-<time>.json"' },
   },
   success: 200,

@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { ApiKey } from './api-key.js';
 import { AutomationRule } from './automation-rule.js';
 import { IsoTimestamp } from './common.js';
+import { ExportChat, ExportIdentityAlias, ExportSettings, ExportStatus } from './data-export-rows.js';
 import { Message } from './message.js';
 import { Session } from './session.js';
 import { Template } from './template.js';
-import { Webhook } from './webhook.js';
+import { DeliveryFailure, Webhook } from './webhook.js';
 
 /** The document's `format`: what it is, whoever reads it. */
 export const EXPORT_FORMAT = 'waygate-data-export';
@@ -25,9 +26,14 @@ export const EXPORT_FORMAT_VERSION = 1;
 export const EXPORT_TABLES = [
   'sessions',
   'apiKeys',
+  'settings',
   'webhooks',
   'automationRules',
   'templates',
+  'chats',
+  'identities',
+  'statuses',
+  'deliveryFailures',
   'messages',
 ] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
@@ -36,11 +42,24 @@ export type ExportTable = (typeof EXPORT_TABLES)[number];
 export const EXPORT_ROW_SCHEMAS = {
   sessions: Session,
   apiKeys: ApiKey,
+  settings: ExportSettings,
   webhooks: Webhook,
   automationRules: AutomationRule,
   templates: Template,
+  chats: ExportChat,
+  identities: ExportIdentityAlias,
+  statuses: ExportStatus,
+  deliveryFailures: DeliveryFailure,
   messages: Message,
 } as const satisfies Record<ExportTable, z.ZodType>;
+
+/**
+ * The tables whose rows each name a session of the document (`sessionId`): the import refuses a row naming another.
+ * Delivery failures are not among them: they outlive their session and webhook, as the operator's record.
+ */
+export const SESSION_SCOPED_TABLES: readonly ExportTable[] = EXPORT_TABLES.filter(
+  (table) => !['sessions', 'apiKeys', 'settings', 'deliveryFailures'].includes(table),
+);
 
 /** A row of a table, as the document holds it. */
 export type ExportRow<T extends ExportTable> = z.output<(typeof EXPORT_ROW_SCHEMAS)[T]>;
@@ -77,6 +96,17 @@ export function withoutProxyCredentials(proxyUrl: string | null): string | null 
     return null;
   }
 }
+
+/**
+ * A row's identity within its table, for the import's duplicate check: `id` unless the table keys rows otherwise
+ * (a chat, alias or status by its session and its own id; the settings are one row).
+ */
+export const EXPORT_ROW_KEYS: { [T in ExportTable]?: (row: ExportRow<T>) => string } = {
+  settings: () => 'settings',
+  chats: (chat) => `${chat.sessionId}\u0000${chat.id}`,
+  identities: (alias) => `${alias.sessionId}\u0000${alias.lid}`,
+  statuses: (status) => `${status.sessionId}\u0000${status.statusId}`,
+};
 
 /** How a row leaves in the document: the hidden fields blanked, the rest as stored. */
 export const EXPORT_REDACTIONS: { [T in ExportTable]?: (row: ExportRow<T>) => ExportRow<T> } = {

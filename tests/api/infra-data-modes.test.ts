@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startEmbeddedGateway, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
 import {
   comparable,
+  DATA_TABLES,
   type ExportBody,
   type ExportTables,
   exportOf,
@@ -15,8 +16,6 @@ import {
   seed,
 } from './infra-data-support.js';
 import { HOOK_HOST } from './webhooks-support.js';
-
-const DATA_TABLES = ['sessions', 'webhooks', 'automationRules', 'templates', 'messages'] as const;
 
 /** Every row of `from` is in `to` as it is: the data tables whole, the keys among the target's own. */
 function expectSameRows(to: ExportBody, from: ExportBody): void {
@@ -41,6 +40,9 @@ describe('an export moves between deployment modes', () => {
     const first = (await exportOf(source)).doc;
     expect(first.mode).toBe('embedded');
     expect(first.tables.messages.length).toBeGreaterThanOrEqual(3);
+    for (const table of DATA_TABLES)
+      expect({ table, rows: first.tables[table].length > 0 }).toEqual({ table, rows: true });
+    const stats = await source.request('GET', '/api/stats/messages');
 
     const target = await startTestGateway({ SSRF_ALLOWED_HOSTS: HOOK_HOST });
     gateways.push(target);
@@ -54,6 +56,8 @@ describe('an export moves between deployment modes', () => {
     expect((await importInto(back, second)).status).toBe(200);
     const third = (await exportOf(back)).doc;
     expectSameRows(third, first);
+    // The statistics are rebuilt from the imported messages: what the source showed.
+    expect((await back.request('GET', '/api/stats/messages')).body).toEqual(stats.body);
     // The moved keys admit their holders on the new deployment: the source's admin key works there.
     const listed = await back.request('GET', '/api/sessions', { key: source.adminKey });
     expect(listed.status).toBe(200);

@@ -1,5 +1,8 @@
 /** What the data export and import suites share: seeding a gateway with one row of every kind, reading exports. */
 import { expect } from '@jest/globals';
+import { EXPORT_TABLES } from '#shared/domain/data-export.js';
+import { aDeliveryFailure } from '#tests/helpers/builders.js';
+import { withGatewayDataStore } from '#tests/helpers/gateway-data-store.js';
 import type { TestGateway } from '#tests/helpers/test-gateway.js';
 import { createSession, linkedSession } from './sessions-support.js';
 import { HOOK_URL } from './webhooks-support.js';
@@ -10,11 +13,19 @@ type Row = Record<string, unknown>;
 export interface ExportTables {
   sessions: Row[];
   apiKeys: Row[];
+  settings: Row[];
   webhooks: Row[];
   automationRules: Row[];
   templates: Row[];
+  chats: Row[];
+  identities: Row[];
+  statuses: Row[];
+  deliveryFailures: Row[];
   messages: Row[];
 }
+
+/** The data tables (every table but the API keys, which an import adds beside the target's own). */
+export const DATA_TABLES = EXPORT_TABLES.filter((table) => table !== 'apiKeys');
 
 /** The export document as the tests read it. */
 export interface ExportBody {
@@ -77,16 +88,53 @@ export async function seed(gw: TestGateway): Promise<string> {
     proxyType: 'http',
   });
   await gw.createKey({ name: 'exported viewer', role: 'viewer' });
+  const config = await gw.request('PUT', '/api/infra/config', {
+    body: { AUDIT_RETENTION_DAYS: 4321 },
+  });
+  if (config.status !== 200) throw new Error(`config failed: ${config.status} ${config.text}`);
+  await seedStoreRows(gw, session.id);
   return session.id;
+}
+
+/** What no route writes on the test engine (aliases, a contact's status, a delivery failure), into the store. */
+async function seedStoreRows(gw: TestGateway, sessionId: string): Promise<void> {
+  const hooks = await gw.request('GET', `/api/sessions/${sessionId}/webhooks`);
+  const webhookId = String((hooks.body as { id: string }[])[0]?.id);
+  const postedAt = Date.now() - 60_000;
+  await withGatewayDataStore(gw, async (data) => {
+    await data.identities.link(sessionId, { lid: '99990006060@lid', phone: '15557770001@c.us' });
+    await data.chats.apply(sessionId, [
+      { id: '15557770002@c.us', name: 'Archived', archived: true, pinnedAt: 5 },
+    ]);
+    await data.statuses.insert({
+      sessionId,
+      statusId: 'STATUS-EXPORT-1',
+      contactId: '15557770001@c.us',
+      pushName: 'Poster',
+      fromMe: false,
+      type: 'text',
+      text: 'a status',
+      caption: null,
+      backgroundColor: '#112233',
+      font: 1,
+      media: null,
+      mediaPath: null,
+      recipients: [],
+      postedAt,
+      expiresAt: postedAt + 24 * 60 * 60 * 1000,
+    });
+    await data.deliveryFailures.insert(aDeliveryFailure({ sessionId, webhookId }));
+  });
 }
 
 /** Usage bookkeeping moves with every request a key makes, so rows are compared without it. */
 const USAGE_FIELDS = ['lastUsedAt', 'usageCount'];
 
-/** A document's tables as compared across deployments: rows by id, keys without usage fields, sorted. */
+/** A document's tables as compared across deployments: rows sorted, keys without usage fields, sorted. */
 export function comparable(doc: ExportBody): ExportTables {
+  // Rows without an id of their own (aliases, statuses, settings) sort by their whole text.
   const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    String(a.id).localeCompare(String(b.id));
+    JSON.stringify(a).localeCompare(JSON.stringify(b));
   return Object.fromEntries(
     (Object.entries(doc.tables) as [string, Row[]][]).map(([table, rows]) => [
       table,

@@ -59,5 +59,29 @@ export function identityStoreContract(name: string, open: () => Promise<OpenedId
       expect(await store.aliasesOf(s1, PHONE)).toEqual([]);
       expect(await store.aliasesOf(s2, PHONE)).toEqual([LID]);
     });
+
+    it('lists a session’s aliases by LID in pages of at most the limit, each once, the pairing as last linked', async () => {
+      const lids = ['3@lid', '1@lid', '5@lid', '2@lid', '4@lid'];
+      for (const lid of lids) await store.link(s1, { lid, phone: PHONE });
+      await store.link(s1, { lid: '4@lid', phone: OTHER_PHONE });
+      await store.link(s2, { lid: '9@lid', phone: PHONE });
+      const seen: { lid: string; phone: string }[] = [];
+      let after: string | null = null;
+      for (let pages = 0; pages < 10; pages += 1) {
+        const page = await store.list(s1, after, 2);
+        expect(page.aliases.length).toBeLessThanOrEqual(2);
+        seen.push(...page.aliases);
+        after = page.next;
+        if (after === null) break;
+      }
+      expect(after).toBeNull();
+      expect(seen).toEqual(
+        [...lids].sort().map((lid) => ({ lid, phone: lid === '4@lid' ? OTHER_PHONE : PHONE })),
+      );
+      expect(await store.list(s2, null, 10)).toEqual({
+        aliases: [{ lid: '9@lid', phone: PHONE }],
+        next: null,
+      });
+    });
   });
 }

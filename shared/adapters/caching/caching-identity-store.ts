@@ -5,7 +5,7 @@
  * every entry that names either of its ids; a read that overlapped a pairing's write is answered but not kept.
  * `ttlMs` bounds staleness should another process write anyway.
  */
-import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
+import type { IdentityAlias, IdentityAliasPage, IdentityStore } from '#shared/ports/identity-store.port.js';
 
 interface Entry {
   aliases: readonly string[];
@@ -46,6 +46,11 @@ export class CachingIdentityStore implements IdentityStore {
       this.cache.set(key, { aliases: [...aliases], expiresAt: this.now() + this.ttlMs });
     }
     return aliases;
+  }
+
+  /** Straight to the store: an export reads what is stored, not what was cached. */
+  list(sessionId: string, after: string | null, limit: number): Promise<IdentityAliasPage> {
+    return this.inner.list(sessionId, after, limit);
   }
 
   async deleteBySession(sessionId: string): Promise<void> {

@@ -4,7 +4,7 @@
  * a LID that moved to another phone loses its old `PN#` item in the same transaction.
  */
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
+import type { IdentityAlias, IdentityAliasPage, IdentityStore } from '#shared/ports/identity-store.port.js';
 import { deletePartition, getItem, guard } from './dynamodb-support.js';
 
 const STORE = 'Data store';
@@ -60,6 +60,27 @@ export class DynamoDbIdentityStore implements IdentityStore {
       );
       const lids = (result.Items ?? []).map((item) => String(item.lid));
       return [phone, ...lids].filter((other) => other !== id).sort();
+    });
+  }
+
+  list(sessionId: string, after: string | null, limit: number): Promise<IdentityAliasPage> {
+    return guard(STORE, async () => {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': 'LID#' },
+          ExclusiveStartKey: after === null ? undefined : lidKey(sessionId, after),
+          Limit: limit,
+          ConsistentRead: true,
+        }),
+      );
+      const aliases = (result.Items ?? []).map((item) => ({
+        lid: String(item.sk).slice('LID#'.length),
+        phone: String(item.phone),
+      }));
+      const last = aliases.at(-1);
+      return { aliases, next: result.LastEvaluatedKey && last ? last.lid : null };
     });
   }
 

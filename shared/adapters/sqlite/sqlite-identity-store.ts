@@ -1,5 +1,5 @@
 /** IdentityStore over the data SQLite file: one row per (session, LID), found by phone through an index. */
-import type { IdentityAlias, IdentityStore } from '#shared/ports/identity-store.port.js';
+import type { IdentityAlias, IdentityAliasPage, IdentityStore } from '#shared/ports/identity-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { LazyStatement, runSql } from './sqlite-store-support.js';
 
@@ -10,6 +10,7 @@ export class SqliteIdentityStore implements IdentityStore {
   private readonly phoneOf: LazyStatement<[string, string], { phone: string }>;
   private readonly lidsOf: LazyStatement<[string, string], { lid: string }>;
   private readonly deleteBySessionId: LazyStatement<[string]>;
+  private readonly page: LazyStatement<[string, string, number], IdentityAlias>;
 
   constructor(db: SqliteDb) {
     this.upsert = new LazyStatement(
@@ -25,6 +26,10 @@ export class SqliteIdentityStore implements IdentityStore {
       db,
       'SELECT lid FROM identity_aliases WHERE session_id = ? AND phone = ?',
     );
+    this.page = new LazyStatement(
+      db,
+      'SELECT lid, phone FROM identity_aliases WHERE session_id = ? AND lid > ? ORDER BY lid LIMIT ?',
+    );
     this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM identity_aliases WHERE session_id = ?');
   }
 
@@ -38,6 +43,13 @@ export class SqliteIdentityStore implements IdentityStore {
       if (phone === undefined) return [];
       const lids = this.lidsOf.all(sessionId, phone).map((row) => row.lid);
       return [phone, ...lids].filter((other) => other !== id).sort();
+    });
+  }
+
+  async list(sessionId: string, after: string | null, limit: number): Promise<IdentityAliasPage> {
+    return runSql(STORE, () => {
+      const aliases = this.page.all(sessionId, after ?? '', limit).map(({ lid, phone }) => ({ lid, phone }));
+      return { aliases, next: aliases.length < limit ? null : (aliases.at(-1)?.lid ?? null) };
     });
   }
 

@@ -14,33 +14,13 @@ import {
 } from '#shared/domain/data-export.js';
 import type { Session } from '#shared/domain/session.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
-
-/** Rows read per store call: a page of messages is a few hundred kB at most. */
-export const EXPORT_PAGE_SIZE = 500;
+import { EXPORT_PAGE_SIZE, EXPORT_TABLE_REGISTRY, type ExportTableEntry } from './export-tables.js';
 
 /** What an export reads, and how it names the deployment in the envelope. */
 export type ExportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'clock'> & {
   version: string;
   mode: 'embedded' | 'aws';
 };
-
-type RowPages<T extends ExportTable> = (sessions: readonly Session[]) => AsyncIterable<ExportRow<T>[]>;
-
-async function* oneAfterAnother<R>(
-  sessions: readonly Session[],
-  read: (sessionId: string) => Promise<R[]>,
-): AsyncIterable<R[]> {
-  for (const session of sessions) yield await read(session.id);
-}
-
-async function* messagePages(deps: ExportDeps): AsyncIterable<ExportRow<'messages'>[]> {
-  let after: string | null = null;
-  do {
-    const page = await deps.data.messages.scan(after, EXPORT_PAGE_SIZE);
-    yield page.messages;
-    after = page.next;
-  } while (after !== null);
-}
 
 /** Every session, in pages (the whole list stays: the per-session tables are read session by session). */
 async function allSessions(deps: ExportDeps): Promise<Session[]> {
@@ -50,24 +30,6 @@ async function allSessions(deps: ExportDeps): Promise<Session[]> {
     sessions.push(...page);
     if (page.length < EXPORT_PAGE_SIZE) return sessions;
   }
-}
-
-function readers(deps: ExportDeps): { [T in ExportTable]: RowPages<T> } {
-  const { data } = deps;
-  return {
-    sessions: async function* (sessions) {
-      yield [...sessions];
-    },
-    // Hashes only: a key's secret is never stored. The document carries them so a moved deployment still admits
-    // its operators (the import adds them beside the target's own keys).
-    apiKeys: async function* () {
-      yield await deps.main.apiKeys.list();
-    },
-    webhooks: (sessions) => oneAfterAnother(sessions, (id) => data.webhooks.listBySession(id)),
-    automationRules: (sessions) => oneAfterAnother(sessions, (id) => data.automationRules.listBySession(id)),
-    templates: (sessions) => oneAfterAnother(sessions, (id) => data.templates.listBySession(id)),
-    messages: () => messagePages(deps),
-  };
 }
 
 async function* tablePieces<T extends ExportTable>(
@@ -98,13 +60,13 @@ export async function exportData(deps: ExportDeps, caller: Caller): Promise<Asyn
     mode: deps.mode,
     exportedAt,
   };
-  const read = readers(deps);
   return (async function* () {
     const sessions = await allSessions(deps);
     yield `${JSON.stringify(envelope).slice(0, -1)},"tables":{`;
     for (const [i, table] of EXPORT_TABLES.entries()) {
       yield `${i === 0 ? '' : ','}\n${JSON.stringify(table)}:[`;
-      yield* tablePieces(table, (read[table] as RowPages<typeof table>)(sessions));
+      const entry = EXPORT_TABLE_REGISTRY[table] as ExportTableEntry<typeof table>;
+      yield* tablePieces(table, entry.read(deps, sessions));
       yield '\n]';
     }
     yield '\n}}\n';

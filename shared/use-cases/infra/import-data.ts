@@ -5,10 +5,12 @@
  * the document's inside `data.atomically` (SQLite: one transaction, all or nothing; DynamoDB: the batch sequence
  * below, which a rerun of the same import finishes) and adds the document's API keys the target lacks.
  *
- * The DynamoDB sequence: (1) each existing session's rows and then the session are deleted, session by session;
- * (2) the document's sessions are written, then webhooks, rules, templates, then messages a page at a time. Every
- * step is keyed by the rows' own ids, so after a failure part-way the same request, sent again, starts over from
- * (1) and ends with exactly the document's rows.
+ * The DynamoDB sequence: (1) each existing session's rows and then the session are deleted, session by session,
+ * then every delivery failure; (2) the document's tables are written in EXPORT_TABLES order (sessions, settings,
+ * webhooks, rules, templates, chats, aliases, statuses, failures, then messages a page at a time). Every step is
+ * keyed by the rows' own ids, so after a failure part-way the same request, sent again, starts over from (1) and
+ * ends with exactly the document's rows. The message statistics are not in the document: the imported messages
+ * rebuild them as any stored message does.
  */
 import type { Caller } from '#shared/domain/caller.js';
 import { EXPORT_TABLES, type ExportDocument } from '#shared/domain/data-export.js';
@@ -17,7 +19,7 @@ import { ConflictError, ValidationError } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { deleteSessionRows } from '#shared/use-cases/sessions/delete-session.js';
 import { stopSession } from '#shared/use-cases/sessions/engine-controls.js';
-import { EXPORT_PAGE_SIZE } from './export-data.js';
+import { EXPORT_PAGE_SIZE, EXPORT_TABLE_REGISTRY, type ExportTableEntry } from './export-tables.js';
 import { checkImportRows, type ImportRows } from './import-validation.js';
 
 export type ImportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'host' | 'clock'>;
@@ -35,53 +37,35 @@ export interface ImportResult {
   stoppedSessions: string[];
 }
 
-/** No cap on imported rows per session: the document is what a deployment held, caps included. */
-const UNCAPPED = { maxPerSession: 0 };
-
 async function runningSessions(deps: ImportDeps): Promise<Session[]> {
   return deps.data.sessions.listByStatus([...RUNNING_STATUSES]);
 }
 
-/** Every existing session and its rows, removed as deleteSession does (media files stay: the rows may name them). */
-async function clearSessions(deps: ImportDeps): Promise<void> {
+/** A retention cut-off before which every delivery failure lies (a four-digit year: stores compare ISO text). */
+const EVERYTHING = new Date('9999-12-31T23:59:59.999Z');
+
+/**
+ * Every existing session and its rows, removed as deleteSession does (media files stay: the rows may name them),
+ * then the delivery failures, which outlive their sessions.
+ */
+async function clearData(deps: ImportDeps): Promise<void> {
   const { data } = deps;
   const firstPage = () => data.sessions.list({}, { limit: EXPORT_PAGE_SIZE, offset: 0 });
   for (let existing = await firstPage(); existing.length > 0; existing = await firstPage()) {
     for (const { id } of existing) {
       await deleteSessionRows(data, id);
+      await data.statuses.deleteBySession(id);
       await data.batches.deleteBySession(id);
       await data.sessions.delete(id);
     }
   }
-}
-
-/**
- * A session as the target stores it: none runs there yet, so a running status (an export taken while it ran) reads
- * as disconnected and unleased; any other row is kept exactly.
- */
-function quiesced(session: Session): Session {
-  if (!RUNNING_STATUSES.has(session.status)) return session;
-  return {
-    ...session,
-    status: 'disconnected',
-    nodeId: null,
-    nodeUrl: null,
-    claimedAt: null,
-    leaseExpiresAt: null,
-  };
+  while ((await data.deliveryFailures.pruneOlderThan(EVERYTHING, EXPORT_PAGE_SIZE)) === EXPORT_PAGE_SIZE);
 }
 
 async function writeRows(deps: ImportDeps, rows: ImportRows): Promise<void> {
-  const { data } = deps;
-  for (const session of rows.sessions) await data.sessions.create(quiesced(session));
-  for (const webhook of rows.webhooks) await data.webhooks.create(webhook, UNCAPPED);
-  for (const rule of rows.automationRules) await data.automationRules.create(rule, UNCAPPED);
-  for (const template of rows.templates) await data.templates.create(template, UNCAPPED);
-  // A page at a time side by side: SQLite's group commit writes a page in one batch, DynamoDB overlaps the calls.
-  for (let i = 0; i < rows.messages.length; i += EXPORT_PAGE_SIZE) {
-    await Promise.all(
-      rows.messages.slice(i, i + EXPORT_PAGE_SIZE).map((message) => data.messages.insert(message)),
-    );
+  for (const table of EXPORT_TABLES) {
+    const entry = EXPORT_TABLE_REGISTRY[table] as ExportTableEntry<typeof table>;
+    await entry.write(deps, rows[table]);
   }
 }
 
@@ -123,7 +107,7 @@ export async function importData(
   for (const session of running) await stopSession(deps, caller, session.id);
   const { rows } = check;
   await deps.data.atomically(async () => {
-    await clearSessions(deps);
+    await clearData(deps);
     await writeRows(deps, rows);
   });
   const apiKeysKept = await addApiKeys(deps, rows);

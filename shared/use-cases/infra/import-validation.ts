@@ -6,10 +6,12 @@
  */
 import type { z } from 'zod';
 import {
+  EXPORT_ROW_KEYS,
   EXPORT_ROW_SCHEMAS,
   EXPORT_TABLES,
   type ExportRow,
   type ExportTable,
+  SESSION_SCOPED_TABLES,
 } from '#shared/domain/data-export.js';
 
 /** One bad row: where it is in the document and what is wrong with it. */
@@ -29,8 +31,6 @@ export type ImportRows = { [T in ExportTable]: ExportRow<T>[] };
 
 /** The validated rows, or the problems (then none is written). */
 export type ImportCheck = { ok: true; rows: ImportRows } | { ok: false; problems: RowProblem[] };
-
-const SESSION_SCOPED: readonly ExportTable[] = ['webhooks', 'automationRules', 'templates', 'messages'];
 
 /** What must be unique in a table besides `id`, as the stores enforce it (a duplicate would fail mid-write). */
 const UNIQUE_BY: { [T in ExportTable]?: (row: ExportRow<T>) => string | null } = {
@@ -59,6 +59,9 @@ function parseTable<T extends ExportTable>(
 ): ExportRow<T>[] {
   const schema = EXPORT_ROW_SCHEMAS[table] as unknown as z.ZodType<ExportRow<T>>;
   const unique = UNIQUE_BY[table] as ((row: ExportRow<T>) => string | null) | undefined;
+  const keyOf =
+    (EXPORT_ROW_KEYS[table] as ((row: ExportRow<T>) => string) | undefined) ??
+    ((row: ExportRow<T>) => (row as { id: string }).id);
   const ids = new Set<string>();
   const keys = new Set<string>();
   const rows: ExportRow<T>[] = [];
@@ -70,9 +73,10 @@ function parseTable<T extends ExportTable>(
         problems.add(table, index, issue.path.join('.'), issue.message);
       continue;
     }
-    const row = parsed.data as ExportRow<T> & { id: string; sessionId?: string };
-    if (ids.has(row.id)) problems.add(table, index, 'id', `Duplicate id ${row.id}`);
-    ids.add(row.id);
+    const row = parsed.data as ExportRow<T> & { sessionId?: string };
+    const id = keyOf(row);
+    if (ids.has(id)) problems.add(table, index, 'id', `Duplicate row ${id.replace('\u0000', ' ')}`);
+    ids.add(id);
     const key = unique?.(row) ?? null;
     if (key !== null && keys.has(key))
       problems.add(table, index, '', 'Duplicates a unique value of another row');
@@ -97,7 +101,7 @@ export function checkImportRows(tables: Partial<Record<ExportTable, readonly unk
   const rows = { sessions } as ImportRows;
   for (const table of EXPORT_TABLES) {
     if (table === 'sessions') continue;
-    const scope = SESSION_SCOPED.includes(table) ? sessionIds : null;
+    const scope = SESSION_SCOPED_TABLES.includes(table) ? sessionIds : null;
     (rows as Record<ExportTable, unknown[]>)[table] = parseTable(table, tables[table] ?? [], problems, scope);
   }
   return problems.list.length > 0 ? { ok: false, problems: problems.list } : { ok: true, rows };
