@@ -1,6 +1,6 @@
 /**
  * The messages between the gateway's main thread and its API thread (API_THREAD=true) over the worker's own channel:
- * what the thread is started with, that it listens (or why it could not), and its shutdown. The host operations
+ * what the thread is started with, that it listens (or why it could not), its drain and its shutdown. The host operations
  * travel on a MessagePort of their own (shared/adapters/api-thread/).
  */
 import type { MessagePort } from 'node:worker_threads';
@@ -21,5 +21,9 @@ export const FromApiThread = z.discriminatedUnion('kind', [
 ]);
 export type FromApiThread = z.output<typeof FromApiThread>;
 
-export const ToApiThread = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('close') })]);
+/** `drain`: the process begins its shutdown (readiness 503, writes refused); `close`: stop serving. */
+export const ToApiThread = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('drain') }),
+  z.strictObject({ kind: z.literal('close') }),
+]);
 export type ToApiThread = z.output<typeof ToApiThread>;

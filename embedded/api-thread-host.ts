@@ -60,6 +60,8 @@ function workerFor(entry: URL, data: ApiThreadData): Worker {
 export interface RunningApiThread extends RunningLocalGateway {
   /** The worker's threadId (node:worker_threads). */
   threadId: number;
+  /** Tells the thread the process drains: its readiness answers 503 and it refuses new writes. */
+  drain(): void;
 }
 
 /** Starts the thread; resolves once its HTTP server listens. */
@@ -116,6 +118,7 @@ export async function startApiThread(options: ApiThreadOptions): Promise<Running
   return {
     url: started.url,
     threadId: worker.threadId,
+    drain: () => worker.postMessage({ kind: 'drain' } satisfies ToApiThread),
     close: async () => {
       closing = true;
       const closed = next(['closed', 'failed']);

@@ -27,7 +27,13 @@ mapStackTracesOnDemand();
 const parent = parentPort as MessagePort;
 const tell = (message: FromApiThread) => parent.postMessage(message);
 
-async function start({ env, version, hostPort }: ApiThreadData): Promise<() => Promise<void>> {
+/** What the host thread may ask of a started API thread. */
+interface StartedThread {
+  drain(): void;
+  close(): Promise<void>;
+}
+
+async function start({ env, version, hostPort }: ApiThreadData): Promise<StartedThread> {
   const stopSharing = shareWakeupsAcrossThreads();
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate', thread: 'api' } });
   const clock = systemClock;
@@ -80,9 +86,12 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
       logger,
     });
     tell({ kind: 'listening', url: api.url });
-    return async () => {
-      await api.close();
-      await closeStores();
+    return {
+      drain: () => deps.drain.begin(),
+      close: async () => {
+        await api.close();
+        await closeStores();
+      },
     };
   } catch (error) {
     await closeStores();
@@ -92,10 +101,12 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
 
 // The host thread's configuration as loadEnv validated it there (a structured clone), and its end of the port.
 start(workerData as ApiThreadData).then(
-  (close) => {
+  (started) => {
     parent.on('message', (raw: unknown) => {
-      if (!ToApiThread.safeParse(raw).success) return;
-      close().then(
+      const message = ToApiThread.safeParse(raw);
+      if (!message.success) return;
+      if (message.data.kind === 'drain') return started.drain();
+      started.close().then(
         () => tell({ kind: 'closed' }),
         (error: unknown) => tell({ kind: 'failed', message: String(error) }),
       );

@@ -38,6 +38,11 @@ export interface RunningGateway {
   events: EventBus;
   testNetwork: TestNetwork | null;
   bootstrap: BootstrapResult;
+  /**
+   * Begins the shutdown's drain without closing: readiness answers 503 (`shutdown: draining`) and the API refuses
+   * new writes (503 SHUTTING_DOWN). `close` begins it too.
+   */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let deps: Deps | null = null;
   let api: RunningLocalGateway | null = null;
   let apiThreadId: number | null = null;
+  /** Turns readiness to 503 and refuses new writes, wherever the API runs. */
+  let drain: () => void = () => undefined;
   let close: () => Promise<void> = async () => undefined;
   if (env.DEPLOYMENT_MODE === 'embedded' && env.API_THREAD) {
     // The API in a thread of its own, on its own connections to the stores; this thread keeps the host.
@@ -69,6 +76,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
     api = thread;
     apiThreadId = thread.threadId;
+    drain = () => thread.drain();
   } else if (env.DEPLOYMENT_MODE === 'embedded') {
     // With several nodes the session's engine may run elsewhere: owner-directed calls and send outcomes go to its
     // owner over the host RPC, as from Lambda.
@@ -99,6 +107,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       metrics: running.metrics,
     });
     installDeps(deps);
+    const signal = deps.drain;
+    drain = () => signal.begin();
     api = await startLocalGateway({
       port: env.PORT,
       host: env.BIND_HOST,
@@ -111,10 +121,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   logger.info({ url, version: running.version, mode: env.DEPLOYMENT_MODE }, 'gateway up');
 
   let closing: Promise<void> | null = null;
+  // Shutdown drains first: readiness answers 503 and writes are refused while the host finishes what it took (the
+  // commands in hand, the engines' last reports, the webhook drain); reads are answered until the API closes, just
+  // before the stores do.
   close = () =>
     (closing ??= (async () => {
-      await api?.close();
+      drain();
       await running.close(async () => {
+        await api?.close();
         await deps?.usage.flush();
       });
     })());
@@ -128,6 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     events: running.events,
     testNetwork: running.engine.network,
     bootstrap: running.bootstrap,
+    drain: () => drain(),
     close,
   };
 }

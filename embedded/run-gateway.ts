@@ -3,7 +3,7 @@
  * host alone, as dist/host/main.js) until SIGINT/SIGTERM. A bad configuration stops it before anything is opened, with
  * one message naming every bad variable; so does a Baileys or libsignal without Waygate's patches, naming each one.
  */
-import { exitOnMissingPatch } from '#host/exit-on-missing-patch.js';
+import { exitOnRefusedStart } from '#host/exit-on-refused-start.js';
 import { loadEnvOrExit } from '#host/load-env-or-exit.js';
 import { requireSupportedNode } from '#host/node-runtime.js';
 import { runUntilSignal } from '#host/run-until-signal.js';
@@ -24,13 +24,13 @@ function banner(url: string, bootstrap: RunningGateway['bootstrap']): string {
 async function main(): Promise<void> {
   requireSupportedNode();
   const env = loadEnvOrExit();
-  const gateway = await startGateway({ env }).catch(exitOnMissingPatch);
+  const gateway = await startGateway({ env }).catch(exitOnRefusedStart);
   process.stdout.write(
     env.DEPLOYMENT_MODE === 'aws'
       ? `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${gateway.rpcUrl}, advertised as ${env.NODE_URL}\n`
       : banner(gateway.url, gateway.bootstrap),
   );
-  runUntilSignal(() => gateway.close(), env.SHUTDOWN_GRACE_MS);
+  runUntilSignal(() => gateway.close(), env.SHUTDOWN_GRACE_MS + env.WEBHOOK_SHUTDOWN_DRAIN_MS);
 }
 
 await main();

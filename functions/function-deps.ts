@@ -10,6 +10,7 @@ import type { Metrics } from '#shared/observability/metrics.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { DrainSignal } from '#shared/use-cases/health/drain-signal.js';
 import { LiveSettings } from '#shared/use-cases/infra/live-settings.js';
 import { type DraftFiles, MEDIA_FETCH_TIMEOUT_MS } from '#shared/use-cases/messages/draft-media.js';
 import { SendPacer } from '#shared/use-cases/messages/send-pacing.js';
@@ -28,6 +29,8 @@ export interface Deps extends CoreDeps {
   files: DraftFiles;
   /** The run-time settings in force (GET/PUT /api/infra/config), applied to the rate limiter and the logger. */
   settings: LiveSettings;
+  /** Set when the process begins its shutdown: readiness turns 503 and new writes are refused. */
+  drain: DrainSignal;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
@@ -61,6 +64,7 @@ export function createFunctionDeps(
     ...core,
     settings,
     engine: core.env.ENGINE,
+    drain: new DrainSignal(),
     sessionLimit: core.env.MULTI_NODE ? 0 : core.env.MAX_CONCURRENT_SESSIONS,
     main,
     usage: new UsageTracker(apiKeys, core.logger, core.env.API_KEY_USAGE_FLUSH_MS),

@@ -89,7 +89,14 @@ export interface ModeBackends
 
 function openEmbedded(env: Env): ModeBackends {
   const main = openSqliteMainStore(env.MAIN_DATABASE_NAME);
-  const sqliteData = openSqliteDataStore(env.DATABASE_NAME);
+  let sqliteData: DataStore;
+  try {
+    sqliteData = openSqliteDataStore(env.DATABASE_NAME);
+  } catch (error) {
+    // Boot retries the opening (connect-stores.ts): an attempt that fails halfway must not keep the main file open.
+    void main.close();
+    throw error;
+  }
   // A single node is the data store's only writer, so session rows can be served from memory (write-through);
   // with several nodes, leases are written by others and every read must see them, and with API_THREAD the API's
   // thread writes sessions the host's thread reads, and the reverse (a send is refused unless the row says ready).

@@ -29,6 +29,7 @@ import { chatByAnyId } from './chats/chat-by-any-id.js';
 import { ChatSink } from './chats/chat-sink.js';
 import type { Cluster } from './cluster-placement.js';
 import { CommandConsumer } from './commands/command-consumer.js';
+import { connectStores } from './connect-stores.js';
 import { assertInstalledPatches } from './engines/baileys/installed-patches.js';
 import { type SelectedEngine, selectEngine } from './engines/select-engine.js';
 import type { TestNetwork } from './engines/test/test-network.js';
@@ -124,7 +125,8 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const clock = systemClock;
   const cluster = clusterOf(env);
 
-  const backends = await openBackends(env);
+  // Retried as the spec's Limits say, so a database that starts after the gateway is waited for.
+  const backends = await connectStores(env, logger, () => openBackends(env));
   const { main, data } = backends;
   const commands = new CommandQueue(backends.commandQueue);
   const metrics = createMetrics({ processSeries: true });
@@ -250,6 +252,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
       stopRetention();
       stopStatusSweep();
       await consumer.stop();
+      await rpc?.stopCommands();
       await host.shutdown();
       // Inline delivery refuses what still waits (failure rows) so the relay settles and removes every entry it holds;
       // autoreply evaluations under way finish too (their replies are queued before the queue closes).

@@ -3,7 +3,7 @@
  * answers owner-directed calls on its RPC port until SIGINT/SIGTERM. It serves no API: the functions do, on Lambda.
  * The single-process mode (`npm start`) starts from embedded/main.ts instead.
  */
-import { exitOnMissingPatch } from './exit-on-missing-patch.js';
+import { exitOnRefusedStart } from './exit-on-refused-start.js';
 import { startHost } from './host-process.js';
 import { loadEnvOrExit } from './load-env-or-exit.js';
 import { requireSupportedNode } from './node-runtime.js';
@@ -19,11 +19,11 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const host = await startHost({ env }).catch(exitOnMissingPatch);
+  const host = await startHost({ env }).catch(exitOnRefusedStart);
   process.stdout.write(
     `Waygate host ${env.NODE_ID} is up (aws mode); RPC on ${host.rpcUrl}, advertised as ${env.NODE_URL}\n`,
   );
-  runUntilSignal(() => host.close(), env.SHUTDOWN_GRACE_MS);
+  runUntilSignal(() => host.close(), env.SHUTDOWN_GRACE_MS + env.WEBHOOK_SHUTDOWN_DRAIN_MS);
 }
 
 await main();

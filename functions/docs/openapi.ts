@@ -175,6 +175,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     for (const status of [...errors].sort()) {
       responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: ERROR_CONTENT };
     }
+    for (const [status, schema] of Object.entries(route.errorBodies ?? {})) {
+      responses[status] = {
+        description: STATUS_CODES[Number(status)] ?? 'Error',
+        content: { 'application/json': { schema: convert(schema, 'output') } },
+      };
+    }
     if (route.paced) responses[429] = PACED_429;
     if (route.idempotent) {
       for (const [status, description] of Object.entries(IDEMPOTENCY.errors)) {

@@ -106,6 +106,8 @@ export interface RouteDefinition<
   success: 200 | 201 | 202 | 204;
   /** Error statuses this route documents besides the common ones (never 501: that comes from `capability`). */
   errors?: readonly number[];
+  /** Error statuses answered with a body of their own instead of the Error schema (readiness: its 503). */
+  errorBodies?: Readonly<Record<number, Schema>>;
   /**
    * The engine capability the route needs. Its use case refuses engines without it (501 ENGINE_UNSUPPORTED, from
    * the capability table) and the OpenAPI document describes that 501. Such a route has a row in the tests' table
@@ -144,6 +146,7 @@ export interface AnyRoute {
   binaryResponse?: BinaryResponse;
   success: 200 | 201 | 202 | 204;
   errors?: readonly number[];
+  errorBodies?: Readonly<Record<number, Schema>>;
   capability?: EngineCapability;
   chats?: RouteChats;
   rateLimited?: boolean;

@@ -70,7 +70,10 @@ export class CommandConsumer {
     this.loop ??= this.run();
   }
 
-  /** Stops polling and waits for the messages in hand to finish. */
+  /**
+   * Stops polling and waits for the commands under way to finish; a group's commands not yet begun are handed back
+   * to the queue.
+   */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
@@ -103,13 +106,27 @@ export class CommandConsumer {
    */
   private async handleInOrder(items: readonly ReceivedCommand[]): Promise<void> {
     const done: ReceivedMessage[] = [];
-    for (let next = 0; next < items.length; ) {
+    let next = 0;
+    while (next < items.length) {
       const { count, goOn } = await this.handleAt(items, next);
       for (const item of items.slice(next, next + count)) done.push(item.message);
       next += count;
-      if (!goOn) break;
+      if (!goOn || this.abort.signal.aborted) break;
     }
-    await Promise.all(done.map((message) => this.queue.ack(message)));
+    // Stopping (SIGTERM): what was received but not begun goes back to the queue at once (visibility 0), for the
+    // next start or another host, rather than waiting out its visibility timeout; what had begun was finished.
+    const handBack = this.abort.signal.aborted ? items.slice(next) : [];
+    await Promise.all([
+      ...done.map((message) => this.queue.ack(message)),
+      ...handBack.map(({ message }) =>
+        this.queue.retryLater(message, 0).catch((error: unknown) => {
+          this.logger.warn(
+            { err: error, messageId: message.id },
+            'command not handed back; it reappears later',
+          );
+        }),
+      ),
+    ]);
   }
 
   /**

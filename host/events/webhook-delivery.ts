@@ -2,8 +2,10 @@
  * The host's webhook delivery: every event the host publishes goes to the dispatcher, which delivers it to the
  * session's webhooks through the guarded HTTP client (SSRF vetting and a pinned connection on every attempt),
  * inline and bounded (WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_MAX_QUEUED). The outbox relay hands it each
- * stored event and removes the entry once every delivery has its outcome; publishing never waits for a delivery. At shutdown, deliveries waiting for a slot or a retry are recorded as failures and those under way
- * finish before the stores close.
+ * stored event and removes the entry once every delivery has its outcome; publishing never waits for a delivery.
+ * At shutdown the deliveries under way and waiting get WEBHOOK_SHUTDOWN_DRAIN_MS to finish; what still waits for a
+ * slot or a retry then is recorded as a failure (attempts-0 rows for those never attempted), attempts under way
+ * finish, all before the stores close. Events the relay had not handed over yet stay in the outbox for the next start.
  */
 import { GuardedHttpClient } from '#shared/adapters/http/guarded-http-client.js';
 import type { AuditRecorder } from '#shared/audit/audit-recorder.js';
@@ -63,9 +65,24 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): RunningWebhookD
       await dispatcher.dispatch(event);
     },
     async close() {
+      await settledWithin(dispatcher.drain(), env.WEBHOOK_SHUTDOWN_DRAIN_MS);
       dispatcher.close();
       await dispatcher.drain();
       http.close();
     },
   };
+}
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work.catch(() => undefined), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -19,6 +19,7 @@ import {
   PayloadTooLargeError,
   serializeAppError,
   UnauthorizedError,
+  UnavailableError,
   ValidationError,
 } from '#shared/errors/app-error.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -61,10 +62,18 @@ function bearer(req: http.IncomingMessage): string {
 
 export interface RunningRpcServer {
   url: string;
+  /**
+   * Shutdown, before the engines stop: commands other hosts forward are refused from now on (503 SHUTTING_DOWN,
+   * retryable: the forwarding host leaves them to the queue, and they run once the session has moved) rather than
+   * failed by an engine going away under them; resolves once the forwarded commands under way have finished.
+   */
+  stopCommands(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startRpcServer(options: RpcServerOptions): Promise<RunningRpcServer> {
+  let refuseCommands = false;
+  const commandsUnderWay = new Set<Promise<unknown>>();
   const dispatch = async (req: http.IncomingMessage): Promise<unknown> => {
     if (!constantTimeEquals(bearer(req), options.token))
       throw new UnauthorizedError('Invalid host RPC token');
@@ -79,7 +88,16 @@ export async function startRpcServer(options: RpcServerOptions): Promise<Running
     if (!envelope.success)
       throw new ValidationError('Not a host RPC request', { details: envelope.error.issues });
     const { operation } = envelope.data;
-    return options.host.call(operation, parseOperationInput(operation, envelope.data.input));
+    const command = operation === 'command.run';
+    if (command && refuseCommands)
+      throw new UnavailableError(
+        'SHUTTING_DOWN',
+        `Host ${options.nodeId} is shutting down; the command is retried`,
+      );
+    const run = options.host.call(operation, parseOperationInput(operation, envelope.data.input));
+    if (!command) return run;
+    commandsUnderWay.add(run);
+    return run.finally(() => commandsUnderWay.delete(run));
   };
 
   const server = http.createServer((req, res) => {
@@ -114,6 +132,10 @@ export async function startRpcServer(options: RpcServerOptions): Promise<Running
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    async stopCommands() {
+      refuseCommands = true;
+      while (commandsUnderWay.size > 0) await Promise.allSettled([...commandsUnderWay]);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -65,6 +65,7 @@ export type ErrorCode =
   | 'HOST_AT_CAPACITY'
   | 'DEPENDENCY_UNAVAILABLE'
   | 'ENGINE_UNAVAILABLE'
+  | 'SHUTTING_DOWN'
   | 'IDEMPOTENCY_KEY_INVALID'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
@@ -276,7 +277,12 @@ export class IncompleteOperationError extends AppError {
 export class UnavailableError extends AppError {
   readonly status = 503;
   constructor(
-    code: 'HOST_UNAVAILABLE' | 'HOST_AT_CAPACITY' | 'DEPENDENCY_UNAVAILABLE' | 'ENGINE_UNAVAILABLE',
+    code:
+      | 'HOST_UNAVAILABLE'
+      | 'HOST_AT_CAPACITY'
+      | 'DEPENDENCY_UNAVAILABLE'
+      | 'ENGINE_UNAVAILABLE'
+      | 'SHUTTING_DOWN',
     message: string,
     options: AppErrorOptions = {},
   ) {

@@ -1,10 +1,11 @@
 /**
- * Health (`{status, timestamp, version}`), readiness (both stores up) and Prometheus metrics behind
+ * Health (`{status, timestamp, version}`), readiness (both stores up; 503 `shutdown: draining` once a shutdown
+ * began, when writes are refused with 503 SHUTTING_DOWN and reads still answered) and Prometheus metrics behind
  * METRICS_TOKEN (404 without one, 401 for a wrong or missing bearer), the audit write series among them.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { embeddedOnly, startTestGateway, type TestGateway } from '#tests/helpers/test-gateway.js';
+import { embeddedOnly, startTestGateway, type TestGateway, waitFor } from '#tests/helpers/test-gateway.js';
 
 const packageJson = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -125,3 +126,42 @@ describe('metrics with METRICS_TOKEN', () => {
     expect(res.text).toMatch(/^waygate_audit_retry_buffered 0$/m);
   });
 });
+
+embeddedOnly(describe, 'the functions run on Lambda in aws mode, which is never drained')(
+  'a draining gateway',
+  () => {
+    let gw: TestGateway;
+    beforeAll(async () => {
+      gw = await startTestGateway();
+    });
+    afterAll(async () => {
+      await gw.close();
+    });
+
+    it('answers readiness 503 with shutdown draining, refuses writes with 503 SHUTTING_DOWN and still reads', async () => {
+      const session = await gw.createSession();
+      gw.gateway.drain();
+      // With API_THREAD the thread hears of it by message: it turns within a moment.
+      const ready = await waitFor(async () => {
+        const res = await gw.request('GET', '/api/health/ready', { key: null });
+        return res.status === 503 ? res : null;
+      });
+      expect(ready.body).toEqual({
+        status: 'error',
+        details: {
+          mainDatabase: { status: 'up' },
+          dataDatabase: { status: 'up' },
+          shutdown: { status: 'draining' },
+        },
+      });
+      const write = await gw.request('POST', '/api/sessions', { body: { name: 'after-drain' } });
+      expect([write.status, write.body.code, write.body.retryable]).toEqual([503, 'SHUTTING_DOWN', true]);
+      expect(write.headers.get('retry-after')).toBe('5');
+      const started = await gw.request('POST', `/api/sessions/${session.id}/start`);
+      expect([started.status, started.body.code]).toEqual([503, 'SHUTTING_DOWN']);
+      const read = await gw.request('GET', `/api/sessions/${session.id}`);
+      expect([read.status, read.body.id]).toEqual([200, session.id]);
+      expect((await gw.request('GET', '/api/health', { key: null })).status).toBe(200);
+    });
+  },
+);

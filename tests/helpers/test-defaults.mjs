@@ -9,6 +9,9 @@ export const TEST_DEFAULTS = Object.freeze({
   RATE_LIMIT_MAX: '1000000',
   ENGINE_TEARDOWN_TIMEOUT_MS: '300',
   API_KEY_USAGE_FLUSH_MS: '50',
+  // A test gateway closes without the shutdown's webhook drain (what still waits is recorded at once, as before it
+  // existed); the drain is tested where it is the subject (webhook-delivery.test.ts, the SIGTERM e2e test).
+  WEBHOOK_SHUTDOWN_DRAIN_MS: '0',
   // The jest project `api-thread` runs its files with the API in a thread of its own (its setup file sets this).
   API_THREAD: process.env.WAYGATE_API_THREAD === '1' ? 'true' : 'false',
 });

@@ -24,6 +24,11 @@ export const WebhooksEnv = z.object({
   WEBHOOK_DISPATCH_CONCURRENCY: limit(16),
   WEBHOOK_DISPATCH_MAX_QUEUED: limit(1_000),
   WEBHOOK_MAX_PER_SESSION: limit(16),
+  /**
+   * Shutdown: how long inline deliveries still waiting for a slot or a retry may go on before they are refused
+   * (attempts-0 failure rows, or the attempts made so far), ms; 0 refuses them at once.
+   */
+  WEBHOOK_SHUTDOWN_DRAIN_MS: limitOrZero(5_000),
   /** Delivery-failure rows older than this are pruned; 0 or less keeps them all. */
   WEBHOOK_FAILURE_RETENTION_DAYS: retentionDays(90),
   /** Exact host names or IPs the SSRF guard lets through (operators' internal receivers, tests). */

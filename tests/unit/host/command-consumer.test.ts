@@ -2,7 +2,8 @@
  * The command consumer against a FIFO memory queue, which (like SQS FIFO) hands out several messages of one group in
  * one receive: a session's commands run one after the other in queue order, other sessions' alongside, and a retried
  * failure holds back the rest of its session's commands until it has run again. With a send-run handler, a
- * session's consecutive sends go to it together.
+ * session's consecutive sends go to it together. Stopping (SIGTERM) finishes the command under way and hands the
+ * rest of what was received back to the queue at once.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { CommandConsumer, type SendRunHandler } from '#host/commands/command-consumer.js';
@@ -178,5 +179,31 @@ describe('CommandConsumer', () => {
     await until(() => runs.length === 3, 'the held-back sends ran again');
     expect(runs[2]).toEqual([4, 5]);
     await until(async () => (await queue.depth()) === 0, 'every command acked');
+  });
+
+  it('stop finishes the command under way and hands what was received but not begun back at once', async () => {
+    const ran: number[] = [];
+    let releaseFirst: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const { queue, consumer, enqueue } = setUp(async (command) => {
+      const n = Number(command.messageId.slice(-4));
+      ran.push(n);
+      if (n === 1) await first;
+    });
+    await enqueue(SESSION_A, 1);
+    await enqueue(SESSION_A, 2);
+    await enqueue(SESSION_A, 3);
+    consumer.start();
+    await until(() => ran.length === 1, 'the first command began');
+    const stopped = consumer.stop();
+    releaseFirst();
+    await stopped;
+    expect(ran).toEqual([1]);
+    // 2 and 3 are visible again now, without waiting out their 30-s visibility timeout (the clock never moved).
+    expect(await queue.depth()).toBe(2);
+    const again = await queue.receive({ maxMessages: 10, waitTimeSeconds: 0 });
+    expect(again.map((m) => Number(JSON.parse(m.body).messageId.slice(-4)))).toEqual([2, 3]);
   });
 });

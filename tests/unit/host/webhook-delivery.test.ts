@@ -2,7 +2,8 @@
  * The host's webhook delivery with real parts around the dispatcher: the memory data store, the event bus, the
  * guarded HTTP client and real local HTTP receivers that verify every delivery twice (the standardwebhooks package
  * and the X-Service-Signature HMAC). Retries back off and keep their ids; exhausted deliveries leave failure rows
- * and a webhook_failed audit; a shutdown records what still waits.
+ * and a webhook_failed audit; a shutdown lets deliveries go on for WEBHOOK_SHUTDOWN_DRAIN_MS, then records what still
+ * waits.
  */
 
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -160,8 +161,15 @@ describe('host webhook delivery', () => {
     expect(r.received).toEqual([]);
   });
 
-  it('at shutdown records a delivery waiting for its retry instead of leaving it behind', async () => {
-    const { data, events, session, status } = await setUp({ WEBHOOK_RETRY_DELAY: '60000' });
+  /**
+   * A delivery whose first attempt failed (500), waiting for its retry `retryDelayMs` later, when the delivery is
+   * closed with WEBHOOK_SHUTDOWN_DRAIN_MS `drainMs`; answers what close took, the receiver and the failure rows.
+   */
+  async function closeWithRetryWaiting(retryDelayMs: number, drainMs: number) {
+    const { data, events, session, status } = await setUp({
+      WEBHOOK_RETRY_DELAY: String(retryDelayMs),
+      WEBHOOK_SHUTDOWN_DRAIN_MS: String(drainMs),
+    });
     const r = await receiver([500]);
     closers.push(r.close);
     await data.webhooks.create(
@@ -173,11 +181,29 @@ describe('host webhook delivery', () => {
     const started = Date.now();
     await running?.close();
     running = null;
-    expect(Date.now() - started).toBeLessThan(2000);
-    const failures = await data.deliveryFailures.list({}, { limit: 10, offset: 0 });
+    const tookMs = Date.now() - started;
+    return {
+      tookMs,
+      received: r.received,
+      failures: await data.deliveryFailures.list({}, { limit: 10, offset: 0 }),
+    };
+  }
+
+  it('at shutdown, after the drain, records a delivery waiting for its retry instead of leaving it behind', async () => {
+    const { tookMs, failures } = await closeWithRetryWaiting(60_000, 300);
+    // The retry is a minute away: the drain waits its 300 ms, then the delivery is recorded with its one attempt.
+    expect(tookMs).toBeGreaterThanOrEqual(290);
+    expect(tookMs).toBeLessThan(2000);
     expect(failures).toEqual([
       expect.objectContaining({ attempts: 1, lastStatusCode: 500, lastError: 'ConcurrencyLimiter closed' }),
     ]);
+  });
+
+  it('at shutdown, a retry due within WEBHOOK_SHUTDOWN_DRAIN_MS is still made, and close returns once it is', async () => {
+    const { tookMs, received, failures } = await closeWithRetryWaiting(200, 5000);
+    expect(received).toHaveLength(2);
+    expect(tookMs).toBeLessThan(2000);
+    expect(failures).toEqual([]);
   });
 
   it('removes the outbox entry once the delivery has its outcome', async () => {

@@ -3,7 +3,8 @@
  * nothing changed writes nothing; a changed source is built again. The built gateway then starts (ENGINE=test, a
  * fresh data folder) without loading what a start of the embedded mode never uses: the AWS SDK, qrcode, Baileys,
  * undici (Node's lazy WebSocket getters of node:http), nor the packages the bundle carries (zod, pino, prom-client)
- * from node_modules; and a failing start's stack trace names the TypeScript sources (source maps read on demand).
+ * from node_modules; a failing start's stack trace names the TypeScript sources (source maps read on demand); and a
+ * data folder it cannot use is retried as configured, then named in one message.
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -137,15 +138,44 @@ describe('the start path', () => {
   }, 60_000);
 
   it("maps a failing start's stack trace to the TypeScript sources", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waygate-start-fail-'));
+    // MULTI_NODE without HOST_RPC_TOKEN: the host refuses to start with a plain error, thrown from its source.
     const failed = spawnSync(process.execPath, ['dist/embedded/main.js'], {
       cwd: copy,
       encoding: 'utf8',
-      env: { ...ENV, PORT: '0', DATA_DIR: '/dev/null/not-a-folder', ENGINE: 'test' },
+      env: { ...ENV, PORT: '0', DATA_DIR: dataDir, ENGINE: 'test', MULTI_NODE: 'true' },
       timeout: 30_000,
     });
+    fs.rmSync(dataDir, { recursive: true, force: true });
     expect(failed.status).not.toBe(0);
     const frames = failed.stderr.split('\n').filter((line) => /^\s+at /.test(line));
-    expect(frames.some((frame) => frame.includes(path.join(copy, 'host/backends.ts:')))).toBe(true);
+    expect(frames.some((frame) => frame.includes(path.join(copy, 'host/host-process.ts:')))).toBe(true);
     expect(frames.filter((frame) => frame.includes('/dist/'))).toEqual([]);
+  }, 60_000);
+
+  it('retries an unusable DATA_DIR as configured, then exits 1 with one message naming it', () => {
+    const failed = spawnSync(process.execPath, ['dist/embedded/main.js'], {
+      cwd: copy,
+      encoding: 'utf8',
+      env: {
+        ...ENV,
+        PORT: '0',
+        DATA_DIR: '/dev/null/not-a-folder',
+        ENGINE: 'test',
+        DATA_STORE_CONNECT_ATTEMPTS: '3',
+        DATA_STORE_CONNECT_INTERVAL_MS: '20',
+      },
+      timeout: 30_000,
+    });
+    expect(failed.status).toBe(1);
+    const attempts = failed.stdout.split('\n').filter((line) => line.includes('data store connect attempt'));
+    expect(attempts).toHaveLength(3);
+    expect(attempts[2]).toContain('attempt 3 of 3 failed; giving up');
+    // One message, no stack trace: it names what to fix.
+    expect(failed.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Waygate cannot reach its data store after 3 attempts 20 ms apart: the SQLite stores could not be opened: check DATA_DIR=\/dev\/null\/not-a-folder \(it must be writable by this process\)/,
+      ),
+    ]);
   }, 60_000);
 });
