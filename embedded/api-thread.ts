@@ -61,6 +61,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<() => P
     env,
     version,
     metrics,
+    authState: backends.authState,
   });
   installDeps(deps);
   const closeStores = async () => {
