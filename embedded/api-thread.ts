@@ -67,6 +67,7 @@ async function start({ env, version, hostPort }: ApiThreadData): Promise<Started
     env,
     version,
     metrics,
+    authState: backends.authState,
   });
   installDeps(deps);
   const closeStores = async () => {

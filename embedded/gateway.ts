@@ -105,6 +105,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       env,
       version: running.version,
       metrics: running.metrics,
+      // The host's own store (opened on first use), so the export reads what the engines wrote.
+      authState: backends.authState,
     });
     installDeps(deps);
     const signal = deps.drain;

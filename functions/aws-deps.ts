@@ -64,6 +64,7 @@ export function openAwsFunctionDeps(env: Env): { deps: Deps; close(): Promise<vo
     env,
     version: env.SERVICE_VERSION ?? '0.0.0',
     metrics,
+    authState: authState ? () => authState : null,
   });
   // A Lambda may be frozen right after answering: what the request left to the background (api_key_used, …) and
   // the retry buffer are written before the answer. Entries the request awaited are already stored: not rewritten.

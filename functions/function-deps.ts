@@ -7,6 +7,7 @@ import { UsageTracker } from '#shared/auth/usage-tracker.js';
 import type { Env } from '#shared/config/env.js';
 import { sendPacingPolicy } from '#shared/domain/send-pacing.js';
 import type { Metrics } from '#shared/observability/metrics.js';
+import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import type { HttpClient } from '#shared/ports/http-client.port.js';
 import { FixedWindowRateLimiter } from '#shared/security/rate-limiter.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
@@ -31,6 +32,11 @@ export interface Deps extends CoreDeps {
   settings: LiveSettings;
   /** Set when the process begins its shutdown: readiness turns 503 and new writes are refused. */
   drain: DrainSignal;
+  /**
+   * The linked devices' auth state, for the data export and import that move it on request (includeCredentials);
+   * null where the API cannot reach it (aws mode with AUTH_STATE_STORE=file: the hosts' disks).
+   */
+  authState: (() => AuthStateStore) | null;
   /** Runs after every request (Lambda: writes what the request buffered before the instance may freeze). */
   flushAfterRequest?: () => Promise<void>;
 }
@@ -41,7 +47,12 @@ export interface Deps extends CoreDeps {
  */
 
 export function createFunctionDeps(
-  core: Omit<CoreDeps, 'engine' | 'sessionLimit'> & { env: Env; version: string; metrics: Metrics },
+  core: Omit<CoreDeps, 'engine' | 'sessionLimit'> & {
+    env: Env;
+    version: string;
+    metrics: Metrics;
+    authState?: (() => AuthStateStore) | null;
+  },
 ): Deps {
   // Every request looks its key up by hash: serve that from a short-lived cache that our own writes evict.
   const apiKeys = new CachingApiKeyStore(core.main.apiKeys, core.env.API_KEY_CACHE_TTL_MS);
@@ -62,6 +73,7 @@ export function createFunctionDeps(
   });
   return {
     ...core,
+    authState: core.authState ?? null,
     settings,
     engine: core.env.ENGINE,
     drain: new DrainSignal(),

@@ -38,7 +38,7 @@ export interface Backends {
   webhookQueue: Queue | null;
   /** Where the files of messages are archived (STORAGE_TYPE); the functions serve them from the same place. */
   media: MediaStorage;
-  /** Linked-device credentials and Signal keys; opened lazily, so the test engine never touches it. */
+  /** Linked-device credentials and Signal keys; opened on first use (the test engine keeps its identity there too). */
   authState(): AuthStateStore;
   close(): Promise<void>;
 }

@@ -18,13 +18,21 @@ const ImportResult = z
       .int()
       .describe("The document's API keys the target held already (kept as they are)."),
     stoppedSessions: z.array(z.string()),
+    credentials: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Sessions whose linked-device credentials the document restored (only when it carried them).',
+      ),
   })
   .meta({ id: 'DataImportResult' });
 
 /**
  * POST /api/infra/import-data: replaces the data store's sessions and their rows with an export document's. The
  * whole document is checked first (400 IMPORT_INVALID names the first bad rows; nothing changes); 409
- * IMPORT_SESSIONS_RUNNING while sessions run, unless `stopSessions`.
+ * IMPORT_SESSIONS_RUNNING while sessions run, unless `stopSessions`. A document with a `credentials` table
+ * (exported with includeCredentials) also replaces the linked devices' auth state of its sessions.
  */
 export const importDataRoute = defineRoute({
   method: 'POST',

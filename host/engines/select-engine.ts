@@ -5,6 +5,7 @@ import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
 import type { ChatStore } from '#shared/ports/chat-store.port.js';
 import { DeferredEngineFactory } from './deferred-engine-factory.js';
 import type { EngineFactory } from './engine.port.js';
+import { TestDeviceStore } from './test/test-device-store.js';
 import { TestEngineFactory } from './test/test-engine.js';
 import { TestNetwork } from './test/test-network.js';
 
@@ -31,7 +32,9 @@ export function selectEngine(
     case 'test':
     case 'test-core': {
       const network = options.testNetwork ?? new TestNetwork();
-      return { factory: new TestEngineFactory(network, env.ENGINE), network, close: async () => {} };
+      // Linked devices keep their identity in the auth-state store too, so it moves with the data export.
+      const device = new TestDeviceStore(options.authState);
+      return { factory: new TestEngineFactory(network, env.ENGINE, device), network, close: async () => {} };
     }
     case 'baileys': {
       const authState = options.authState();

@@ -55,3 +55,15 @@ export const ExportSettings = z.object({
   overrides: RuntimeSettingOverrides,
   updatedAt: IsoTimestamp,
 });
+
+/**
+ * A session's linked-device auth state (AuthStateStore.readAll): only in an export asked for with
+ * includeCredentials. The values are the text the engine stored (binary parts already base64 inside it), the same in
+ * SQLite and DynamoDB, so the row moves between deployment modes as it is.
+ */
+export const ExportCredentials = z.object({
+  sessionId: z.string(),
+  credentials: z.string().nullable(),
+  keys: z.array(z.object({ category: z.string().min(1), id: z.string().min(1), value: z.string() })),
+});
+export type ExportCredentials = z.infer<typeof ExportCredentials>;

@@ -38,6 +38,12 @@ export const EXPORT_TABLES = [
 ] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 
+/**
+ * The table of linked-device auth state: in a document only when the operator asked for it (includeCredentials),
+ * so it is outside EXPORT_TABLES and the table registry (shared/use-cases/infra/export-credentials.ts).
+ */
+export const CREDENTIALS_TABLE = 'credentials';
+
 /** The row schema of each table: the domain record its port stores. */
 export const EXPORT_ROW_SCHEMAS = {
   sessions: Session,
@@ -72,12 +78,17 @@ export const ExportDocument = z
     gatewayVersion: z.string().describe('The version of the gateway that wrote the document.'),
     mode: z.enum(['embedded', 'aws']).describe('The deployment mode that wrote the document.'),
     exportedAt: IsoTimestamp,
-    tables: z.object(
-      Object.fromEntries(EXPORT_TABLES.map((table) => [table, z.array(z.unknown()).optional()])) as Record<
-        ExportTable,
-        z.ZodOptional<z.ZodArray<z.ZodUnknown>>
-      >,
-    ),
+    tables: z.object({
+      ...(Object.fromEntries(
+        EXPORT_TABLES.map((table) => [table, z.array(z.unknown()).optional()]),
+      ) as Record<ExportTable, z.ZodOptional<z.ZodArray<z.ZodUnknown>>>),
+      [CREDENTIALS_TABLE]: z
+        .array(z.unknown())
+        .optional()
+        .describe(
+          "Only with includeCredentials: each session's linked-device auth state (the account's keys: a secret).",
+        ),
+    }),
   })
   .meta({ id: 'DataExport' });
 export type ExportDocument = z.infer<typeof ExportDocument>;

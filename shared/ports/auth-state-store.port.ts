@@ -14,6 +14,19 @@ export interface AuthKeyChange {
   value: string | null;
 }
 
+/** A stored key with its value (what `readAll` answers). */
+export interface AuthKeyValue {
+  category: string;
+  id: string;
+  value: string;
+}
+
+/** A session's whole stored state: credentials (null when none) and every key, in no particular order. */
+export interface AuthStateSnapshot {
+  credentials: string | null;
+  keys: AuthKeyValue[];
+}
+
 /**
  * Authentication state per session.
  *
@@ -49,6 +62,11 @@ export interface AuthStateStore {
    * batch does nothing. A batch is a flat list, so no engine's data shape leaks into the port.
    */
   writeKeys(sessionId: string, changes: readonly AuthKeyChange[]): Promise<void>;
+  /**
+   * The session's whole state, for the data export that moves a linked device to another deployment (an operator's
+   * explicit request only: it is the account's keys). An unknown or wiped session answers no credentials, no keys.
+   */
+  readAll(sessionId: string): Promise<AuthStateSnapshot>;
   /**
    * Removes the credentials and every key of the session, and whatever the adapter keeps for it (files, cached
    * entries). Idempotent: wiping an unknown or already-wiped session succeeds.

@@ -193,6 +193,29 @@ export function authStateStoreContract(name: string, open: () => Promise<OpenedA
       });
     });
 
+    describe('readAll', () => {
+      it('answers every key and the credentials of the session, values of any size, and nothing of others', async () => {
+        const large = bulkyText(400_000, 3);
+        await store.writeCredentials(S1, 'creds');
+        await store.writeKeys(S1, [
+          set('session', 'a', 'A'),
+          set('pré#1:x', '漢:#2', large),
+          set('pre-key', '1', 'P'),
+        ]);
+        await store.writeKeys(S1, [{ category: 'pre-key', id: '1', value: null }]);
+        await store.writeKeys(S2, [set('session', 'b', 'other')]);
+        const all = await store.readAll(S1);
+        expect(all.credentials).toBe('creds');
+        const byName = (a: { category: string; id: string }, b: { category: string; id: string }) =>
+          `${a.category}\u0000${a.id}`.localeCompare(`${b.category}\u0000${b.id}`);
+        expect([...all.keys].sort(byName)).toEqual(
+          [set('session', 'a', 'A'), set('pré#1:x', '漢:#2', large)].sort(byName),
+        );
+        await store.wipe(S1);
+        expect(await store.readAll(S1)).toEqual({ credentials: null, keys: [] });
+      });
+    });
+
     describe('wipe and release', () => {
       it('removes credentials and every key of the session and nothing of others', async () => {
         await store.writeCredentials(S1, 'creds');

@@ -16,13 +16,14 @@ import {
 } from '#shared/domain/engine-capabilities.js';
 import type { PortOperations } from '#shared/domain/engine-operations/engine-operations.js';
 import type { EngineFactory, EngineSession, MessagingEngine } from '../engine.port.js';
-import { checkedEmitter, type EngineEmitter } from '../engine-events.js';
+import { checkedEmitter, type EngineEmitter, type LinkedIdentity } from '../engine-events.js';
 import type { OutgoingMessage } from '../ports/messaging.port.js';
 import type { EnginePairing } from '../ports/pairing.port.js';
 import type { EngineStatus } from '../ports/status.port.js';
 import { testCalls } from './test-calls.js';
 import { testChats } from './test-chats.js';
 import { testContacts } from './test-contacts.js';
+import type { TestDeviceStore } from './test-device-store.js';
 import { testGroups } from './test-groups.js';
 import { testLabels } from './test-labels.js';
 import type { NetworkConnection, TestNetwork } from './test-network.js';
@@ -50,13 +51,17 @@ class TestEngine implements MessagingEngine {
     events: EngineEmitter,
     private readonly network: TestNetwork,
     ports: ReadonlySet<OptionalEnginePort>,
+    private readonly device: TestDeviceStore | null,
   ) {
     this.events = checkedEmitter(events);
     this.connection = {
       sessionId: session.id,
       // A closed engine reports nothing more, as a closed socket would not.
       emit: (name, data) => {
-        if (!this.closed) this.events.emit(name, data);
+        if (this.closed) return;
+        // A device linked by a QR scan keeps its identity, as a real engine writes its credentials.
+        if (name === 'ready' && device) void device.keep(session.id, data as LinkedIdentity).catch(() => {});
+        this.events.emit(name, data);
       },
       receive: (message) => (this.closed ? Promise.resolve() : this.events.receive(message)),
       receiveChange: (change) => (this.closed ? Promise.resolve() : this.events.receiveChange(change)),
@@ -96,18 +101,34 @@ class TestEngine implements MessagingEngine {
   async start(): Promise<void> {
     if (this.network.holdConnects) await this.network.hold();
     // Progress is reported asynchronously, as a real client's would be.
-    setImmediate(() => {
-      if (this.closed) return;
-      if (this.network.refusesConnections) {
-        this.closed = true;
-        this.events.emit('disconnected', { reason: 'connection refused', loggedOut: false });
-        return;
+    setImmediate(() => void this.connect());
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    if (this.network.refusesConnections) {
+      this.closed = true;
+      this.events.emit('disconnected', { reason: 'connection refused', loggedOut: false });
+      return;
+    }
+    const id = this.session.id;
+    this.network.attach(this.connection);
+    let credentials = this.network.credentialsOf(id);
+    try {
+      if (credentials) await this.device?.keep(id, credentials);
+      else if (this.device) {
+        // Credentials imported from another deployment: the network knows the device once it presents them.
+        credentials = await this.device.recall(id);
+        if (credentials) this.network.storeCredentials(id, credentials);
       }
-      this.network.attach(this.connection);
-      const credentials = this.network.credentialsOf(this.session.id);
-      if (credentials) this.network.linked(this.connection, credentials);
-      else this.connection.emit('qr', { qr: this.network.nextQr(this.session.id) });
-    });
+    } catch {
+      // The store failing (closed while stopping, say) is a failed connection attempt, as for a real engine.
+      this.connection.drop(false);
+      return;
+    }
+    if (this.closed) return;
+    if (credentials) this.network.linked(this.connection, credentials);
+    else this.connection.emit('qr', { qr: this.network.nextQr(id) });
   }
 
   async stop(): Promise<void> {
@@ -120,6 +141,7 @@ class TestEngine implements MessagingEngine {
     if (behaviour === 'hang') await this.network.hold();
     if (behaviour === 'fail') throw new Error('logout refused by the network');
     this.network.wipeCredentials(this.session.id);
+    await this.device?.forget(this.session.id);
     this.close();
   }
 
@@ -149,16 +171,19 @@ export class TestEngineFactory implements EngineFactory {
   constructor(
     readonly network: TestNetwork,
     readonly kind: TestEngineKind = 'test',
+    /** Where linked devices keep their identity (the deployment's auth state); null: in the network only. */
+    private readonly device: TestDeviceStore | null = null,
   ) {
     this.capabilities = capabilitiesOf(kind);
     this.ports = portsOf(kind);
   }
 
   async create(session: EngineSession, events: EngineEmitter): Promise<MessagingEngine> {
-    return new TestEngine(session, events, this.network, this.ports);
+    return new TestEngine(session, events, this.network, this.ports, this.device);
   }
 
   async wipeCredentials(sessionId: string): Promise<void> {
     this.network.wipeCredentials(sessionId);
+    await this.device?.forget(sessionId);
   }
 }

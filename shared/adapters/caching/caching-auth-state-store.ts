@@ -16,6 +16,7 @@
 import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
+  type AuthStateSnapshot,
   type AuthStateStore,
   assertAuthSessionId,
   assertKeyChanges,
@@ -157,6 +158,12 @@ export class CachingAuthStateStore implements AuthStateStore {
         }
       },
     );
+  }
+
+  /** Straight from the store: every write resolved reached it already, and an export is no hot path. */
+  async readAll(sessionId: string): Promise<AuthStateSnapshot> {
+    this.check(sessionId);
+    return this.inner.readAll(sessionId);
   }
 
   async wipe(sessionId: string): Promise<void> {

@@ -48,6 +48,22 @@ export function keySk(category: string, id: string): string {
   return `KEYH#${createHash('sha256').update(named).digest('hex')}`;
 }
 
+/**
+ * The category and id a key's sort key names (keySk read backwards), or null for a head that is no key (the
+ * credentials, a journal) and for a hashed name (`KEYH#`), which cannot be read back.
+ */
+export function parseKeySk(sk: string): { category: string; id: string } | null {
+  const match = /^KEY#(\d+):/.exec(sk);
+  if (match === null) return null;
+  const categoryStart = match[0].length;
+  const categoryEnd = categoryStart + Number(match[1]);
+  const idMatch = /^#(\d+):/.exec(sk.slice(categoryEnd));
+  if (idMatch === null) return null;
+  const idStart = categoryEnd + idMatch[0].length;
+  if (sk.length !== idStart + Number(idMatch[1])) return null;
+  return { category: sk.slice(categoryStart, categoryEnd), id: sk.slice(idStart) };
+}
+
 /** Sort key of part `index` (1-based; the head holds part 0) of the value or journal at `head`. */
 export const partSk = (head: string, index: number): string => `${PART_PREFIX}${head}#${index}`;
 

@@ -200,25 +200,37 @@ export async function readValues(
   }
 }
 
+/** The sort keys of every item of partition `pk` (a keys-only Query, strongly consistent). */
+async function partitionSks(t: AuthTable, pk: string): Promise<string[]> {
+  const items = await queryAll(t.doc, {
+    TableName: t.table,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: 'sk',
+    ConsistentRead: true,
+  });
+  return items.map((item) => item.sk as string);
+}
+
+/** The sort keys of partition `pk`'s value heads: every item but journals and parts. */
+export async function listHeads(t: AuthTable, pk: string): Promise<string[]> {
+  return (await partitionSks(t, pk)).filter(
+    (sk) => !sk.startsWith(JOURNAL_PREFIX) && !sk.startsWith(PART_PREFIX),
+  );
+}
+
 /**
  * Deletes every item of partition `pk` (a keys-only Query, then BatchWriteItem): journals first, then value heads,
  * then parts, so a wipe cut short never leaves a journal or a value missing parts, only parts without a head,
  * which the next recovery finds and later writes or wipes delete.
  */
 export async function deletePartition(t: AuthTable, pk: string): Promise<void> {
-  const items = await queryAll(t.doc, {
-    TableName: t.table,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': pk },
-    ProjectionExpression: 'pk, sk',
-    ConsistentRead: true,
-  });
+  const sks = await partitionSks(t, pk);
   const phase = (sk: string) => (sk.startsWith(JOURNAL_PREFIX) ? 0 : sk.startsWith(PART_PREFIX) ? 2 : 1);
   for (const current of [0, 1, 2]) {
-    const keys = items.filter((item) => phase(item.sk as string) === current);
     await batchWrite(
       t,
-      keys.map((item) => ({ delete: { pk, sk: item.sk as string }, bytes: 0 })),
+      sks.filter((sk) => phase(sk) === current).map((sk) => ({ delete: { pk, sk }, bytes: 0 })),
     );
   }
 }

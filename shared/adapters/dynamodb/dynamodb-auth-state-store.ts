@@ -18,6 +18,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
+  type AuthStateSnapshot,
   type AuthStateStore,
   assertAuthSessionId,
   assertCredentialsDocument,
@@ -42,11 +43,13 @@ import {
   keyEntries,
   keySk,
   packTransactions,
+  parseKeySk,
   planEntry,
 } from './dynamodb-auth-layout.js';
 import {
   type AuthTable,
   deletePartition,
+  listHeads,
   mapLimit,
   readValues,
   writeAtomically,
@@ -145,6 +148,30 @@ export class DynamoDbAuthStateStore implements AuthStateStore {
     assertKeyChanges(changes);
     if (changes.length === 0) return;
     await this.using(sessionId, (state) => state.lane.write(keyEntries(changes)));
+  }
+
+  /**
+   * Every value head of the partition (a keys-only Query), then their values as reads assemble them. A key whose
+   * name was too long for a sort key is stored under its hash and cannot be named: the export refuses it rather
+   * than move a device without it.
+   */
+  async readAll(sessionId: string): Promise<AuthStateSnapshot> {
+    this.check(sessionId);
+    return this.using(sessionId, async (state) => {
+      await this.readable(state);
+      const heads = (await listHeads(this.t, state.pk)).filter(
+        (sk) => sk === CREDENTIALS_SK || sk.startsWith('KEY'),
+      );
+      const values = await readValues(this.t, state.pk, heads);
+      const keys: AuthStateSnapshot['keys'] = [];
+      for (const [sk, value] of values) {
+        if (sk === CREDENTIALS_SK) continue;
+        const name = parseKeySk(sk);
+        if (name === null) throw new Error(`${STORE}: a key stored under a hashed name cannot be exported`);
+        keys.push({ ...name, value });
+      }
+      return { credentials: values.get(CREDENTIALS_SK) ?? null, keys };
+    });
   }
 
   async wipe(sessionId: string): Promise<void> {

@@ -5,6 +5,7 @@
 import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
+  type AuthStateSnapshot,
   type AuthStateStore,
   assertAuthSessionId,
   assertCredentialsDocument,
@@ -67,6 +68,14 @@ export class MemoryAuthStateStore implements AuthStateStore {
       }
       stored.set(id, value);
     }
+  }
+
+  async readAll(sessionId: string): Promise<AuthStateSnapshot> {
+    const session = this.existing(sessionId);
+    const keys = [...(session?.keys ?? new Map<string, Map<string, string>>())].flatMap(
+      ([category, stored]) => [...stored].map(([id, value]) => ({ category, id, value })),
+    );
+    return { credentials: session?.credentials ?? null, keys };
   }
 
   async wipe(sessionId: string): Promise<void> {

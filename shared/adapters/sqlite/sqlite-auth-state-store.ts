@@ -13,6 +13,8 @@ import type Database from 'better-sqlite3';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import {
   type AuthKeyChange,
+  type AuthKeyValue,
+  type AuthStateSnapshot,
   type AuthStateStore,
   assertAuthSessionId,
   assertCredentialsDocument,
@@ -59,6 +61,7 @@ interface SessionDb {
   upsertCredentials: Database.Statement<[string]>;
   /** Ids travel as one JSON array, so a single statement serves any number of them. */
   selectKeys: Database.Statement<[string, string], { id: string; value: string }>;
+  selectAllKeys: Database.Statement<[], AuthKeyValue>;
   applyBatch: Database.Transaction<(changes: readonly AuthKeyChange[]) => void>;
 }
 
@@ -86,6 +89,7 @@ function prepareSession(db: SqliteDb): SessionDb {
     selectKeys: db.prepare(
       'SELECT id, value FROM auth_keys WHERE category = ? AND id IN (SELECT value FROM json_each(?))',
     ),
+    selectAllKeys: db.prepare('SELECT category, id, value FROM auth_keys'),
     applyBatch: db.transaction((changes: readonly AuthKeyChange[]) => {
       for (const { category, id, value } of changes) {
         if (value === null) deleteKey.run(category, id);
@@ -152,6 +156,18 @@ export class SqliteAuthStateStore implements AuthStateStore {
     // IMMEDIATE takes the write lock up front, so a second connection can never make the batch fail half-way
     // with SQLITE_BUSY on lock upgrade; a failure anywhere inside rolls the whole batch back.
     runSql(STORE, () => session.applyBatch.immediate(changes));
+  }
+
+  async readAll(sessionId: string): Promise<AuthStateSnapshot> {
+    const session = this.session(sessionId, false);
+    if (session === undefined) return { credentials: null, keys: [] };
+    // One read transaction, so the keys and the credentials are of the same moment.
+    return runSql(STORE, () =>
+      session.db.transaction(() => ({
+        credentials: session.selectCredentials.get()?.document ?? null,
+        keys: session.selectAllKeys.all(),
+      }))(),
+    );
   }
 
   async wipe(sessionId: string): Promise<void> {

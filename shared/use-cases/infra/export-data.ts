@@ -14,13 +14,21 @@ import {
 } from '#shared/domain/data-export.js';
 import type { Session } from '#shared/domain/session.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
+import { type CredentialsDeps, credentialsPieces, credentialsStore } from './export-credentials.js';
 import { EXPORT_PAGE_SIZE, EXPORT_TABLE_REGISTRY, type ExportTableEntry } from './export-tables.js';
 
 /** What an export reads, and how it names the deployment in the envelope. */
-export type ExportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'clock'> & {
-  version: string;
-  mode: 'embedded' | 'aws';
-};
+export type ExportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'clock'> &
+  CredentialsDeps & {
+    version: string;
+    mode: 'embedded' | 'aws';
+  };
+
+/** What the operator asked the export for beyond the data. */
+export interface ExportOptions {
+  /** Add each session's linked-device auth state (the `credentials` table): audited as a warning. */
+  includeCredentials: boolean;
+}
 
 /** Every session, in pages (the whole list stays: the per-session tables are read session by session). */
 async function allSessions(deps: ExportDeps): Promise<Session[]> {
@@ -48,11 +56,26 @@ async function* tablePieces<T extends ExportTable>(
 
 /**
  * Audits the export and answers its document as text pieces, read from the stores as the consumer pulls them.
- * Rows written during the export may or may not be in it (no snapshot spans the stores).
+ * Rows written during the export may or may not be in it (no snapshot spans the stores). With includeCredentials
+ * the document carries the accounts' keys: the audit entry is a warning.
  */
-export async function exportData(deps: ExportDeps, caller: Caller): Promise<AsyncIterable<string>> {
+export async function exportData(
+  deps: ExportDeps,
+  caller: Caller,
+  options: ExportOptions = { includeCredentials: false },
+): Promise<AsyncIterable<string>> {
   const exportedAt = deps.clock.now().toISOString();
-  await deps.audit.record(caller, { action: 'infra_data_exported', metadata: { exportedAt } });
+  const authState = options.includeCredentials ? credentialsStore(deps) : null;
+  await deps.audit.record(
+    caller,
+    authState
+      ? {
+          action: 'infra_data_exported',
+          severity: 'warn',
+          metadata: { exportedAt, includeCredentials: true },
+        }
+      : { action: 'infra_data_exported', metadata: { exportedAt } },
+  );
   const envelope = {
     format: EXPORT_FORMAT,
     formatVersion: EXPORT_FORMAT_VERSION,
@@ -69,6 +92,7 @@ export async function exportData(deps: ExportDeps, caller: Caller): Promise<Asyn
       yield* tablePieces(table, entry.read(deps, sessions));
       yield '\n]';
     }
+    if (authState) yield* credentialsPieces(authState, sessions);
     yield '\n}}\n';
   })();
 }

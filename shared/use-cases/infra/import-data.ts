@@ -3,7 +3,9 @@
  * IMPORT_INVALID naming the first bad rows) before anything changes; refuses while sessions run (409
  * IMPORT_SESSIONS_RUNNING) unless told to stop them; then replaces the data store's sessions and their rows with
  * the document's inside `data.atomically` (SQLite: one transaction, all or nothing; DynamoDB: the batch sequence
- * below, which a rerun of the same import finishes) and adds the document's API keys the target lacks.
+ * below, which a rerun of the same import finishes) and adds the document's API keys the target lacks. A document
+ * exported with includeCredentials then also replaces the linked devices' auth state of its sessions (after the
+ * data, so a failure before leaves the target's devices as they were), audited as a warning.
  *
  * The DynamoDB sequence: (1) each existing session's rows and then the session are deleted, session by session,
  * then every delivery failure; (2) the document's tables are written in EXPORT_TABLES order (sessions, settings,
@@ -19,10 +21,16 @@ import { ConflictError, ValidationError } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { deleteSessionRows } from '#shared/use-cases/sessions/delete-session.js';
 import { stopSession } from '#shared/use-cases/sessions/engine-controls.js';
+import {
+  type CredentialsDeps,
+  checkCredentialRows,
+  credentialsStore,
+  restoreCredentials,
+} from './export-credentials.js';
 import { EXPORT_PAGE_SIZE, EXPORT_TABLE_REGISTRY, type ExportTableEntry } from './export-tables.js';
 import { checkImportRows, type ImportRows } from './import-validation.js';
 
-export type ImportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'host' | 'clock'>;
+export type ImportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'host' | 'clock'> & CredentialsDeps;
 
 export interface ImportOptions {
   /** Stop the running sessions first instead of refusing (409) while any runs. */
@@ -35,6 +43,8 @@ export interface ImportResult {
   /** API keys of the document the target already held (same id or hash): kept as they are. */
   apiKeysKept: number;
   stoppedSessions: string[];
+  /** Sessions whose linked-device credentials the document restored (absent when it carried none). */
+  credentials?: number;
 }
 
 async function runningSessions(deps: ImportDeps): Promise<Session[]> {
@@ -89,13 +99,21 @@ export async function importData(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const check = checkImportRows(document.tables);
-  if (!check.ok) {
-    const first = check.problems[0];
+  const carried = document.tables.credentials;
+  const credentialRows =
+    check.ok && carried !== undefined
+      ? checkCredentialRows(carried, new Set(check.rows.sessions.map((session) => session.id)))
+      : null;
+  const problems = check.ok ? (credentialRows?.problems ?? []) : check.problems;
+  if (!check.ok || problems.length > 0) {
+    const first = problems[0];
     throw new ValidationError(
       `The document has invalid rows (first: ${first?.table}[${first?.index}] ${first?.path}: ${first?.message}); nothing was imported`,
-      { code: 'IMPORT_INVALID', details: { problems: check.problems } },
+      { code: 'IMPORT_INVALID', details: { problems } },
     );
   }
+  // Refused before anything changes, like any other reason the import cannot be done whole.
+  const authState = credentialRows ? credentialsStore(deps) : null;
   const running = await runningSessions(deps);
   if (running.length > 0 && !options.stopSessions) {
     throw new ConflictError(
@@ -111,17 +129,33 @@ export async function importData(
     await writeRows(deps, rows);
   });
   const apiKeysKept = await addApiKeys(deps, rows);
+  const credentials =
+    authState && credentialRows
+      ? await restoreCredentials(
+          authState,
+          rows.sessions.map((session) => session.id),
+          credentialRows.rows,
+        )
+      : undefined;
   const imported = Object.fromEntries(
     EXPORT_TABLES.map((table) => [table, rows[table].length - (table === 'apiKeys' ? apiKeysKept : 0)]),
   ) as ImportResult['imported'];
-  const result = { imported, apiKeysKept, stoppedSessions: running.map((session) => session.id) };
+  const result: ImportResult = {
+    imported,
+    apiKeysKept,
+    stoppedSessions: running.map((session) => session.id),
+    ...(credentials === undefined ? {} : { credentials }),
+  };
   await deps.audit.record(caller, {
     action: 'infra_data_imported',
+    // Credentials restored let this deployment act as the accounts' linked devices: worth a warning.
+    ...(credentials === undefined ? {} : { severity: 'warn' as const }),
     metadata: {
       ...result.imported,
       apiKeysKept,
       stoppedSessions: result.stoppedSessions.length,
       from: document.mode,
+      ...(credentials === undefined ? {} : { includeCredentials: true, credentials }),
     },
   });
   return result;

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import {
+  type CREDENTIALS_TABLE,
   EXPORT_ROW_KEYS,
   EXPORT_ROW_SCHEMAS,
   EXPORT_TABLES,
@@ -16,7 +17,7 @@ import {
 
 /** One bad row: where it is in the document and what is wrong with it. */
 export interface RowProblem {
-  table: ExportTable;
+  table: ExportTable | typeof CREDENTIALS_TABLE;
   index: number;
   /** The field path inside the row (dotted; empty for the row as a whole). */
   path: string;
