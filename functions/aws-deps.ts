@@ -4,7 +4,7 @@
  * functions' composition root (deps.ts); nothing here opens SQLite or loads an engine.
  */
 import { pino } from 'pino';
-import { openAwsAdapters } from '#shared/adapters/aws/open-aws-adapters.js';
+import { openAwsAdapters, statsCountFailureLogger } from '#shared/adapters/aws/open-aws-adapters.js';
 import { DynamoDbAuthStateStore } from '#shared/adapters/dynamodb/dynamodb-auth-state-store.js';
 import { HostRpcMessageOutcomes } from '#shared/adapters/host-rpc/host-rpc-message-outcomes.js';
 import { HttpHostRpcClient } from '#shared/adapters/host-rpc/http-host-rpc-client.js';
@@ -30,7 +30,7 @@ export function createAwsFunctionDeps(env: Env): Deps {
 export function openAwsFunctionDeps(env: Env): { deps: Deps; close(): Promise<void> } {
   const logger: Logger = pino({ level: env.LOG_LEVEL, base: { service: 'waygate' } });
   const clock = systemClock;
-  const adapters = openAwsAdapters(env);
+  const adapters = openAwsAdapters(env, { onStatsCountFailure: statsCountFailureLogger(logger) });
   const token = env.HOST_RPC_TOKEN;
   if (!token) throw new Error('HOST_RPC_TOKEN is required in aws mode');
   // Credentials of a session no host runs are wiped here on delete; with the file adapter (a shared file system

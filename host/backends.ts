@@ -15,6 +15,7 @@ import { openSqliteDataStore, openSqliteMainStore } from '#shared/adapters/sqlit
 import { threadBroadcast } from '#shared/adapters/thread-broadcast.js';
 import type { Env } from '#shared/config/env.js';
 import type { AuthStateStore } from '#shared/ports/auth-state-store.port.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 import type { MediaStorage } from '#shared/ports/media-storage.port.js';
 import type { Queue } from '#shared/ports/queue.port.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
@@ -47,10 +48,10 @@ export interface Backends {
  * Opens the stores of this deployment mode. With API_THREAD both the host's thread and the API's call this, each
  * for connections of its own to the same files.
  */
-export async function openBackends(env: Env): Promise<Backends> {
+export async function openBackends(env: Env, logger?: Logger): Promise<Backends> {
   const stores =
     env.DEPLOYMENT_MODE === 'aws'
-      ? (await import('./aws-backends.js')).openAwsBackends(env)
+      ? (await import('./aws-backends.js')).openAwsBackends(env, logger)
       : openEmbedded(env);
   const webhooks = new CachingWebhookStore(stores.data.webhooks, WEBHOOK_CACHE_TTL_MS);
   // The API's thread changes the webhooks the host's thread delivers to: each tells the other at once.

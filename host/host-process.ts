@@ -126,7 +126,7 @@ export async function startHost(options: HostProcessOptions): Promise<RunningHos
   const cluster = clusterOf(env);
 
   // Retried as the spec's Limits say, so a database that starts after the gateway is waited for.
-  const backends = await connectStores(env, logger, () => openBackends(env));
+  const backends = await connectStores(env, logger, () => openBackends(env, logger));
   const { main, data } = backends;
   const commands = new CommandQueue(backends.commandQueue);
   const metrics = createMetrics({ processSeries: true });

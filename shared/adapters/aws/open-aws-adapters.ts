@@ -8,6 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { openDynamoDbDataStore, openDynamoDbMainStore } from '#shared/adapters/dynamodb/dynamodb-stores.js';
 import { SqsQueue } from '#shared/adapters/sqs/sqs-queue.js';
 import type { Env } from '#shared/config/env.js';
+import type { Logger } from '#shared/ports/logger.port.js';
 import type { Queue } from '#shared/ports/queue.port.js';
 import type { DataStore, MainStore } from '#shared/ports/stores.port.js';
 
@@ -34,14 +35,24 @@ export interface AwsAdapters {
   close(): Promise<void>;
 }
 
-export function openAwsAdapters(env: AwsEnv): AwsAdapters {
+/** What the adapters report to their composition root. */
+export interface AwsAdapterHooks {
+  /** A statistics counter not written after its message was (logged by the root; the message stays uncounted). */
+  onStatsCountFailure?: (error: unknown) => void;
+}
+
+export function openAwsAdapters(env: AwsEnv, hooks: AwsAdapterHooks = {}): AwsAdapters {
   if (!env.COMMAND_QUEUE_URL) throw new Error('COMMAND_QUEUE_URL is required in aws mode');
   const endpoint = (url: string | undefined) => (url ? { endpoint: url } : {});
   const dynamoDb = new DynamoDBClient({ region: env.AWS_REGION, ...endpoint(env.DYNAMODB_ENDPOINT) });
   const sqs = new SQSClient({ region: env.AWS_REGION, ...endpoint(env.SQS_ENDPOINT) });
   const stores = { client: dynamoDb, tablePrefix: env.TABLE_PREFIX };
   const main = openDynamoDbMainStore(stores);
-  const data = openDynamoDbDataStore({ ...stores, searchScanLimit: env.SEARCH_SCAN_LIMIT });
+  const data = openDynamoDbDataStore({
+    ...stores,
+    searchScanLimit: env.SEARCH_SCAN_LIMIT,
+    ...hooks,
+  });
   return {
     main,
     data,
@@ -56,4 +67,10 @@ export function openAwsAdapters(env: AwsEnv): AwsAdapters {
       sqs.destroy();
     },
   };
+}
+
+/** The hook that logs an unwritten statistics counter as a warning (the message was stored; it stays uncounted). */
+export function statsCountFailureLogger(logger: Pick<Logger, 'warn'>): (error: unknown) => void {
+  return (error) =>
+    logger.warn({ err: error }, 'message statistics counter not written; the message stays uncounted');
 }

@@ -9,9 +9,10 @@
  * - chat     pk `STATCHATS#<sessionId>`, sk `CHAT#<chatId>`: `d<epoch day>` per day, `lastAt` (epoch s, only ever
  *            raised); `ttl` STATS_KEPT_DAYS past its last message, and each write removes the day counts of the month
  *            before the kept window, so an item holds about STATS_KEPT_DAYS counts.
- * A failure after the message's transaction (the SDK has retried) surfaces to the caller with the message stored;
- * that message then stays uncounted, the price of keeping counters off the transaction. The same for a process that
- * dies between the two; and an ADD whose answer was lost and that the SDK sends again counts twice. So these
+ * A counter write that fails after the message's transaction (the SDK has retried) never fails the message's write:
+ * the message is stored and its write answers as such, and the message stays uncounted (`countedSafely`), the price
+ * of keeping counters off the transaction. The same for a process that dies between the two; and an ADD whose answer
+ * was lost and that the SDK sends again counts twice. So these
  * counters are exact only while every write answers (the tests'), close otherwise. A session's items share one
  * partition: at about 1,000 writes a second per partition, some 300 messages a second on one session are its ceiling.
  * (SQLite, by contrast, queues each message in its insert transaction and folds the queue later: exact.)
@@ -147,4 +148,20 @@ export async function countFailed(
     ifKept(hourSk(hourOf(statsTime(message)))),
     ifKept(daySk(dayOf(statsTime(message)))),
   ]);
+}
+
+/**
+ * Runs a count after a message's write: a counter that cannot be written leaves the message uncounted and is
+ * reported to `onFailure`, never thrown into the write that stored the message (its caller would take a stored
+ * message for a failed one: a send marked failed, an inbound message refused and redelivered).
+ */
+export async function countedSafely(
+  count: Promise<void>,
+  onFailure: (error: unknown) => void,
+): Promise<void> {
+  try {
+    await count;
+  } catch (error) {
+    onFailure(error);
+  }
 }

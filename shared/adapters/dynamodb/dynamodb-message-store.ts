@@ -44,7 +44,7 @@ import {
   searchMessageItems,
   searchTextAttribute,
 } from './dynamodb-message-search.js';
-import { countFailed, countStored } from './dynamodb-message-stats.js';
+import { countedSafely, countFailed, countStored } from './dynamodb-message-stats.js';
 import {
   cancellationCodes,
   copy,
@@ -66,6 +66,8 @@ export class DynamoDbMessageStore implements MessageStore {
     private readonly table: string,
     /** Items a search reads at most (SEARCH_SCAN_LIMIT). */
     private readonly searchScanLimit = DEFAULT_SEARCH_SCAN_LIMIT,
+    /** Told of a statistics counter that could not be written (the message itself was stored). */
+    private readonly onCountFailure: (error: unknown) => void = () => undefined,
   ) {}
 
   insert(message: Message, outbox?: OutboxEntryFor): Promise<boolean> {
@@ -107,7 +109,7 @@ export class DynamoDbMessageStore implements MessageStore {
         if (event.length > 0 && failedAt(codes, 2 + lock.length)) throw outboxTaken();
         throw error;
       }
-      await countStored(this.doc, this.table, message);
+      await countedSafely(countStored(this.doc, this.table, message), this.onCountFailure);
       return true;
     });
   }
@@ -213,7 +215,9 @@ export class DynamoDbMessageStore implements MessageStore {
     };
     const entry = outbox?.({ outcome: 'updated', message: next });
     const written = await this.writeStatusItem(update, entry, next);
-    if (written && status === 'failed') await countFailed(this.doc, this.table, current);
+    if (written && status === 'failed') {
+      await countedSafely(countFailed(this.doc, this.table, current), this.onCountFailure);
+    }
     return written;
   }
 

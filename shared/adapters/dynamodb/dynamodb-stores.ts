@@ -33,6 +33,8 @@ export interface DynamoDbStoreOptions {
   tablePrefix: string;
   /** Items a message search reads at most (default DEFAULT_SEARCH_SCAN_LIMIT). */
   searchScanLimit?: number;
+  /** Told of a statistics counter that could not be written after its message was (the message stays uncounted). */
+  onStatsCountFailure?: (error: unknown) => void;
 }
 
 function lifecycleOf(client: DynamoDBClient, table: string, store: string) {
@@ -65,13 +67,14 @@ export function openDynamoDbDataStore({
   client,
   tablePrefix,
   searchScanLimit,
+  onStatsCountFailure,
 }: DynamoDbStoreOptions): DataStore {
   const table = tableNames(tablePrefix).data;
   const doc = documentClient(client);
   return {
     sessions: new DynamoDbSessionStore(doc, table),
     fences: new DynamoDbTeardownFenceStore(doc, table),
-    messages: new DynamoDbMessageStore(doc, table, searchScanLimit),
+    messages: new DynamoDbMessageStore(doc, table, searchScanLimit, onStatsCountFailure),
     messageStats: new DynamoDbMessageStatsStore(doc, table),
     settings: new DynamoDbSettingsStore(doc, table),
     outbox: new DynamoDbEventOutbox(doc, table),
