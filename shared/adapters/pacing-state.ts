@@ -9,19 +9,12 @@ import type {
   PacingAdmissionRequest,
   PacingFailure,
   PacingFailureOutcome,
+  SendPacingRecord,
   SendPacingStore,
 } from '#shared/ports/send-pacing-store.port.js';
 
 /** One session's pacing state. */
-export interface PacingState {
-  /** The UTC day `sent` and `cold` count, or null before the first send. */
-  day: string | null;
-  sent: number;
-  cold: number;
-  failures: number;
-  /** Epoch ms the breaker is open until, or null while closed. */
-  openUntil: number | null;
-}
+export type PacingState = Omit<SendPacingRecord, 'sessionId'>;
 
 export const NO_PACING_STATE: PacingState = { day: null, sent: 0, cold: 0, failures: 0, openUntil: null };
 
@@ -76,6 +69,12 @@ export abstract class StatePacingStore implements SendPacingStore {
   protected abstract change<T>(sessionId: string, rule: (state: PacingState) => PacingChange<T>): Promise<T>;
 
   abstract deleteBySession(sessionId: string): Promise<number>;
+
+  abstract find(sessionId: string): Promise<SendPacingRecord | null>;
+
+  async restore({ sessionId, ...state }: SendPacingRecord): Promise<void> {
+    await this.change(sessionId, () => ({ result: undefined, next: state }));
+  }
 
   admit(sessionId: string, request: PacingAdmissionRequest): Promise<PacingAdmission> {
     return this.change(sessionId, (state) => admitTo(state, request));

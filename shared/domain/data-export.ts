@@ -8,7 +8,16 @@ import { z } from 'zod';
 import { ApiKey } from './api-key.js';
 import { AutomationRule } from './automation-rule.js';
 import { IsoTimestamp } from './common.js';
-import { ExportChat, ExportIdentityAlias, ExportSettings, ExportStatus } from './data-export-rows.js';
+import {
+  ExportBatch,
+  ExportChat,
+  ExportIdempotencyKey,
+  ExportIdentityAlias,
+  ExportOutboxEntry,
+  ExportSendPacing,
+  ExportSettings,
+  ExportStatus,
+} from './data-export-rows.js';
 import { Message } from './message.js';
 import { Session } from './session.js';
 import { Template } from './template.js';
@@ -21,7 +30,8 @@ export const EXPORT_FORMAT_VERSION = 1;
 
 /**
  * The tables a document holds, in the order they are written and replaced (sessions first: every other row names
- * its session). Messages come last, so a reader streaming the document meets the large table at its end.
+ * its session). Messages come last, so a reader streaming the document meets the large table at its end; the
+ * short-lived bookkeeping of sends and deliveries (batches, Idempotency-Keys, pacing, the event outbox) before them.
  */
 export const EXPORT_TABLES = [
   'sessions',
@@ -34,6 +44,10 @@ export const EXPORT_TABLES = [
   'identities',
   'statuses',
   'deliveryFailures',
+  'batches',
+  'idempotencyKeys',
+  'sendPacing',
+  'outbox',
   'messages',
 ] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
@@ -56,6 +70,10 @@ export const EXPORT_ROW_SCHEMAS = {
   identities: ExportIdentityAlias,
   statuses: ExportStatus,
   deliveryFailures: DeliveryFailure,
+  batches: ExportBatch,
+  idempotencyKeys: ExportIdempotencyKey,
+  sendPacing: ExportSendPacing,
+  outbox: ExportOutboxEntry,
   messages: Message,
 } as const satisfies Record<ExportTable, z.ZodType>;
 
@@ -117,6 +135,8 @@ export const EXPORT_ROW_KEYS: { [T in ExportTable]?: (row: ExportRow<T>) => stri
   chats: (chat) => `${chat.sessionId}\u0000${chat.id}`,
   identities: (alias) => `${alias.sessionId}\u0000${alias.lid}`,
   statuses: (status) => `${status.sessionId}\u0000${status.statusId}`,
+  idempotencyKeys: (key) => `${key.sessionId}\u0000${key.key}`,
+  sendPacing: (pacing) => pacing.sessionId,
 };
 
 /** How a row leaves in the document: the hidden fields blanked, the rest as stored. */

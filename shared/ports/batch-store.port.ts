@@ -20,13 +20,19 @@ export function batchIdTaken(batchId: string): ValidationError {
  */
 export interface BatchStore {
   /**
-   * Stores a new batch. A batchId the session used already raises BATCH_ID_TAKEN (400), whatever races; an unknown
+   * Stores a new batch, every field as given (so it also restores a batch as `listBySession` read it, the data
+   * import's write). A batchId the session used already raises BATCH_ID_TAKEN (400), whatever races; an unknown
    * session NotFoundError where the store knows sessions (SQLite, DynamoDB).
    */
   create(batch: MessageBatch): Promise<void>;
   find(sessionId: string, batchId: string): Promise<MessageBatch | null>;
   /** The session's batches still pending or processing, oldest first (createdAt, then batchId). */
   listUnfinished(sessionId: string): Promise<MessageBatch[]>;
+  /**
+   * Every batch of a session, finished or not, a page at a time in batchId order: those after `afterBatchId` (null:
+   * from the first), at most `limit` (the data export).
+   */
+  listBySession(sessionId: string, afterBatchId: string | null, limit: number): Promise<MessageBatch[]>;
   /** How many batches of all sessions are pending or processing (the concurrency cap reads it; may lag a little). */
   countUnfinished(): Promise<number>;
   /**

@@ -10,6 +10,20 @@ export interface OutboxEntry {
   createdAt: string;
 }
 
+/**
+ * An entry as the outbox holds it (the data export's row): `claimedAt` is when a sweep last claimed it, null while
+ * none has, so a sweep on the store it is restored to claims it as it would have claimed it here.
+ */
+export interface StoredOutboxEntry extends OutboxEntry {
+  claimedAt: string | null;
+}
+
+/** A page of the outbox: `next` continues after it, null once every entry was read. */
+export interface OutboxPage {
+  entries: StoredOutboxEntry[];
+  next: string | null;
+}
+
 /** A new entry for `event`, stored at `now` (a fresh, time-ordered id). */
 export function outboxEntry(event: GatewayEvent, now: Date): OutboxEntry {
   return { id: newRecordId(), event, createdAt: now.toISOString() };
@@ -45,6 +59,16 @@ export interface EventOutbox {
   claimStale(options: { olderThan: Date; now: Date; limit: number }): Promise<OutboxEntry[]>;
   /** Removes entries whose delivery is settled; unknown ids are ignored. */
   complete(ids: readonly string[]): Promise<void>;
+  /**
+   * Every waiting entry, claimed or not, a page at a time: `after` is the previous page's `next` (null: from the
+   * start), at most `limit` entries per page (a page may be shorter before the end). For the data export.
+   */
+  scan(after: string | null, limit: number): Promise<OutboxPage>;
+  /**
+   * Writes entries back exactly as `scan` read them (claim state included), replacing an entry of the same id
+   * (so an import run again ends with the same entries). For the data import.
+   */
+  restore(entries: readonly StoredOutboxEntry[]): Promise<void>;
   /** How many entries are waiting (metrics and tests). */
   count(): Promise<number>;
 }

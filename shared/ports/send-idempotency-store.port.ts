@@ -24,6 +24,11 @@ export interface NewSendKey {
   messageId: string;
 }
 
+/** A stored key with its session and claim instant (the data export's row); it expires TTL after `createdAt`. */
+export interface StoredSendKey extends NewSendKey {
+  createdAt: string;
+}
+
 export type SendIdempotencyClaim = { claimed: true } | { claimed: false; existing: SendIdempotencyRecord };
 
 /**
@@ -39,6 +44,14 @@ export interface SendIdempotencyStore {
    * claims of one key exactly one wins. A session the store knows to be missing raises NotFoundError (SQLite).
    */
   claim(entry: NewSendKey, now: Date): Promise<SendIdempotencyClaim>;
+  /**
+   * The session's keys still live at `now`, a page at a time in key order: those after `afterKey` (null: from the
+   * first), at most `limit`. A key read so is restored exactly by claiming it at its `createdAt` (the data import).
+   */
+  listBySession(
+    sessionId: string,
+    page: { now: Date; afterKey: string | null; limit: number },
+  ): Promise<StoredSendKey[]>;
   /**
    * Removes the key only while it still names `messageId` (its claimant gives it up, or a retry clears a claimant
    * that died before storing its message); true when it did. A key claimed again since is left as it is.

@@ -41,6 +41,19 @@ export interface PacingFailureOutcome {
   tripped: boolean;
 }
 
+/** A session's stored pacing state (the data export's row). */
+export interface SendPacingRecord {
+  sessionId: string;
+  /** The UTC day `sent` and `cold` count, or null before the first send. */
+  day: string | null;
+  sent: number;
+  cold: number;
+  /** The streak of consecutive failed sends. */
+  failures: number;
+  /** Epoch ms the breaker is open until, or null while closed. */
+  openUntil: number | null;
+}
+
 /**
  * Per-session pacing state. Deleting a session deletes it (SQLite by cascade, the others through deleteBySession).
  * DynamoDB items carry a TTL a week past their last relevance; reads compare the stored day and `openUntil` and
@@ -61,6 +74,10 @@ export interface SendPacingStore {
   recordFailure(sessionId: string, failure: PacingFailure): Promise<PacingFailureOutcome>;
   /** A send succeeded: the streak ends and an open breaker closes. */
   recordSuccess(sessionId: string): Promise<void>;
+  /** The session's state as stored, or null when it has none (the data export). */
+  find(sessionId: string): Promise<SendPacingRecord | null>;
+  /** Writes a record back exactly as `find` read it, replacing the session's state (the data import). */
+  restore(record: SendPacingRecord): Promise<void>;
   /** Deletes a session's pacing state (session delete); answers how many records it removed. */
   deleteBySession(sessionId: string): Promise<number>;
 }

@@ -1,7 +1,8 @@
 /** What the data export and import suites share: seeding a gateway with one row of every kind, reading exports. */
 import { expect } from '@jest/globals';
 import { EXPORT_TABLES } from '#shared/domain/data-export.js';
-import { aDeliveryFailure } from '#tests/helpers/builders.js';
+import { outboxEntry } from '#shared/ports/event-outbox.port.js';
+import { aBatch, aDeliveryFailure } from '#tests/helpers/builders.js';
 import { withGatewayDataStore } from '#tests/helpers/gateway-data-store.js';
 import type { TestGateway } from '#tests/helpers/test-gateway.js';
 import { createSession, linkedSession } from './sessions-support.js';
@@ -21,6 +22,10 @@ export interface ExportTables {
   identities: Row[];
   statuses: Row[];
   deliveryFailures: Row[];
+  batches: Row[];
+  idempotencyKeys: Row[];
+  sendPacing: Row[];
+  outbox: Row[];
   messages: Row[];
 }
 
@@ -96,7 +101,12 @@ export async function seed(gw: TestGateway): Promise<string> {
   return session.id;
 }
 
-/** What no route writes on the test engine (aliases, a contact's status, a delivery failure), into the store. */
+/**
+ * What no route writes on the test engine, into the store: aliases, a contact's status, a delivery failure, and the
+ * sends' bookkeeping: a finished batch (an unfinished one would run once a test starts the session), a live
+ * Idempotency-Key, pacing counters with an open breaker, and an outbox entry claimed until an hour from now (so no
+ * sweep relays it while the suite runs; an unclaimed entry's move is the outbox contract's).
+ */
 async function seedStoreRows(gw: TestGateway, sessionId: string): Promise<void> {
   const hooks = await gw.request('GET', `/api/sessions/${sessionId}/webhooks`);
   const webhookId = String((hooks.body as { id: string }[])[0]?.id);
@@ -124,6 +134,37 @@ async function seedStoreRows(gw: TestGateway, sessionId: string): Promise<void> 
       expiresAt: postedAt + 24 * 60 * 60 * 1000,
     });
     await data.deliveryFailures.insert(aDeliveryFailure({ sessionId, webhookId }));
+    const done = aBatch({ sessionId, batchId: 'export-batch' }, 1);
+    await data.batches.create({
+      ...done,
+      status: 'completed',
+      progress: { ...done.progress, pending: 0, sent: 1 },
+      results: [{ chatId: '15550001000@c.us', status: 'sent', messageId: 'BATCH-SENT-1' }],
+      currentIndex: 1,
+      startedAt: done.createdAt,
+      completedAt: done.createdAt,
+    });
+    const now = new Date();
+    await data.sendIdempotency.claim(
+      { sessionId, key: 'export-key-1', requestHash: 'hash-1', messageId: 'message-of-key-1' },
+      now,
+    );
+    await data.sendPacing.restore({
+      sessionId,
+      day: now.toISOString().slice(0, 10),
+      sent: 3,
+      cold: 1,
+      failures: 2,
+      openUntil: now.getTime() + 60 * 60 * 1000,
+    });
+    const event = {
+      event: 'session.status' as const,
+      sessionId,
+      occurredAt: now.toISOString(),
+      data: { sessionId, status: 'disconnected' as const },
+    };
+    const claimedAt = new Date(now.getTime() + 60 * 60 * 1000).toISOString();
+    await data.outbox.restore([{ ...outboxEntry(event, now), claimedAt }]);
   });
 }
 

@@ -72,6 +72,8 @@ describe('data export and import', () => {
       id: '11111111-1111-4111-8111-111111111111',
       sessionId: crypto.randomUUID(),
     };
+    const entry = first.tables.outbox[0] as { event: Record<string, unknown> };
+    const event = entry.event;
     const bad = {
       ...first,
       tables: {
@@ -80,6 +82,8 @@ describe('data export and import', () => {
         sessions: first.tables.sessions.slice(0, 1),
         messages: [first.tables.messages[0], badMessage],
         templates: [...first.tables.templates, orphan],
+        // An outbox entry names its session through its event: one of a session not in the document is refused too.
+        outbox: [{ ...entry, sessionId: orphan.sessionId, event: { ...event, sessionId: orphan.sessionId } }],
       },
     };
     const res = await importInto(gw, bad);
@@ -89,6 +93,7 @@ describe('data export and import', () => {
       expect.arrayContaining([
         expect.objectContaining({ table: 'messages', index: 1, path: 'status' }),
         expect.objectContaining({ table: 'templates', index: 1, path: 'sessionId' }),
+        expect.objectContaining({ table: 'outbox', index: 0, path: 'sessionId' }),
       ]),
     );
     expect(problems.length).toBeGreaterThanOrEqual(2);
@@ -108,7 +113,8 @@ describe('data export and import', () => {
     const after = comparable((await exportOf(gw)).doc);
     const expected = comparable(first);
     expect(after.sessions.map((s) => s.id)).not.toContain(extra.id);
-    for (const table of ['sessions', 'webhooks', 'automationRules', 'templates', 'messages'] as const)
+    const tables = ['sessions', 'webhooks', 'automationRules', 'templates', 'messages'] as const;
+    for (const table of [...tables, 'batches', 'idempotencyKeys', 'sendPacing', 'outbox'] as const)
       expect(after[table]).toEqual(expected[table]);
     expect(after.apiKeys).toEqual(expect.arrayContaining(expected.apiKeys));
   });

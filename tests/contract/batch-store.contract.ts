@@ -2,7 +2,8 @@
  * Behaviour every BatchStore adapter must show: batches named by (session, batchId), batchIds unique per session
  * (also when creates race), a compare-and-set update of the changing fields only, the unfinished batches of a
  * session (oldest first) and of all sessions (count), session delete, copies, and a batch at its largest (100
- * texts of 4096 characters, emoji included) read back intact.
+ * texts of 4096 characters, emoji included) read back intact; and the data export's paged read of a session's
+ * batches, which `create` restores exactly (unfinished ones listed and counted again).
  */
 import type { BatchStore } from '#shared/ports/batch-store.port.js';
 import { aBatch, at } from '#tests/helpers/builders.js';
@@ -178,6 +179,30 @@ export function batchStoreContract(name: string, open: () => Promise<OpenedBatch
       found!.results.push({ chatId: 'x', status: 'sent' });
       (await store.listUnfinished(s1))[0]!.progress.failed = 7;
       expect(await store.find(s1, batch.batchId)).toEqual(stored);
+    });
+
+    it('lists every batch of a session a page at a time in batchId order; create restores them exactly', async () => {
+      const done = aBatch({ sessionId: s1, batchId: 'b-done' }, 1);
+      const finished = { ...done, status: 'completed' as const, currentIndex: 1, completedAt: at(5) };
+      const running = {
+        ...aBatch({ sessionId: s1, batchId: 'a-running', createdAt: at(1) }, 3),
+        status: 'processing' as const,
+        currentIndex: 1,
+        results: [{ chatId: '15550001000@c.us', status: 'sent' as const, messageId: 'WA-1' }],
+        startedAt: at(2),
+      };
+      const pending = aBatch({ sessionId: s1, batchId: 'c-pending', createdAt: at(3) });
+      for (const batch of [finished, pending, running]) await store.create(batch);
+      await store.create(aBatch({ sessionId: s2, batchId: 'a-other' }));
+      expect(await store.listBySession(s1, null, 2)).toEqual([running, finished]);
+      expect(await store.listBySession(s1, 'b-done', 2)).toEqual([pending]);
+      expect(await store.listBySession(s1, 'c-pending', 2)).toEqual([]);
+      expect(await store.listBySession(UNKNOWN, null, 2)).toEqual([]);
+      await store.deleteBySession(s1);
+      for (const batch of [running, finished, pending]) await store.create(batch);
+      expect(await store.listBySession(s1, null, 10)).toEqual([running, finished, pending]);
+      expect(await store.listUnfinished(s1)).toEqual([running, pending]);
+      expect(await store.countUnfinished()).toBe(3);
     });
   });
 }

@@ -1,14 +1,15 @@
 /**
  * Behaviour every EventOutbox adapter must show, together with the message store of the same data store: entries
  * written with their message row (or not at all when the row is a duplicate), appended on their own, claimed by a
- * sweep oldest first and only once per period, and removed when completed.
+ * sweep oldest first and only once per period, removed when completed; and the data export's scan of every entry
+ * with its claim state, restored exactly (a sweep then claims them as it would have).
  */
 import { randomUUID } from 'node:crypto';
 import { type GatewayEvent, messageEventData } from '#shared/domain/events.js';
 import type { Message } from '#shared/domain/message.js';
 import { personLookup } from '#shared/domain/person-ids.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type { EventOutbox, OutboxEntry, StoredOutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { MessageStore } from '#shared/ports/message-store.port.js';
 import type { SessionStore } from '#shared/ports/session-store.port.js';
 import { aMessage, aSession, at } from '#tests/helpers/builders.js';
@@ -199,6 +200,38 @@ export function eventOutboxContract(name: string, open: () => Promise<OpenedEven
       expect((await claimAll(outbox)).map((e) => e.id)).toEqual([two.id]);
       await outbox.complete([two.id]);
       expect(await outbox.count()).toBe(0);
+    });
+
+    /** Every entry, following the scan's pages of `limit`. */
+    async function scanAll(limit: number): Promise<StoredOutboxEntry[]> {
+      const all: StoredOutboxEntry[] = [];
+      let after: string | null = null;
+      do {
+        const page = await outbox.scan(after, limit);
+        expect(page.entries.length).toBeLessThanOrEqual(limit);
+        all.push(...page.entries);
+        after = page.next;
+      } while (after !== null);
+      return all;
+    }
+    const byId = (a: StoredOutboxEntry, b: StoredOutboxEntry) => a.id.localeCompare(b.id);
+
+    it('scans every entry with its claim state, page by page; a restore writes them back exactly', async () => {
+      const entries = [1, 2, 3, 4, 5].map((n) => entryOf(statusEvent(sessionId, at(n)), at(n)));
+      await outbox.append(entries);
+      await outbox.claimStale({ olderThan: new Date(at(3)), now: new Date(at(10)), limit: 10 });
+      const stored = (await scanAll(2)).sort(byId);
+      const expected = entries.map((entry, i) => ({ ...entry, claimedAt: i < 2 ? at(10) : null })).sort(byId);
+      expect(stored).toEqual(expected);
+      await outbox.complete(entries.map((entry) => entry.id));
+      expect(await scanAll(2)).toEqual([]);
+      await outbox.restore(stored);
+      await outbox.restore(stored.slice(0, 1));
+      expect((await scanAll(10)).sort(byId)).toEqual(expected);
+      expect(await outbox.count()).toBe(5);
+      // The unclaimed entries are due from their creation, the claimed ones from their claim.
+      const due = await outbox.claimStale({ olderThan: new Date(at(9)), now: new Date(at(20)), limit: 10 });
+      expect(due.map((entry) => entry.createdAt).sort()).toEqual([at(3), at(4), at(5)]);
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Behaviour every SendIdempotencyStore adapter must show: a key claimed once per session (atomically, of racing
  * claims exactly one wins), the standing record answered to later claims, expiry after 24 hours from the claim,
- * release only by the message id that holds the key, and session delete.
+ * release only by the message id that holds the key, session delete, and the data export's paged read of the live
+ * keys, restored exactly by a claim at their own instant.
  */
 import {
   SEND_IDEMPOTENCY_TTL_MS,
@@ -112,6 +113,32 @@ export function sendIdempotencyStoreContract(
       expect(await claim(t.s2, 'a', HASH_A, M3, atMs(1))).toMatchObject({
         existing: { messageId: M2 },
       });
+    });
+
+    it("lists a session's live keys a page at a time in key order; a claim at their instant restores them", async () => {
+      for (const key of ['c', 'a', 'b']) await claim(t.s1, key, HASH_A, M1, atMs(1000));
+      await claim(t.s1, 'old', HASH_B, M2, T0);
+      await claim(t.s2, 'a', HASH_B, M3, T0);
+      const now = atMs(SEND_IDEMPOTENCY_TTL_MS + 500);
+      const first = await t.store.listBySession(t.s1, { now, afterKey: null, limit: 2 });
+      const row = (key: string) => ({
+        sessionId: t.s1,
+        key,
+        requestHash: HASH_A,
+        messageId: M1,
+        createdAt: atMs(1000).toISOString(),
+      });
+      expect(first).toEqual([row('a'), row('b')]);
+      expect(await t.store.listBySession(t.s1, { now, afterKey: 'b', limit: 2 })).toEqual([row('c')]);
+      expect(await t.store.listBySession(t.s1, { now, afterKey: 'c', limit: 2 })).toEqual([]);
+      // `old` expired at `now`: not listed. At T0 every key of s1 is live.
+      expect(await t.store.listBySession(t.s1, { now: T0, afterKey: null, limit: 10 })).toHaveLength(4);
+      await t.store.deleteBySession(t.s1);
+      for (const { createdAt, ...key } of first) await t.store.claim(key, new Date(createdAt));
+      expect(await t.store.listBySession(t.s1, { now, afterKey: null, limit: 10 })).toEqual(first);
+      expect(await t.store.listBySession(t.s2, { now: T0, afterKey: null, limit: 10 })).toEqual([
+        { sessionId: t.s2, key: 'a', requestHash: HASH_B, messageId: M3, createdAt: T0.toISOString() },
+      ]);
     });
   });
 }

@@ -2,7 +2,7 @@
  * Behaviour every SendPacingStore adapter must show: sends counted per session and UTC day up to the daily cap and,
  * for cold sends, the cold cap (a refusal changes nothing, a new day starts over, concurrent sends never overshoot);
  * the failure streak that opens the breaker once, refusals while it is open, a new streak after the cooldown, a
- * success closing it; and session delete.
+ * success closing it; session delete; and the data export's read and exact restore of a session's state.
  */
 import type { PacingAdmissionRequest, SendPacingStore } from '#shared/ports/send-pacing-store.port.js';
 import { T0 } from '#tests/helpers/builders.js';
@@ -169,6 +169,36 @@ export function sendPacingStoreContract(name: string, open: () => Promise<Opened
       expect(await t.store.deleteBySession(t.s1)).toBe(0);
       expect(await t.store.admit(t.s1, send({ dailyCap: 1 }))).toEqual(ADMITTED);
       expect(await t.store.admit(t.s2, send({ dailyCap: 1 }))).toMatchObject({ rule: 'daily_cap' });
+    });
+
+    it("reads a session's state as stored and restores it exactly, replacing what the session had", async () => {
+      expect(await t.store.find(t.s1)).toBeNull();
+      await t.store.admit(t.s1, send({ cold: true }));
+      await t.store.admit(t.s1, send());
+      await t.store.recordFailure(t.s1, failure(NOW, 1));
+      const stored = { sessionId: t.s1, day: DAY, sent: 2, cold: 1, failures: 1, openUntil: NOW + 60_000 };
+      expect(await t.store.find(t.s1)).toEqual(stored);
+      await t.store.deleteBySession(t.s1);
+      await t.store.admit(t.s2, send());
+      await t.store.restore(stored);
+      expect(await t.store.find(t.s1)).toEqual(stored);
+      // The restored breaker refuses as the stored one did; the other session is untouched.
+      expect(await t.store.admit(t.s1, send({ now: NOW + 1 }))).toMatchObject({ rule: 'breaker_open' });
+      expect(await t.store.find(t.s2)).toEqual({
+        ...stored,
+        sessionId: t.s2,
+        sent: 1,
+        cold: 0,
+        failures: 0,
+        openUntil: null,
+      });
+      const idle = { sessionId: t.s2, day: null, sent: 0, cold: 0, failures: 4, openUntil: null };
+      await t.store.restore(idle);
+      expect(await t.store.find(t.s2)).toEqual(idle);
+      expect(await t.store.recordFailure(t.s2, failure(NOW, 10))).toEqual({
+        consecutiveFailures: 5,
+        tripped: false,
+      });
     });
   });
 }

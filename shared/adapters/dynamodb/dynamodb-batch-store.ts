@@ -22,6 +22,7 @@ import {
   putNew,
   queryAll,
   queryCount,
+  queryPages,
   sessionExistsCheck,
 } from './dynamodb-support.js';
 
@@ -128,6 +129,28 @@ export class DynamoDbBatchStore implements BatchStore {
       });
       const batches = await Promise.all(indexed.map((item) => this.find(sessionId, String(item.batch_id))));
       return batches.filter((batch): batch is MessageBatch => batch !== null && !isBatchFinished(batch));
+    });
+  }
+
+  listBySession(sessionId: string, afterBatchId: string | null, limit: number): Promise<MessageBatch[]> {
+    return guard(STORE, async () => {
+      // The headers in sk (so batchId) order; each batch is then read whole with its item parts.
+      const headers: Item[] = [];
+      for await (const result of queryPages(this.doc, {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition(sessionId), ':prefix': 'BATCH#' },
+        ProjectionExpression: 'pk, sk, batch_id',
+        ConsistentRead: true,
+        ...(afterBatchId === null ? {} : { ExclusiveStartKey: batchKey(sessionId, afterBatchId) }),
+      })) {
+        headers.push(...((result.Items ?? []) as Item[]));
+        if (headers.length >= limit) break;
+      }
+      const batches = await Promise.all(
+        headers.slice(0, limit).map((header) => this.find(sessionId, String(header.batch_id))),
+      );
+      return batches.filter((batch): batch is MessageBatch => batch !== null);
     });
   }
 

@@ -8,13 +8,19 @@
  */
 import {
   type DynamoDBDocumentClient,
+  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { parseGatewayEvent } from '#shared/domain/events.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type {
+  EventOutbox,
+  OutboxEntry,
+  OutboxPage,
+  StoredOutboxEntry,
+} from '#shared/ports/event-outbox.port.js';
 import {
   batchDelete,
   cancellationCodes,
@@ -59,6 +65,27 @@ function toEntry(item: Item): OutboxEntry {
     createdAt: String(item.createdAt),
   };
 }
+
+/** An entry with its claim state: its gsi1sk's due time, a claim once past the creation. */
+function toStoredEntry(item: Item): StoredOutboxEntry {
+  const entry = toEntry(item);
+  const dueAt = String(item.gsi1sk).slice(0, -(entry.id.length + 1));
+  return { ...entry, claimedAt: dueAt === entry.createdAt ? null : dueAt };
+}
+
+/** Where a scan goes on: a shard of the index and the key to start after in it (base64url JSON). */
+interface ScanCursor {
+  shard: number;
+  start?: Item;
+}
+
+function scanCursor(after: string | null): ScanCursor {
+  if (after === null) return { shard: 0 };
+  const cursor = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as ScanCursor;
+  return { shard: Number(cursor.shard), ...(cursor.start ? { start: cursor.start } : {}) };
+}
+
+const encodeCursor = (cursor: ScanCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
 export class DynamoDbEventOutbox implements EventOutbox {
   constructor(
@@ -131,6 +158,47 @@ export class DynamoDbEventOutbox implements EventOutbox {
 
   complete(ids: readonly string[]): Promise<void> {
     return guard(STORE, () => batchDelete(this.doc, this.table, [...new Set(ids)].map(outboxKey)));
+  }
+
+  scan(after: string | null, limit: number): Promise<OutboxPage> {
+    return guard(STORE, async () => {
+      const { shard, start } = scanCursor(after);
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `OUTBOX#${shard}` },
+          Limit: limit,
+          ExclusiveStartKey: start,
+        }),
+      );
+      const entries = ((result.Items ?? []) as Item[]).map(toStoredEntry);
+      const resume = result.LastEvaluatedKey as Item | undefined;
+      // A shard read to its end hands over to the next one; a page may so be short before the last shard.
+      const next: ScanCursor | null = resume
+        ? { shard, start: resume }
+        : shard + 1 < SHARDS
+          ? { shard: shard + 1 }
+          : null;
+      return { entries, next: next ? encodeCursor(next) : null };
+    });
+  }
+
+  restore(entries: readonly StoredOutboxEntry[]): Promise<void> {
+    return guard(STORE, async () => {
+      for (const batch of chunks(entries, 25)) {
+        await Promise.all(
+          batch.map(({ claimedAt, ...entry }) => {
+            const item = outboxItem(entry);
+            const dueAt = claimedAt ?? entry.createdAt;
+            return this.doc.send(
+              new PutCommand({ TableName: this.table, Item: { ...item, gsi1sk: `${dueAt}#${entry.id}` } }),
+            );
+          }),
+        );
+      }
+    });
   }
 
   count(): Promise<number> {

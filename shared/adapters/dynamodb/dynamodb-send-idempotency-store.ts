@@ -11,8 +11,17 @@ import {
   SEND_IDEMPOTENCY_TTL_MS,
   type SendIdempotencyClaim,
   type SendIdempotencyStore,
+  type StoredSendKey,
 } from '#shared/ports/send-idempotency-store.port.js';
-import { deletePartition, getItem, guard, isConditionFailed } from './dynamodb-support.js';
+import {
+  deletePartition,
+  getItem,
+  guard,
+  type Item,
+  isConditionFailed,
+  partitionQuery,
+  queryPages,
+} from './dynamodb-support.js';
 
 const STORE = 'Data store';
 /** Claims tried when the standing key vanishes between a refused put and its read (released, or the session gone). */
@@ -56,6 +65,38 @@ export class DynamoDbSendIdempotencyStore implements SendIdempotencyStore {
           return { claimed: false, existing };
         }
       }
+    });
+  }
+
+  listBySession(
+    sessionId: string,
+    page: { now: Date; afterKey: string | null; limit: number },
+  ): Promise<StoredSendKey[]> {
+    return guard(STORE, async () => {
+      const query = partitionQuery(this.table, partition(sessionId));
+      const keys: StoredSendKey[] = [];
+      // TTL removes expired keys some time after they expire: the filter leaves those it has not removed yet.
+      for await (const result of queryPages(this.doc, {
+        ...query,
+        FilterExpression: 'createdAt > :expiredBy',
+        ExpressionAttributeValues: {
+          ...query.ExpressionAttributeValues,
+          ':expiredBy': idempotencyExpiredBy(page.now),
+        },
+        ...(page.afterKey === null ? {} : { ExclusiveStartKey: itemKey(sessionId, page.afterKey) }),
+      })) {
+        for (const item of (result.Items ?? []) as Item[]) {
+          keys.push({
+            sessionId,
+            key: String(item.sk).slice('KEY#'.length),
+            requestHash: String(item.requestHash),
+            messageId: String(item.messageId),
+            createdAt: String(item.createdAt),
+          });
+        }
+        if (keys.length >= page.limit) break;
+      }
+      return keys.slice(0, page.limit);
     });
   }
 

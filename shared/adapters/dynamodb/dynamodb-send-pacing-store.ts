@@ -5,13 +5,14 @@
  * allowance: an admitted send of the current day costs one UpdateItem; the first send of a day, and a refusal, also
  * read the item. `ttl` (epoch s) lets DynamoDB remove the item a week after it last mattered; reads never rely on it.
  */
-import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors/app-error.js';
 import type {
   PacingAdmission,
   PacingAdmissionRequest,
   PacingFailure,
   PacingFailureOutcome,
+  SendPacingRecord,
   SendPacingStore,
 } from '#shared/ports/send-pacing-store.port.js';
 import { getItem, guard, type Item, isConditionFailed } from './dynamodb-support.js';
@@ -103,6 +104,42 @@ export class DynamoDbSendPacingStore implements SendPacingStore {
         ExpressionAttributeValues: { ':zero': 0 },
         sessionId,
       });
+    });
+  }
+
+  find(sessionId: string): Promise<SendPacingRecord | null> {
+    return guard(STORE, async () => {
+      const item = await getItem(this.doc, this.table, key(sessionId));
+      if (!item) return null;
+      return {
+        sessionId,
+        day: typeof item.day === 'string' ? item.day : null,
+        sent: numberOr(item.sent, 0),
+        cold: numberOr(item.cold, 0),
+        failures: numberOr(item.failures, 0),
+        openUntil: typeof item.openUntil === 'number' ? item.openUntil : null,
+      };
+    });
+  }
+
+  restore({ sessionId, day, sent, cold, failures, openUntil }: SendPacingRecord): Promise<void> {
+    return guard(STORE, async () => {
+      // Kept a week past the restore, or past the breaker's end when that is later (the TTL of any other write).
+      const ttl = ttlAfter(Math.max(Date.now(), openUntil ?? 0));
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...key(sessionId),
+            ...(day === null ? {} : { day }),
+            sent,
+            cold,
+            failures,
+            ...(openUntil === null ? {} : { openUntil }),
+            ttl,
+          },
+        }),
+      );
     });
   }
 

@@ -76,7 +76,7 @@ export async function getItem(
 }
 
 /** The pages of a query, following LastEvaluatedKey; the caller stops early by leaving the loop. */
-async function* queryPages(
+export async function* queryPages(
   doc: DynamoDBDocumentClient,
   input: QueryCommandInput,
 ): AsyncGenerator<QueryCommandOutput> {

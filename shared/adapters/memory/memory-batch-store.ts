@@ -33,6 +33,20 @@ export class MemoryBatchStore implements BatchStore {
       .map(jsonCopy);
   }
 
+  async listBySession(
+    sessionId: string,
+    afterBatchId: string | null,
+    limit: number,
+  ): Promise<MessageBatch[]> {
+    return [...this.batches.values()]
+      .filter(
+        (batch) => batch.sessionId === sessionId && (afterBatchId === null || batch.batchId > afterBatchId),
+      )
+      .sort((a, b) => (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0))
+      .slice(0, limit)
+      .map(jsonCopy);
+  }
+
   async countUnfinished(): Promise<number> {
     return [...this.batches.values()].filter((batch) => !isBatchFinished(batch)).length;
   }

@@ -1,6 +1,11 @@
 /** In-memory EventOutbox: the unit-test fake, behaving like the SQLite adapter (claims, order, conflicts). */
 import { ConflictError } from '#shared/errors/app-error.js';
-import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type {
+  EventOutbox,
+  OutboxEntry,
+  OutboxPage,
+  StoredOutboxEntry,
+} from '#shared/ports/event-outbox.port.js';
 
 interface Stored {
   entry: OutboxEntry;
@@ -50,6 +55,23 @@ export class MemoryEventOutbox implements EventOutbox {
 
   async complete(ids: readonly string[]): Promise<void> {
     for (const id of ids) this.byId.delete(id);
+  }
+
+  async scan(after: string | null, limit: number): Promise<OutboxPage> {
+    const page = [...this.byId.values()]
+      .filter((stored) => after === null || stored.entry.id > after)
+      .sort((a, b) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0))
+      .slice(0, limit);
+    const entries = page.map(({ entry, dueAt }) => ({
+      ...copyEntry(entry),
+      claimedAt: dueAt === entry.createdAt ? null : dueAt,
+    }));
+    return { entries, next: entries.length === limit ? (entries.at(-1)?.id ?? null) : null };
+  }
+
+  async restore(entries: readonly StoredOutboxEntry[]): Promise<void> {
+    for (const { claimedAt, ...entry } of entries)
+      this.byId.set(entry.id, { entry: copyEntry(entry), dueAt: claimedAt ?? entry.createdAt });
   }
 
   async count(): Promise<number> {

@@ -5,10 +5,12 @@ import {
   type SendIdempotencyClaim,
   type SendIdempotencyRecord,
   type SendIdempotencyStore,
+  type StoredSendKey,
 } from '#shared/ports/send-idempotency-store.port.js';
 
 interface Entry extends SendIdempotencyRecord {
   sessionId: string;
+  key: string;
 }
 
 /** Keys in a Map by (session, key); expired ones are swept by every claim. */
@@ -24,11 +26,28 @@ export class MemorySendIdempotencyStore implements SendIdempotencyStore {
     const id = JSON.stringify([sessionId, key]);
     const standing = this.entries.get(id);
     if (standing) {
-      const { sessionId: _session, ...existing } = standing;
+      const { sessionId: _session, key: _key, ...existing } = standing;
       return { claimed: false, existing };
     }
-    this.entries.set(id, { sessionId, requestHash, messageId, createdAt: now.toISOString() });
+    this.entries.set(id, { sessionId, key, requestHash, messageId, createdAt: now.toISOString() });
     return { claimed: true };
+  }
+
+  async listBySession(
+    sessionId: string,
+    page: { now: Date; afterKey: string | null; limit: number },
+  ): Promise<StoredSendKey[]> {
+    const expiredBy = idempotencyExpiredBy(page.now);
+    return [...this.entries.values()]
+      .filter(
+        (entry) =>
+          entry.sessionId === sessionId &&
+          entry.createdAt > expiredBy &&
+          (page.afterKey === null || entry.key > page.afterKey),
+      )
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .slice(0, page.limit)
+      .map((entry) => ({ ...entry }));
   }
 
   async release(sessionId: string, key: string, messageId: string): Promise<boolean> {

@@ -17,6 +17,7 @@ export class SqliteBatchStore implements BatchStore {
   private readonly insert: LazyStatement<BatchRow>;
   private readonly select: LazyStatement<[string, string], BatchRow>;
   private readonly selectUnfinished: LazyStatement<[string], BatchRow>;
+  private readonly selectPage: LazyStatement<[string, string, number], BatchRow>;
   private readonly countAll: LazyStatement<[], { n: number }>;
   private readonly compareAndSet: LazyStatement<Record<string, unknown>>;
   private readonly deleteSession: LazyStatement<[string]>;
@@ -36,6 +37,10 @@ export class SqliteBatchStore implements BatchStore {
     this.selectUnfinished = new LazyStatement(
       db,
       `SELECT * FROM message_batches WHERE session_id = ? AND ${UNFINISHED} ORDER BY created_at, batch_id`,
+    );
+    this.selectPage = new LazyStatement(
+      db,
+      'SELECT * FROM message_batches WHERE session_id = ? AND batch_id > ? ORDER BY batch_id LIMIT ?',
     );
     this.countAll = new LazyStatement(db, `SELECT COUNT(*) AS n FROM message_batches WHERE ${UNFINISHED}`);
     this.compareAndSet = new LazyStatement(
@@ -75,6 +80,14 @@ export class SqliteBatchStore implements BatchStore {
 
   async listUnfinished(sessionId: string): Promise<MessageBatch[]> {
     return runSql(STORE, () => this.selectUnfinished.all(sessionId).map(fromBatchRow));
+  }
+
+  async listBySession(
+    sessionId: string,
+    afterBatchId: string | null,
+    limit: number,
+  ): Promise<MessageBatch[]> {
+    return runSql(STORE, () => this.selectPage.all(sessionId, afterBatchId ?? '', limit).map(fromBatchRow));
   }
 
   async countUnfinished(): Promise<number> {

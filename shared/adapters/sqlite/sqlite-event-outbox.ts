@@ -6,7 +6,12 @@
 import type Database from 'better-sqlite3';
 import { parseGatewayEvent } from '#shared/domain/events.js';
 import { ConflictError } from '#shared/errors/app-error.js';
-import type { EventOutbox, OutboxEntry } from '#shared/ports/event-outbox.port.js';
+import type {
+  EventOutbox,
+  OutboxEntry,
+  OutboxPage,
+  StoredOutboxEntry,
+} from '#shared/ports/event-outbox.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { LazyStatement, runSql, writeSql } from './sqlite-store-support.js';
 
@@ -48,7 +53,14 @@ export class SqliteOutboxWriter {
   }
 }
 
+/** An entry as stored: claimed when its due time moved past its creation. */
+function toStoredEntry(row: OutboxRow & { due_at: string }): StoredOutboxEntry {
+  return { ...toEntry(row), claimedAt: row.due_at === row.created_at ? null : row.due_at };
+}
+
 export class SqliteEventOutbox implements EventOutbox {
+  private readonly scanRows: LazyStatement<[string, number], OutboxRow & { due_at: string }>;
+  private readonly restoreTx: Database.Transaction<(entries: readonly StoredOutboxEntry[]) => void>;
   private readonly appendTx: Database.Transaction<(entries: readonly OutboxEntry[]) => void>;
   private readonly claimTx: Database.Transaction<ClaimFn>;
   private readonly completeTx: Database.Transaction<(ids: readonly string[]) => void>;
@@ -80,6 +92,28 @@ export class SqliteEventOutbox implements EventOutbox {
       for (const id of ids) deleteRow.run(id);
     });
     this.countRows = new LazyStatement(db, 'SELECT COUNT(*) AS total FROM event_outbox');
+    this.scanRows = new LazyStatement(
+      db,
+      'SELECT id, event, created_at, due_at FROM event_outbox WHERE id > ? ORDER BY id LIMIT ?',
+    );
+    const replace = new LazyStatement<[string, string, string, string, string]>(
+      db,
+      'INSERT OR REPLACE INTO event_outbox (id, session_id, event, created_at, due_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.restoreTx = db.transaction((entries) => {
+      for (const { id, event, createdAt, claimedAt } of entries)
+        replace.run(id, event.sessionId, JSON.stringify(event), createdAt, claimedAt ?? createdAt);
+    });
+  }
+
+  async scan(after: string | null, limit: number): Promise<OutboxPage> {
+    const rows = runSql(STORE, () => this.scanRows.all(after ?? '', limit));
+    const last = rows.at(-1);
+    return { entries: rows.map(toStoredEntry), next: rows.length === limit && last ? last.id : null };
+  }
+
+  async restore(entries: readonly StoredOutboxEntry[]): Promise<void> {
+    await writeSql(this.db, STORE, () => this.restoreTx.immediate(entries));
   }
 
   async append(entries: readonly OutboxEntry[]): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type SendIdempotencyClaim,
   type SendIdempotencyRecord,
   type SendIdempotencyStore,
+  type StoredSendKey,
 } from '#shared/ports/send-idempotency-store.port.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
@@ -37,6 +38,7 @@ export class SqliteSendIdempotencyStore implements SendIdempotencyStore {
   private readonly claimTx: Database.Transaction<(params: ClaimParams) => SendIdempotencyClaim>;
   private readonly releaseKey: LazyStatement<[string, string, string]>;
   private readonly deleteBySessionId: LazyStatement<[string]>;
+  private readonly selectLive: LazyStatement<[string, string, string, number], StoredSendKey>;
 
   constructor(db: SqliteDb) {
     const sweep = new LazyStatement<[string, number]>(
@@ -71,6 +73,13 @@ export class SqliteSendIdempotencyStore implements SendIdempotencyStore {
       'DELETE FROM send_idempotency_keys WHERE session_id = ? AND idempotency_key = ? AND message_id = ?',
     );
     this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM send_idempotency_keys WHERE session_id = ?');
+    this.selectLive = new LazyStatement(
+      db,
+      `SELECT session_id AS sessionId, idempotency_key AS key, request_hash AS requestHash,
+         message_id AS messageId, created_at AS createdAt
+       FROM send_idempotency_keys WHERE session_id = ? AND idempotency_key > ? AND created_at > ?
+       ORDER BY idempotency_key LIMIT ?`,
+    );
   }
 
   async claim(entry: NewSendKey, now: Date): Promise<SendIdempotencyClaim> {
@@ -93,6 +102,14 @@ export class SqliteSendIdempotencyStore implements SendIdempotencyStore {
         throw error;
       }
     });
+  }
+
+  async listBySession(
+    sessionId: string,
+    page: { now: Date; afterKey: string | null; limit: number },
+  ): Promise<StoredSendKey[]> {
+    const expiredBy = idempotencyExpiredBy(page.now);
+    return runSql(STORE, () => this.selectLive.all(sessionId, page.afterKey ?? '', expiredBy, page.limit));
   }
 
   async release(sessionId: string, key: string, messageId: string): Promise<boolean> {

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { NotFoundError } from '#shared/errors/app-error.js';
+import type { SendPacingRecord } from '#shared/ports/send-pacing-store.port.js';
 import { NO_PACING_STATE, type PacingChange, type PacingState, StatePacingStore } from '../pacing-state.js';
 import type { SqliteDb } from './sqlite-database.js';
 import { isForeignKeyViolation, LazyStatement, runSql } from './sqlite-store-support.js';
@@ -18,6 +19,7 @@ type Rule = (state: PacingState) => PacingChange<unknown>;
 export class SqliteSendPacingStore extends StatePacingStore {
   private readonly changeTx: Database.Transaction<(sessionId: string, rule: Rule) => unknown>;
   private readonly deleteBySessionId: LazyStatement<[string]>;
+  private readonly select: LazyStatement<[string], PacingState>;
 
   constructor(db: SqliteDb) {
     super();
@@ -37,6 +39,7 @@ export class SqliteSendPacingStore extends StatePacingStore {
       if (next) upsert.run({ sessionId, ...next });
       return result;
     });
+    this.select = select;
     this.deleteBySessionId = new LazyStatement(db, 'DELETE FROM send_pacing WHERE session_id = ?');
   }
 
@@ -51,6 +54,13 @@ export class SqliteSendPacingStore extends StatePacingStore {
         }
         throw error;
       }
+    });
+  }
+
+  async find(sessionId: string): Promise<SendPacingRecord | null> {
+    return runSql(STORE, () => {
+      const state = this.select.get(sessionId);
+      return state ? { sessionId, ...state } : null;
     });
   }
 

@@ -6,10 +6,13 @@
 import type { ChatChange } from '#shared/domain/chat.js';
 import type { ExportRow, ExportTable } from '#shared/domain/data-export.js';
 import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
+import type { StoredOutboxEntry } from '#shared/ports/event-outbox.port.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 
 /** Rows read per store call: a page of messages is a few hundred kB at most. */
 export const EXPORT_PAGE_SIZE = 500;
+/** Batches read per store call: a batch's items may take a megabyte. */
+const BATCH_PAGE_SIZE = 20;
 
 /** What the tables are read from and written to. */
 export type TableDeps = Pick<CoreDeps, 'data' | 'main' | 'clock'>;
@@ -44,6 +47,40 @@ async function* perSession<R>(
     else yield* rows;
   }
 }
+
+/** Reads pages after a cursor (the last row's key, null first) until a page comes back short. */
+async function* byCursor<R>(
+  size: number,
+  page: (after: string | null) => Promise<R[]>,
+  keyOf: (row: R) => string,
+): AsyncIterable<R[]> {
+  for (let after: string | null = null; ; ) {
+    const rows = await page(after);
+    yield rows;
+    const last = rows.at(-1);
+    if (rows.length < size || last === undefined) return;
+    after = keyOf(last);
+  }
+}
+
+/** Reads `page(after)` from the start, each time after the previous page's `next`, until that is null. */
+async function* byNext<R>(
+  page: (after: string | null) => Promise<{ rows: R[]; next: string | null }>,
+): AsyncIterable<R[]> {
+  let after: string | null = null;
+  do {
+    const { rows, next } = await page(after);
+    yield rows;
+    after = next;
+  } while (after !== null);
+}
+
+/** Every entry of the outbox, page by page. */
+const outboxPages = ({ data }: TableDeps): AsyncIterable<StoredOutboxEntry[]> =>
+  byNext(async (after) => {
+    const { entries, next } = await data.outbox.scan(after, EXPORT_PAGE_SIZE);
+    return { rows: entries, next };
+  });
 
 /** Writes rows a page at a time side by side (SQLite's group commit takes a page in one batch; DynamoDB overlaps). */
 async function inPages<R>(rows: readonly R[], write: (row: R) => Promise<unknown>): Promise<void> {
@@ -142,14 +179,12 @@ export const EXPORT_TABLE_REGISTRY: { [T in ExportTable]: ExportTableEntry<T> } 
   },
   identities: {
     read: ({ data }, sessions) =>
-      perSession(sessions, async function* (sessionId) {
-        let after: string | null = null;
-        do {
-          const page = await data.identities.list(sessionId, after, EXPORT_PAGE_SIZE);
-          yield page.aliases.map((alias) => ({ sessionId, ...alias }));
-          after = page.next;
-        } while (after !== null);
-      }),
+      perSession(sessions, (sessionId) =>
+        byNext(async (after) => {
+          const { aliases, next } = await data.identities.list(sessionId, after, EXPORT_PAGE_SIZE);
+          return { rows: aliases.map((alias) => ({ sessionId, ...alias })), next };
+        }),
+      ),
     write: ({ data }, rows) =>
       inPages(rows, ({ sessionId, ...alias }) => data.identities.link(sessionId, alias)),
   },
@@ -168,15 +203,76 @@ export const EXPORT_TABLE_REGISTRY: { [T in ExportTable]: ExportTableEntry<T> } 
       byOffset((offset) => data.deliveryFailures.list({}, { limit: EXPORT_PAGE_SIZE, offset })),
     write: ({ data }, rows) => inPages(rows, (row) => data.deliveryFailures.insert(row)),
   },
-  messages: {
-    read: async function* ({ data }) {
-      let after: string | null = null;
-      do {
-        const page = await data.messages.scan(after, EXPORT_PAGE_SIZE);
-        yield page.messages;
-        after = page.next;
-      } while (after !== null);
+  // Every batch, finished or not: one still pending or processing goes on where it stopped once its session runs on
+  // the target (the host resumes a session's unfinished batches when it starts).
+  batches: {
+    read: ({ data }, sessions) =>
+      perSession(sessions, (sessionId) =>
+        byCursor(
+          BATCH_PAGE_SIZE,
+          (after) => data.batches.listBySession(sessionId, after, BATCH_PAGE_SIZE),
+          (batch) => batch.batchId,
+        ),
+      ),
+    write: async ({ data }, rows) => {
+      for (const row of rows) await data.batches.create(row);
     },
+  },
+  // The keys still live: an expired one answers nothing any more. Claimed again at its own instant, a key is stored
+  // exactly as read, and expires on the target when it would have on the source.
+  idempotencyKeys: {
+    read: ({ data, clock }, sessions) =>
+      perSession(sessions, (sessionId) =>
+        byCursor(
+          EXPORT_PAGE_SIZE,
+          (afterKey) =>
+            data.sendIdempotency.listBySession(sessionId, {
+              now: clock.now(),
+              afterKey,
+              limit: EXPORT_PAGE_SIZE,
+            }),
+          (key) => key.key,
+        ),
+      ),
+    write: ({ data }, rows) =>
+      inPages(rows, ({ createdAt, ...key }) => data.sendIdempotency.claim(key, new Date(createdAt))),
+  },
+  sendPacing: {
+    read: ({ data }, sessions) =>
+      perSession(sessions, async (sessionId) => {
+        const record = await data.sendPacing.find(sessionId);
+        return record ? [record] : [];
+      }),
+    write: ({ data }, rows) => inPages(rows, (row) => data.sendPacing.restore(row)),
+  },
+  // The events not yet handed to delivery, so the target delivers them. An entry whose session is gone (deleted
+  // while it waited) is left out: its webhooks and rules went with the session, so it delivers nothing. The import
+  // replaces the whole outbox: what the target held described its own sessions, which the import replaces.
+  outbox: {
+    read: async function* (deps, sessions) {
+      const ids = new Set(sessions.map((session) => session.id));
+      for await (const entries of outboxPages(deps))
+        yield entries.flatMap((entry) =>
+          ids.has(entry.event.sessionId) ? [{ sessionId: entry.event.sessionId, ...entry }] : [],
+        );
+    },
+    write: async (deps, rows) => {
+      const held: string[] = [];
+      for await (const entries of outboxPages(deps)) held.push(...entries.map((entry) => entry.id));
+      for (let i = 0; i < held.length; i += EXPORT_PAGE_SIZE)
+        await deps.data.outbox.complete(held.slice(i, i + EXPORT_PAGE_SIZE));
+      for (let i = 0; i < rows.length; i += EXPORT_PAGE_SIZE)
+        await deps.data.outbox.restore(
+          rows.slice(i, i + EXPORT_PAGE_SIZE).map(({ sessionId: _s, ...entry }) => entry),
+        );
+    },
+  },
+  messages: {
+    read: ({ data }) =>
+      byNext(async (after) => {
+        const { messages, next } = await data.messages.scan(after, EXPORT_PAGE_SIZE);
+        return { rows: messages, next };
+      }),
     write: ({ data }, rows) => inPages(rows, (row) => data.messages.insert(row)),
   },
 };

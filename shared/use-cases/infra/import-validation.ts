@@ -38,6 +38,7 @@ const UNIQUE_BY: { [T in ExportTable]?: (row: ExportRow<T>) => string | null } =
   sessions: (session) => session.name,
   apiKeys: (key) => key.keyHash,
   templates: (template) => `${template.sessionId}\u0000${template.name}`,
+  batches: (batch) => `${batch.sessionId}\u0000${batch.batchId}`,
   messages: (message) =>
     message.waMessageId === null ? null : `${message.sessionId}\u0000${message.waMessageId}`,
 };
