@@ -3,12 +3,15 @@
  * only for a session whose lease it just claimed; a command for a session another live host owns is forwarded to
  * that owner over the host RPC (awaited, so FIFO order per session holds); sessions that should be running but whose
  * owner's lease lapsed (a crashed host) are adopted by the sweep, or at once by a host that receives their command.
+ * A host that shuts down gives its leases back and queues a `resume` start command for each session it ran, so a
+ * live host adopts them as soon as the queue hands it one, not at its next sweep.
  */
 import type { CommandOf, SessionCommand } from '#shared/domain/commands.js';
 import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
 import { UnavailableError } from '#shared/errors/app-error.js';
 import type { HostRpcClient } from '#shared/ports/host-rpc.port.js';
 import { liveOwnerUrl } from '#shared/ports/session-store.port.js';
+import type { CommandQueue } from '#shared/queue/command-queue.js';
 import { type ClaimResult, LeaseKeeper } from './sessions/lease-keeper.js';
 import { SessionStatusWriter, type StatusWriterDeps } from './sessions/status-writer.js';
 
@@ -33,6 +36,11 @@ export interface LocalRunners {
   endLocal(sessionId: string): Promise<void>;
 }
 
+/** What placement works with: the status writer's deps, and the command queue a shutdown hands its sessions to. */
+export interface PlacementDeps extends StatusWriterDeps {
+  commands: Pick<CommandQueue, 'send'>;
+}
+
 const RUNNING = [...RUNNING_STATUSES];
 const ADOPTABLE = [...RUNNING, 'disconnected' as const];
 
@@ -52,7 +60,7 @@ export class ClusterPlacement {
 
   constructor(
     private readonly cluster: Cluster,
-    private readonly deps: StatusWriterDeps,
+    private readonly deps: PlacementDeps,
     private readonly local: LocalRunners,
   ) {
     this.leases = new LeaseKeeper(
@@ -98,6 +106,9 @@ export class ClusterPlacement {
       this.placing.delete(command.sessionId);
     }
     if (claim.outcome === 'claimed') return claim.session;
+    if (claim.outcome === 'closed') {
+      throw new UnavailableError('SHUTTING_DOWN', 'This host is shutting down; the command is retried');
+    }
     if (claim.outcome === 'refused' && claim.session.status === 'initializing') {
       const owner = this.otherLiveOwner(claim.session);
       if (owner) {
@@ -107,6 +118,24 @@ export class ClusterPlacement {
     }
     this.deps.logger.info({ sessionId: command.sessionId }, 'start command dropped: not claimable here');
     return null;
+  }
+
+  /**
+   * A `resume` start command, queued by a host that shut down for a session it ran and released: adopted here at
+   * once, unless a live host runs it already (a sweep or a send took it first) or it stopped meanwhile. The lease
+   * still decides: of two hosts receiving such a command, one claim wins and the other stands aside.
+   */
+  async adoptReleased(sessionId: string): Promise<void> {
+    const session = await this.deps.sessions.findById(sessionId);
+    if (!session || !RUNNING_STATUSES.has(session.status) || this.otherLiveOwner(session)) {
+      this.deps.logger.info({ sessionId, status: session?.status }, 'hand-over dropped: placed or stopped');
+      return;
+    }
+    // Full here: the command goes back to the queue for a host with room.
+    if (!this.local.hasRoom() && !this.local.isLocal(sessionId)) {
+      throw new UnavailableError('HOST_AT_CAPACITY', 'No room for another session on this host');
+    }
+    await this.adopt(session);
   }
 
   /**
@@ -156,11 +185,30 @@ export class ClusterPlacement {
     this.sweepTimer = null;
   }
 
-  /** After every engine stopped: stops renewals and gives every lease back. */
+  /**
+   * After every engine stopped: stops renewals, gives every lease back, and queues a `resume` start command for each
+   * session that was running here (see adoptReleased). A session in reconnect backoff is not handed over: its row
+   * says disconnected and unowned once released, which no host adopts (it resumes when started again).
+   */
   async releaseAll(): Promise<void> {
     await this.sweeping;
     await this.leases.stop();
-    await this.leases.releaseAll();
+    const released = await this.leases.releaseAll();
+    await Promise.all(
+      released
+        .filter((session) => RUNNING_STATUSES.has(session.status))
+        .map((session) => this.handOver(session.id)),
+    );
+  }
+
+  private async handOver(sessionId: string): Promise<void> {
+    const requestedAt = this.deps.clock.now().toISOString();
+    try {
+      await this.deps.commands.send({ type: 'session.start', sessionId, reason: 'resume', requestedAt });
+    } catch (error) {
+      // The session then waits for another host's sweep (LEASE_SWEEP_MS), as it would after a crash.
+      this.deps.logger.warn({ err: error, sessionId }, 'hand-over not queued; a sweep adopts the session');
+    }
   }
 
   /**
@@ -179,6 +227,8 @@ export class ClusterPlacement {
       const claim = await this.leases.claim(id, backoff ? ['disconnected'] : RUNNING);
       if (claim.outcome !== 'claimed') return false;
       try {
+        // A sweep or a send that began before the shutdown: no engine is launched once the engines are stopping.
+        if (this.shuttingDown) return false;
         // A claim does not touch updatedAt, and a dead owner writes nothing: a changed row was stopped meanwhile
         // (the write that stops it also clears the owner, which the claim would not notice).
         if (backoff && claim.session.updatedAt !== session.updatedAt) return false;

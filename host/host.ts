@@ -145,8 +145,9 @@ export class Host implements HostGateway {
     return dispatchCommand(this.commandHandlers, command, forwarded);
   }
 
-  /** Carries out a start command: launches the engine unless the session was stopped or deleted meanwhile. */
+  /** Carries out a start command: launches the engine unless stopped or deleted meanwhile (`resume`: adoptReleased). */
   async handleStart(command: CommandOf<'session.start'>, forwarded = false): Promise<void> {
+    if (command.reason === 'resume' && this.placement) return this.placement.adoptReleased(command.sessionId);
     const existing = this.runners.get(command.sessionId);
     if (existing) {
       await existing.reconnectNow();
@@ -308,8 +309,7 @@ export class Host implements HostGateway {
 
   /**
    * Stops every engine without touching the rows, so the sessions resume on the next boot, and waits until what the
-   * engines reported is stored (multi-node: the leases are released once the engines are down, so another node
-   * adopts them at its next sweep).
+   * engines reported is stored (multi-node: then hands the sessions over, see ClusterPlacement.releaseAll).
    */
   async shutdown(): Promise<void> {
     this.placement?.beginShutdown();

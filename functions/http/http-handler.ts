@@ -12,7 +12,6 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   RateLimitedError,
-  UnavailableError,
   ValidationError,
 } from '#shared/errors/app-error.js';
 import type { Logger } from '#shared/ports/logger.port.js';
@@ -61,18 +60,6 @@ function callerOf(event: Event, deps: Deps, requestId: string): Caller {
   };
 }
 
-const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
-
-/**
- * While the process drains (SIGTERM) a write is refused before it starts: it would create work (a queued send, a
- * session start) the process is about to stop taking, and a client retries a 503 against another instance or the
- * restarted one. Reads are still answered: they create nothing, and the stores stay open until the API closes.
- */
-const shuttingDown = () =>
-  new UnavailableError('SHUTTING_DOWN', 'The gateway is shutting down and takes no new work; retry shortly', {
-    headers: { 'retry-after': '5' },
-  });
-
 async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const deps = getDeps();
   const state = stateOf(event);
@@ -95,7 +82,9 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
     }
   }
 
-  if (deps.drain.draining && route.auth !== 'public' && !READ_METHODS.has(route.method)) throw shuttingDown();
+  // While draining, authenticated writes are refused (the rule is the drain signal's, shared with the MCP tools).
+  const draining = route.auth === 'public' ? null : deps.drain.writeRefusal(route.method);
+  if (draining) throw draining;
 
   const params = decodePathParameters(event.pathParameters);
   // The size limit comes before authentication, as the embedded gateway enforces it while streaming: in aws mode the

@@ -1,8 +1,9 @@
 /**
  * One tools/call, in the order issue 38 gives: the session scope of the key, the per-key rate limit, the route's role,
  * then the route itself (input validation and `run`) through the transport-neutral callRoute, with the caller a REST
- * call would have, marked with the tool's name for the audit. Every failure is answered in-band, mapped once: the
- * REST error body (error-response.ts) as the tool's error text.
+ * call would have, marked with the tool's name for the audit. Before all that, a write tool is refused while the
+ * process drains, as its REST route is. Every failure is answered in-band, mapped once: the REST error body
+ * (error-response.ts) as the tool's error text.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '#functions/deps.js';
@@ -43,6 +44,9 @@ async function runTool(
   deps: Deps,
   keyLimiter: FixedWindowRateLimiter,
 ): Promise<CallToolResult> {
+  // A write tool while the process drains: refused in-band as its REST route would be (SHUTTING_DOWN, retryable).
+  const draining = deps.drain.writeRefusal(tool.route.method);
+  if (draining) throw draining;
   const input = routeInput(tool, args);
   const requirement: AccessRequirement | null = routeRequirement(tool.route, input.params);
   const { key } = caller;

@@ -24,13 +24,17 @@ export type ClaimResult =
   | { outcome: 'claimed'; session: Session }
   /** Another node holds a live lease, or the row no longer matches `expectStatus`. */
   | { outcome: 'refused'; session: Session }
-  | { outcome: 'not_found' };
+  | { outcome: 'not_found' }
+  /** The keeper is giving its leases back (shutdown): no lease is taken any more. */
+  | { outcome: 'closed' };
 
 export class LeaseKeeper {
   /** Sessions this node holds, with the expiry its last successful write set. */
   private readonly held = new Map<string, number>();
   /** Held leases whose engine ended: given back at the next renewal round (see `retire`). */
   private readonly ending = new Set<string>();
+  /** Set once releaseAll began: from then on no lease is taken (see claim). */
+  private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private renewing: Promise<void> = Promise.resolve();
 
@@ -45,6 +49,7 @@ export class LeaseKeeper {
 
   /** Takes the session's lease unless another node holds a live one (or the status is not one of `expectStatus`). */
   async claim(sessionId: string, expectStatus?: readonly SessionStatus[]): Promise<ClaimResult> {
+    if (this.closed) return { outcome: 'closed' };
     const claim = this.claimNow();
     const result = await this.options.sessions.claimLease(
       sessionId,
@@ -53,6 +58,12 @@ export class LeaseKeeper {
     );
     if (result.outcome === 'not_found') return result;
     if (result.outcome === 'conflict') return { outcome: 'refused', session: result.session };
+    if (this.closed) {
+      // releaseAll took its list while this claim was on its way: kept, the lease would outlive the host unrenewed
+      // and keep every other host away from the session until its TTL ran out. Given back at once instead.
+      await this.giveBack(sessionId);
+      return { outcome: 'closed' };
+    }
     this.held.set(sessionId, claim.now.getTime() + claim.ttlMs);
     this.ending.delete(sessionId);
     return { outcome: 'claimed', session: result.session };
@@ -72,21 +83,24 @@ export class LeaseKeeper {
     if (this.held.has(sessionId)) this.ending.add(sessionId);
   }
 
-  /** Gives the lease up (shutdown, after the engines stopped) so another node may adopt the session at once. */
-  async release(sessionId: string): Promise<void> {
+  /**
+   * Gives the lease up (shutdown, after the engines stopped) so another node may adopt the session at once. Answers
+   * the row as released, or null when this node held no lease of it or the release did not happen.
+   */
+  async release(sessionId: string): Promise<Session | null> {
     this.ending.delete(sessionId);
-    if (!this.held.delete(sessionId)) return;
-    try {
-      await this.options.sessions.releaseLease(sessionId, this.options.nodeId);
-    } catch (error) {
-      // The lease then simply lapses after its TTL; nothing else depends on the release.
-      this.options.logger.warn({ err: error, sessionId }, 'lease release failed; it will lapse');
-    }
+    if (!this.held.delete(sessionId)) return null;
+    return this.giveBack(sessionId);
   }
 
-  /** Releases every lease this node holds (shutdown, after the engines stopped). */
-  async releaseAll(): Promise<void> {
-    await Promise.all([...this.held.keys()].map((sessionId) => this.release(sessionId)));
+  /**
+   * Releases every lease this node holds (shutdown, after the engines stopped) and takes none from then on; answers
+   * the rows released.
+   */
+  async releaseAll(): Promise<Session[]> {
+    this.closed = true;
+    const released = await Promise.all([...this.held.keys()].map((sessionId) => this.release(sessionId)));
+    return released.filter((session) => session !== null);
   }
 
   start(): void {
@@ -136,6 +150,18 @@ export class LeaseKeeper {
       const nextAttempt = this.options.clock.now().getTime() + this.options.renewMs;
       this.options.logger.warn({ err: error, sessionId }, 'lease renewal failed');
       if (nextAttempt >= expiresAt) this.lose(sessionId, 'renewals failed until the lease ran out');
+    }
+  }
+
+  /** The release write (conditional on this node holding the lease, so it never clears another node's). */
+  private async giveBack(sessionId: string): Promise<Session | null> {
+    try {
+      const result = await this.options.sessions.releaseLease(sessionId, this.options.nodeId);
+      return result.outcome === 'updated' ? result.session : null;
+    } catch (error) {
+      // The lease then simply lapses after its TTL; nothing else depends on the release.
+      this.options.logger.warn({ err: error, sessionId }, 'lease release failed; it will lapse');
+      return null;
     }
   }
 

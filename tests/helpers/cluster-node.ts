@@ -42,6 +42,8 @@ export interface SharedBackends {
   fences: MemoryTeardownFenceStore;
   network: TestNetwork;
   clock: TestClock;
+  /** The command queue every node sends to (what a host hands its sessions over on at shutdown). */
+  commands: CommandQueue;
 }
 
 /** Fresh in-memory backends for the nodes of one test deployment, the clock at T0. */
@@ -52,6 +54,9 @@ export function sharedBackends(): SharedBackends {
     fences: new MemoryTeardownFenceStore(),
     network: new TestNetwork(),
     clock: new TestClock(T0),
+    commands: new CommandQueue(
+      new MemoryQueue({ name: 'commands', fifo: true, visibilityTimeoutSeconds: 30 }),
+    ),
   };
 }
 
@@ -60,6 +65,9 @@ export interface LeaseTimings {
   leaseRenewMs: number;
   sweepMs: number;
 }
+
+/** The lease timings the placement tests run with (their timers are jest's fake ones: only the ratios matter). */
+export const TEST_TIMINGS: LeaseTimings = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
 
 export interface ClusterNode {
   nodeId: string;
@@ -138,7 +146,7 @@ export async function startClusterNode(
     audit: new AuditRecorder(new MemoryAuditLogStore(), clock, silentLogger, createMetrics()),
     teardownTimeoutMs: 50,
     random: () => 0.5,
-    commands: new CommandQueue(new MemoryQueue({ name: nodeId, fifo: true, visibilityTimeoutSeconds: 30 })),
+    commands: shared.commands,
     metrics: createMetrics(),
     cluster: {
       nodeId,
@@ -150,4 +158,13 @@ export async function startClusterNode(
   });
   late.bind(host);
   return { nodeId, url: rpc.url, host, published, rpc };
+}
+
+/** Turns the event loop (engines report on setImmediate; RPC is real I/O) until `probe` holds. */
+export async function until(probe: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let turn = 0; turn < 20_000; turn++) {
+    if (await probe()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never happened: ${what}`);
 }

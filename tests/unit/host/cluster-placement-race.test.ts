@@ -12,9 +12,8 @@ import {
   type SharedBackends,
   sharedBackends,
   startClusterNode,
+  TEST_TIMINGS as TIMINGS,
 } from '#tests/helpers/cluster-node.js';
-
-const TIMINGS = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
 
 let shared: SharedBackends;
 let a: ClusterNode;

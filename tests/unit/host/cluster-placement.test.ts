@@ -17,18 +17,9 @@ import {
   type SharedBackends,
   sharedBackends,
   startClusterNode,
+  TEST_TIMINGS as TIMINGS,
+  until,
 } from '#tests/helpers/cluster-node.js';
-
-const TIMINGS = { leaseTtlMs: 30_000, leaseRenewMs: 10_000, sweepMs: 10_000 };
-
-/** Turns the event loop (engines report on setImmediate; RPC is real I/O) until `probe` holds. */
-async function until(probe: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let turn = 0; turn < 20_000; turn++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe('multi-node placement', () => {
   let shared: SharedBackends;

@@ -149,11 +149,38 @@ describe('LeaseKeeper', () => {
     for (const id of ids) expect((await row(id)).nodeId).toBeNull();
   });
 
+  it('releaseAll answers the rows it released', async () => {
+    const session = await seed();
+    await keeper.claim(session.id);
+    expect(await keeper.releaseAll()).toEqual([session]);
+  });
+
+  it('a claim answered after releaseAll began is given back at once, not kept unrenewed past the shutdown', async () => {
+    const session = await seed();
+    let proceed = () => {};
+    const claimLease = sessions.claimLease.bind(sessions);
+    sessions.claimLease = async (id, claim, options) => {
+      await new Promise<void>((resolve) => {
+        proceed = resolve;
+      });
+      return claimLease(id, claim, options);
+    };
+    const claiming = keeper.claim(session.id);
+    await keeper.releaseAll();
+    proceed();
+    expect(await claiming).toEqual({ outcome: 'closed' });
+    expect(keeper.holds(session.id)).toBe(false);
+    expect(await row(session.id)).toEqual(session);
+    // And no claim is even tried from then on.
+    expect(await keeper.claim(session.id)).toEqual({ outcome: 'closed' });
+    expect((await row(session.id)).nodeId).toBeNull();
+  });
+
   it('a failing release is not thrown: the lease is forgotten here and lapses in the store', async () => {
     const session = await seed();
     await keeper.claim(session.id);
     sessions.failing = true;
-    await expect(keeper.release(session.id)).resolves.toBeUndefined();
+    await expect(keeper.release(session.id)).resolves.toBeNull();
     expect(keeper.holds(session.id)).toBe(false);
     expect((await row(session.id)).nodeId).toBe('node-a');
   });
