@@ -5,7 +5,9 @@
 // file under DATA_DIR and reads it twice (check, write) under IMPORT_MAX_BYTES (default 4 GB), so every size is
 // imported; BENCH_IMPORT_MAX_ROWS (default: no limit) still skips the import above a row count, for a quicker run.
 // The export is measured a second time with the gateway's heap capped (`exportCappedHeap`, see CAPPED_HEAP).
+import { once } from 'node:events';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -98,15 +100,22 @@ async function exportTo(file, { base, key }) {
   return { megabytes: Math.round(fs.statSync(file).size / 1e6) };
 }
 
+/**
+ * The import through node:http, not fetch: a large import answers after minutes (fetch's undici gives up waiting
+ * for the answer's headers after 300 s).
+ */
 async function importFrom(file, { base, key }) {
-  const res = await fetch(`${base}/api/infra/import-data`, {
+  const req = http.request(`${base}/api/infra/import-data`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: Readable.toWeb(fs.createReadStream(file)),
-    duplex: 'half',
   });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`import answered ${res.status}: ${text.slice(0, 300)}`);
+  const answered = once(req, 'response');
+  await pipeline(fs.createReadStream(file), req);
+  const [res] = await answered;
+  const parts = [];
+  for await (const part of res) parts.push(part);
+  const text = Buffer.concat(parts).toString('utf8');
+  if (res.statusCode !== 200) throw new Error(`import answered ${res.statusCode}: ${text.slice(0, 300)}`);
   return { imported: JSON.parse(text).imported.messages };
 }
 
