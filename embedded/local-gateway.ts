@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createResourceHandler } from '#functions/http/http-handler.js';
-import { RouteTable } from '#functions/http/route-table.js';
+import { attachRequestStream } from '#functions/http/request-body.js';
+import { RouteTable, routeKeyOf } from '#functions/http/route-table.js';
 import { acceptStreamedBody, streamedBodyOf } from '#functions/http/streamed-body.js';
 import { API_RESOURCES, allRoutes, type ResourceGroup } from '#functions/manifest.js';
 import type { createMcpHandler } from '#functions/mcp/mcp-handler.js';
@@ -42,16 +43,22 @@ function routeTable(mcp: boolean): {
   table: RouteTable<ResourceHandler>;
   unmatched: ResourceHandler;
   mcp: McpHandler | null;
+  /** The route keys whose bodies are streamed to the handler unread (routes with `streamedBody`). */
+  streamed: ReadonlySet<string>;
 } {
   const table = new RouteTable<ResourceHandler>();
+  const streamed = new Set<string>();
   let unmatched: ResourceHandler | undefined;
   for (const group of Object.values(API_RESOURCES) as ResourceGroup[]) {
     const handler = createResourceHandler(group.routes, group.catchAll ? { catchAll: allRoutes() } : {});
     if (group.catchAll) unmatched = handler;
-    for (const route of group.routes) table.add(route.method, route.path, handler);
+    for (const route of group.routes) {
+      table.add(route.method, route.path, handler);
+      if (route.streamedBody) streamed.add(routeKeyOf(route.method, route.path));
+    }
   }
   if (!unmatched) throw new Error('No resource group of the manifest takes the catch-all route');
-  return { table, unmatched, mcp: mcp ? lazyMcpHandler() : null };
+  return { table, unmatched, mcp: mcp ? lazyMcpHandler() : null, streamed };
 }
 
 type McpHandler = ReturnType<typeof createMcpHandler>;
@@ -207,15 +214,17 @@ async function handle(
   routes: ReturnType<typeof routeTable>,
 ): Promise<void> {
   const headers = headersOf(req);
-  // Bodiless requests (most reads) skip the stream: node:http discards the empty request once the response ends.
-  const body = hasBody(headers) ? await readBody(req, res, headers, options.bodyLimit) : null;
-  if (body === false) return;
-  const requestId = nextRequestId();
   const url = req.url ?? '/';
   const mark = url.indexOf('?');
   const rawPath = mark < 0 ? url : url.slice(0, mark);
   const method = (req.method ?? 'GET').toUpperCase();
   const matched = routes.table.match(method, rawPath);
+  // A route that streams its body reads it itself, under its own limit (the data import: far past bodyLimit).
+  const streamed = matched !== null && routes.streamed.has(matched.routeKey) && hasBody(headers);
+  // Bodiless requests (most reads) skip the stream: node:http discards the empty request once the response ends.
+  const body = hasBody(headers) && !streamed ? await readBody(req, res, headers, options.bodyLimit) : null;
+  if (body === false) return;
+  const requestId = nextRequestId();
   const event = toEvent(req, headers, body, requestId, {
     method,
     rawPath,
@@ -224,6 +233,7 @@ async function handle(
     pathParameters: matched ? matched.params : undefined,
   });
   acceptStreamedBody(event);
+  if (streamed) attachRequestStream(event, req);
   // /mcp takes every method (non-POST answers 405 from the endpoint itself), outside the REST routes.
   const result =
     routes.mcp && rawPath === '/mcp'
@@ -235,6 +245,9 @@ async function handle(
   const payload = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
   const responseHeaders: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
   for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders[name] = String(value);
+  // A streamed body refused before it was read whole (401, 413): the rest is not worth reading, so the connection
+  // closes after the answer instead of waiting for it.
+  if (streamed && !req.complete) responseHeaders.connection = 'close';
   // One write with a known length (no chunked encoding) keeps small responses to a single syscall.
   res.writeHead(result.statusCode ?? 200, responseHeaders);
   res.end(payload);

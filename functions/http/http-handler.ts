@@ -28,6 +28,7 @@ import {
   readQuery,
 } from './parse-request.js';
 import { bearerOf, presentedKey } from './presented-key.js';
+import { requestBodyOf } from './request-body.js';
 import { type AnyRoute, RawResponse, StreamedResponse, WithHeaders } from './route.js';
 import { callRoute, routeRequirement } from './route-call.js';
 import { RouteTable } from './route-table.js';
@@ -89,7 +90,15 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const params = decodePathParameters(event.pathParameters);
   // The size limit comes before authentication, as the embedded gateway enforces it while streaming: in aws mode the
   // body has arrived whole (API Gateway caps it at 10 MB) and this is the only place BODY_SIZE_LIMIT is enforced.
-  const bodyText = readBody(event, deps.env.BODY_SIZE_LIMIT);
+  const streamed = route.streamedBody;
+  const requestBody = streamed
+    ? requestBodyOf(
+        event,
+        { maxBytes: streamed.maxBytes(deps.env), code: streamed.tooLargeCode },
+        deps.env.BODY_SIZE_LIMIT,
+      )
+    : undefined;
+  const bodyText = streamed ? undefined : readBody(event, deps.env.BODY_SIZE_LIMIT);
   const requirement = routeRequirement(route, params);
   if (requirement) {
     const authDeps = { apiKeys: deps.main.apiKeys, usage: deps.usage, audit: deps.audit, clock: deps.clock };
@@ -100,7 +109,13 @@ async function runRoute(route: AnyRoute, event: Event): Promise<Result> {
   const idempotencyKey = route.idempotent ? readIdempotencyKey(event.headers) : undefined;
   const result = await callRoute(
     route,
-    { caller, input: { params, query, body }, idempotencyKey, bearerToken: bearerOf(event.headers) },
+    {
+      caller,
+      input: { params, query, body },
+      idempotencyKey,
+      bearerToken: bearerOf(event.headers),
+      ...(requestBody ? { requestBody } : {}),
+    },
     deps,
   );
   if (result instanceof RawResponse) {

@@ -53,12 +53,17 @@ export function readBody(event: APIGatewayProxyEventV2, limit: number): string |
   return text;
 }
 
-/** Parses a JSON body; absent body → undefined. Wrong media type 415; bad JSON 400. */
-export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') return undefined;
+/** 415 unless the declared media type (when there is one) is JSON. */
+export function assertJsonMediaType(contentType: string | undefined): void {
   if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim())) {
     throw new UnsupportedMediaTypeError();
   }
+}
+
+/** Parses a JSON body; absent body → undefined. Wrong media type 415; bad JSON 400. */
+export function parseJsonBody(text: string | undefined, contentType: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined;
+  assertJsonMediaType(contentType);
   let value: unknown;
   try {
     value = JSON.parse(text);

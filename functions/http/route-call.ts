@@ -11,6 +11,7 @@ import { callerChatScope, callerMayAddressChat } from '#shared/domain/chat-scope
 import { type AppError, ForbiddenError, UnauthorizedError } from '#shared/errors/app-error.js';
 import { type AccessRequirement, accessRefusal } from '#shared/use-cases/auth/authenticate.js';
 import { assertSafeBody, parseInput, requireBody, withoutEmptyValues } from './parse-request.js';
+import { RequestBody } from './request-body.js';
 import { type AnyRoute, scopedSessionParam } from './route.js';
 
 /** A route's input as a transport received it, before the route's schemas: strings for the path and the query. */
@@ -30,6 +31,8 @@ export interface RouteCall {
   idempotencyKey?: string;
   /** A bearer token the client presented (the metrics route's own credential). */
   bearerToken?: string;
+  /** A `streamedBody` route's body as the transport streams it (absent: `input.body`, parsed already, as text). */
+  requestBody?: RequestBody;
 }
 
 /** Routes that take no body accept none (or `{}`); any field is unknown. */
@@ -123,6 +126,20 @@ export async function callRoute(route: AnyRoute, call: RouteCall, deps: Deps): P
   const query = route.query
     ? parseInput(route.query, withoutEmptyValues(input.query ?? {}), 'query')
     : undefined;
+  if (route.streamedBody) {
+    const requestBody = call.requestBody ?? RequestBody.ofJson(input.body);
+    const { idempotencyKey, bearerToken } = call;
+    return route.run({
+      params,
+      query,
+      body: undefined,
+      caller,
+      deps,
+      idempotencyKey,
+      bearerToken,
+      requestBody,
+    });
+  }
   if (input.body !== undefined) assertSafeBody(input.body);
   // A route with a body schema needs a body (requireBody); one without takes none, `null` or exactly `{}` (NoBody).
   const body =

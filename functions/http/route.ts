@@ -8,6 +8,8 @@ import type { Caller } from '#shared/domain/caller.js';
 import type { EngineCapability } from '#shared/domain/engine-capabilities.js';
 import type { HttpMethod } from '#shared/domain/http-method.js';
 import type { Role } from '#shared/domain/roles.js';
+import type { ErrorCode } from '#shared/errors/app-error.js';
+import type { RequestBody } from './request-body.js';
 
 export type { HttpMethod } from '#shared/domain/http-method.js';
 
@@ -80,6 +82,14 @@ export interface RouteContext<P, Q, B> {
   idempotencyKey?: string | undefined;
   /** A bearer token the client presented (the metrics route's own credential). */
   bearerToken?: string | undefined;
+  /** The raw body of a `streamedBody` route (its `body` is then undefined): the route reads and checks it. */
+  requestBody?: RequestBody | undefined;
+}
+
+/** How large a streamed body a route takes, and the code of its 413 past that. */
+export interface StreamedBodyRule {
+  maxBytes(env: Deps['env']): number;
+  tooLargeCode: ErrorCode;
 }
 
 type Schema = z.ZodType;
@@ -129,6 +139,12 @@ export interface RouteDefinition<
    * describes its 429 SEND_PACING_LIMITED with `retryAfterSeconds` and Retry-After.
    */
   paced?: boolean;
+  /**
+   * The route reads its body itself, as it arrives (`requestBody`): the stack neither buffers nor parses it, and
+   * `body` only documents it. Where the transport streams (the embedded gateway) the body may reach `maxBytes(env)`
+   * (413 with `tooLargeCode` past it); a buffered (Lambda) body keeps BODY_SIZE_LIMIT.
+   */
+  streamedBody?: StreamedBodyRule;
   run(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
 }
 
@@ -152,6 +168,7 @@ export interface AnyRoute {
   rateLimited?: boolean;
   idempotent?: boolean;
   paced?: boolean;
+  streamedBody?: StreamedBodyRule;
   run(ctx: RouteContext<unknown, unknown, unknown>): Promise<unknown>;
 }
 

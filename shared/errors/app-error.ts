@@ -73,6 +73,7 @@ export type ErrorCode =
   | 'IMPORT_SESSIONS_RUNNING'
   | 'CREDENTIALS_UNAVAILABLE'
   | 'EXPORT_TOO_LARGE'
+  | 'IMPORT_TOO_LARGE'
   | 'INTERNAL';
 
 export type ErrorStatus =
@@ -174,11 +175,11 @@ export class ConflictError extends AppError {
   readonly status = 409;
 }
 
-/** 413: the request body is larger than BODY_SIZE_LIMIT. */
+/** 413: the request body is larger than BODY_SIZE_LIMIT (or a route's own limit, with its own code). */
 export class PayloadTooLargeError extends AppError {
   readonly status = 413;
-  constructor(limit: number) {
-    super('PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`);
+  constructor(limit: number, code: ErrorCode = 'PAYLOAD_TOO_LARGE') {
+    super(code, `Request body exceeds the ${limit}-byte limit`);
   }
 }
 

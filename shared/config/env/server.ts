@@ -8,6 +8,11 @@ export const ServerEnv = z.object({
   BIND_HOST: text('0.0.0.0'),
   TRUSTED_PROXIES: commaList,
   BODY_SIZE_LIMIT: byteSize('25mb'),
+  /**
+   * The data import's body cap where it is streamed (embedded mode): the document is spooled to DATA_DIR, not held,
+   * so it may be far larger than BODY_SIZE_LIMIT. A Lambda import stays under BODY_SIZE_LIMIT (API Gateway's cap).
+   */
+  IMPORT_MAX_BYTES: byteSize('4gb'),
   METRICS_TOKEN: optionalString,
   RATE_LIMIT_MAX: limit(100),
   RATE_LIMIT_WINDOW_MS: limit(60_000),

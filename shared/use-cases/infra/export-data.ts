@@ -1,7 +1,7 @@
 /**
  * The data export (GET /api/infra/export-data): the document of shared/domain/data-export.ts written as text pieces
  * while the stores are read a page at a time, so memory holds one page whatever the history's length. Each row is
- * one line, so the document is also readable line by line (the import's streamed reader relies on it).
+ * one line, so the document is also readable line by line (the import reads any layout: import-tokenizer.ts).
  */
 import type { Caller } from '#shared/domain/caller.js';
 import {

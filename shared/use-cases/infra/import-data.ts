@@ -5,7 +5,8 @@
  * the document's inside `data.atomically` (SQLite: one transaction, all or nothing; DynamoDB: the batch sequence
  * below, which a rerun of the same import finishes) and adds the document's API keys the target lacks. A document
  * exported with includeCredentials then also replaces the linked devices' auth state of its sessions (after the
- * data, so a failure before leaves the target's devices as they were), audited as a warning.
+ * data, so a failure before leaves the target's devices as they were), audited as a warning. The document is never
+ * held whole: it is read twice from its source, row by row (import-passes.ts), to check it and then to write it.
  *
  * The DynamoDB sequence: (1) each existing session's rows and then the session are deleted, session by session,
  * then every delivery failure; (2) the document's tables are written in EXPORT_TABLES order (sessions, settings,
@@ -14,28 +15,19 @@
  * ends with exactly the document's rows. The message statistics are not in the document: the imported messages
  * rebuild them as any stored message does.
  */
+import type { ApiKey } from '#shared/domain/api-key.js';
 import type { Caller } from '#shared/domain/caller.js';
-import { EXPORT_TABLES, type ExportDocument } from '#shared/domain/data-export.js';
+import type { EXPORT_TABLES } from '#shared/domain/data-export.js';
 import { RUNNING_STATUSES, type Session } from '#shared/domain/session.js';
-import { ConflictError, ValidationError } from '#shared/errors/app-error.js';
+import { ConflictError } from '#shared/errors/app-error.js';
 import type { CoreDeps } from '#shared/use-cases/core-deps.js';
 import { deleteSessionRows } from '#shared/use-cases/sessions/delete-session.js';
 import { stopSession } from '#shared/use-cases/sessions/engine-controls.js';
-import {
-  type CredentialsDeps,
-  checkCredentialRows,
-  credentialsStore,
-  restoreCredentials,
-} from './export-credentials.js';
-import { EXPORT_PAGE_SIZE, EXPORT_TABLE_REGISTRY, type ExportTableEntry } from './export-tables.js';
-import { checkImportRows, type ImportRows } from './import-validation.js';
+import { type CredentialsDeps, credentialsStore, restoreCredentials } from './export-credentials.js';
+import { EXPORT_PAGE_SIZE } from './export-tables.js';
+import { checkDocument, type ImportBodyChecks, type ImportSource, writeDocument } from './import-passes.js';
 
 export type ImportDeps = Pick<CoreDeps, 'data' | 'main' | 'audit' | 'host' | 'clock'> & CredentialsDeps;
-
-export interface ImportOptions {
-  /** Stop the running sessions first instead of refusing (409) while any runs. */
-  stopSessions: boolean;
-}
 
 /** What an import wrote, by table, and which sessions it stopped first. */
 export interface ImportResult {
@@ -72,17 +64,10 @@ async function clearData(deps: ImportDeps): Promise<void> {
   while ((await data.deliveryFailures.pruneOlderThan(EVERYTHING, EXPORT_PAGE_SIZE)) === EXPORT_PAGE_SIZE);
 }
 
-async function writeRows(deps: ImportDeps, rows: ImportRows): Promise<void> {
-  for (const table of EXPORT_TABLES) {
-    const entry = EXPORT_TABLE_REGISTRY[table] as ExportTableEntry<typeof table>;
-    await entry.write(deps, rows[table]);
-  }
-}
-
 /** Adds the document's keys the target lacks; keys it holds (same id or hash) stay, so nobody is locked out. */
-async function addApiKeys(deps: ImportDeps, rows: ImportRows): Promise<number> {
+async function addApiKeys(deps: ImportDeps, keys: readonly ApiKey[]): Promise<number> {
   let kept = 0;
-  for (const key of rows.apiKeys) {
+  for (const key of keys) {
     const held =
       (await deps.main.apiKeys.findById(key.id)) ?? (await deps.main.apiKeys.findByHash(key.keyHash));
     if (held) kept += 1;
@@ -91,31 +76,23 @@ async function addApiKeys(deps: ImportDeps, rows: ImportRows): Promise<number> {
   return kept;
 }
 
-/** Checks, then replaces the data with the document's (see the module comment for what moves and how). */
+/**
+ * Checks, then replaces the data with the document's (see the module comment for what moves and how). The document
+ * is read twice from `source` (check, then write), never held whole; `checks` are the transport's checks of the
+ * values it did not parse itself.
+ */
 export async function importData(
   deps: ImportDeps,
   caller: Caller,
-  document: ExportDocument,
-  options: ImportOptions,
+  source: ImportSource,
+  checks: ImportBodyChecks,
 ): Promise<ImportResult> {
-  const check = checkImportRows(document.tables);
-  const carried = document.tables.credentials;
-  const credentialRows =
-    check.ok && carried !== undefined
-      ? checkCredentialRows(carried, new Set(check.rows.sessions.map((session) => session.id)))
-      : null;
-  const problems = check.ok ? (credentialRows?.problems ?? []) : check.problems;
-  if (!check.ok || problems.length > 0) {
-    const first = problems[0];
-    throw new ValidationError(
-      `The document has invalid rows (first: ${first?.table}[${first?.index}] ${first?.path}: ${first?.message}); nothing was imported`,
-      { code: 'IMPORT_INVALID', details: { problems } },
-    );
-  }
+  const checked = await checkDocument(source, checks);
+  const { envelope, credentials: credentialRows } = checked;
   // Refused before anything changes, like any other reason the import cannot be done whole.
   const authState = credentialRows ? credentialsStore(deps) : null;
   const running = await runningSessions(deps);
-  if (running.length > 0 && !options.stopSessions) {
+  if (running.length > 0 && !envelope.stopSessions) {
     throw new ConflictError(
       'IMPORT_SESSIONS_RUNNING',
       `${running.length} session(s) are running; stop them or import with stopSessions=true`,
@@ -123,22 +100,20 @@ export async function importData(
     );
   }
   for (const session of running) await stopSession(deps, caller, session.id);
-  const { rows } = check;
-  await deps.data.atomically(async () => {
+  const apiKeys = await deps.data.atomically(async () => {
     await clearData(deps);
-    await writeRows(deps, rows);
+    return writeDocument(deps, source, checked);
   });
-  const apiKeysKept = await addApiKeys(deps, rows);
+  const apiKeysKept = await addApiKeys(deps, apiKeys);
   const credentials =
     authState && credentialRows
-      ? await restoreCredentials(
-          authState,
-          rows.sessions.map((session) => session.id),
-          credentialRows.rows,
-        )
+      ? await restoreCredentials(authState, checked.sessionIds, credentialRows)
       : undefined;
   const imported = Object.fromEntries(
-    EXPORT_TABLES.map((table) => [table, rows[table].length - (table === 'apiKeys' ? apiKeysKept : 0)]),
+    Object.entries(checked.counts).map(([table, count]) => [
+      table,
+      count - (table === 'apiKeys' ? apiKeysKept : 0),
+    ]),
   ) as ImportResult['imported'];
   const result: ImportResult = {
     imported,
@@ -154,7 +129,7 @@ export async function importData(
       ...result.imported,
       apiKeysKept,
       stoppedSessions: result.stoppedSessions.length,
-      from: document.mode,
+      from: envelope.mode,
       ...(credentials === undefined ? {} : { includeCredentials: true, credentials }),
     },
   });
