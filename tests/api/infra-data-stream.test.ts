@@ -59,7 +59,8 @@ describe('the streamed data import', () => {
   it('refuses a document cut short (400 naming where) and one over IMPORT_MAX_BYTES (413), changing nothing', async () => {
     const extra = await createSession(gw);
     const text = JSON.stringify(first);
-    const cut = text.slice(0, text.indexOf('"messages":[') + 40);
+    // The messages table comes last (a batch row has a `messages` field of its own earlier on).
+    const cut = text.slice(0, text.lastIndexOf('"messages":[') + 40);
     const truncated = expectError(await importText(cut), 400, 'INVALID_JSON');
     expect(truncated.message).toContain('ends early, inside tables.messages[0]');
     const padded = `${' '.repeat(IMPORT_MAX_BYTES)}${text}`;
@@ -72,10 +73,9 @@ describe('the streamed data import', () => {
 
   it('refuses a repeated table and a body that is not JSON by its media type', async () => {
     const text = JSON.stringify(first);
-    const twice = text.replace(
-      '"messages":[',
-      `"messages":${JSON.stringify(first.tables.messages)},"messages":[`,
-    );
+    // The messages table, the document's last (a batch row has a `messages` field of its own earlier on), twice.
+    const at = text.lastIndexOf('"messages":[');
+    const twice = `${text.slice(0, at)}"messages":${JSON.stringify(first.tables.messages)},${text.slice(at)}`;
     const repeated = expectError(await importText(twice), 400, 'IMPORT_INVALID');
     expect(repeated.message).toContain('appears twice');
     const res = await gw.request('POST', '/api/infra/import-data', {

@@ -67,6 +67,7 @@ describe('data export and import', () => {
   it('refuses a malformed or partial document whole, naming the first bad rows, and changes nothing', async () => {
     const before = comparable((await exportOf(gw)).doc);
     const badMessage = { ...first.tables.messages[1], status: 'teleported' };
+    const outboxOrphan = crypto.randomUUID();
     const orphan = {
       ...first.tables.templates[0],
       id: '11111111-1111-4111-8111-111111111111',
@@ -82,8 +83,9 @@ describe('data export and import', () => {
         sessions: first.tables.sessions.slice(0, 1),
         messages: [first.tables.messages[0], badMessage],
         templates: [...first.tables.templates, orphan],
-        // An outbox entry names its session through its event: one of a session not in the document is refused too.
-        outbox: [{ ...entry, sessionId: orphan.sessionId, event: { ...event, sessionId: orphan.sessionId } }],
+        // An outbox entry names its session through its event: one of a session not in the document is refused too
+        // (a session of its own: the check names the first row naming each unknown session, once).
+        outbox: [{ ...entry, sessionId: outboxOrphan, event: { ...event, sessionId: outboxOrphan } }],
       },
     };
     const res = await importInto(gw, bad);
