@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { type ErrorCode, PayloadTooLargeError } from '#shared/errors/app-error.js';
@@ -87,6 +87,26 @@ export interface ReplayableBody {
   dispose(): Promise<void>;
 }
 
+const SPOOL_PREFIX = '.import-';
+const SPOOL_SUFFIX = '.spool';
+/** A spool file older than this is left over by a process that died mid-import: no import runs that long. */
+export const STALE_SPOOL_MS = 24 * 3_600_000;
+
+/**
+ * Deletes the spool files under `dir` older than STALE_SPOOL_MS (a process killed mid-import cannot delete its own;
+ * each file is a whole document, so they would fill the disk), leaving younger ones: another import may be
+ * spooling or reading one. Best effort: a file that goes meanwhile, or a folder not there, is no fault.
+ */
+export async function removeStaleSpools(dir: string, now = Date.now()): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(SPOOL_PREFIX) || !name.endsWith(SPOOL_SUFFIX)) continue;
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && now - info.mtimeMs > STALE_SPOOL_MS) await rm(file, { force: true });
+  }
+}
+
 /**
  * The body, readable as often as needed: a whole body as it is; a streamed one written first to a file of its own
  * under `dir` (it holds one chunk at a time), which `dispose` deletes, and which is deleted at once when spooling
@@ -95,7 +115,8 @@ export interface ReplayableBody {
 export async function replayable(body: RequestBody, dir: string): Promise<ReplayableBody> {
   const { whole } = body;
   if (whole !== null) return { read: () => once(whole), dispose: async () => {} };
-  const file = path.join(dir, `.import-${randomUUID()}.spool`);
+  await removeStaleSpools(dir);
+  const file = path.join(dir, `${SPOOL_PREFIX}${randomUUID()}${SPOOL_SUFFIX}`);
   const dispose = () => rm(file, { force: true });
   const handle = await open(file, 'wx', 0o600);
   try {
