@@ -67,6 +67,11 @@ beforeAll(async () => {
         TMPDIR: os.tmpdir(),
         // node-gyp's headers: those of the Node running this (scripts/use-node.sh sets it; the user npmrc may not).
         ...(process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {}),
+        // The registry's certificate authorities where the machine names its own bundle (a TLS-inspecting proxy in
+        // front of the registry): the test run's NODE_EXTRA_CA_CERTS is the simulator's, so without this npm's
+        // fetch of a manifest the cache lacks (an optional dependency of a dev tool) fails its TLS check and retries
+        // for over a minute before giving up on it.
+        ...(process.env.SSL_CERT_FILE ? { npm_config_cafile: process.env.SSL_CERT_FILE } : {}),
         npm_config_prefer_offline: 'true',
         npm_config_update_notifier: 'false',
       },
